@@ -1,0 +1,91 @@
+/**
+ * Folder-layout rules from docs/architecture.md. `npm run depcheck` fails the test command on any violation.
+ * Arrows point inward: domain <- platform <- features (crawl, media, billing, ...) <- adapters (store backends,
+ * jobs backends, http, cli) <- main (the composition root).
+ */
+const FEATURES = '^src/(crawl|media|palette|billing|webhooks)/';
+const BACKEND_PACKAGES = '^(fastify|@fastify|pg|better-sqlite3|pg-boss|kysely)($|/)';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-pure',
+      comment: 'domain/ holds types and rules only; it imports nothing else from src/.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { path: '^src/', pathNot: '^src/domain/' },
+    },
+    {
+      name: 'platform-only-domain',
+      comment: 'platform/ is generic infrastructure; it may use domain/ only.',
+      severity: 'error',
+      from: { path: '^src/platform/' },
+      to: { path: '^src/', pathNot: '^src/(domain|platform)/' },
+    },
+    {
+      name: 'config-only-domain',
+      comment: 'config/ reads the environment and may use domain/ only.',
+      severity: 'error',
+      from: { path: '^src/config/' },
+      to: { path: '^src/', pathNot: '^src/(domain|config)/' },
+    },
+    {
+      name: 'features-use-ports-only',
+      comment: 'Features use domain/, platform/, other features and the port files; never a concrete backend or http/cli/main.',
+      severity: 'error',
+      from: { path: FEATURES },
+      to: {
+        path: '^src/',
+        pathNot: [
+          '^src/(domain|platform|config|crawl|media|palette|billing|webhooks)/',
+          '^src/store/store\\.ts$',
+          '^src/store/types\\.ts$',
+          '^src/jobs/queue\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'features-no-backend-packages',
+      comment: 'Features never import Fastify, Kysely, pg, better-sqlite3 or pg-boss.',
+      severity: 'error',
+      from: { path: FEATURES },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer'], path: BACKEND_PACKAGES },
+    },
+    {
+      name: 'adapters-do-not-import-each-other',
+      comment: 'store backends, jobs backends, http and cli never import each other (main wires them).',
+      severity: 'error',
+      from: { path: '^src/(store/sqlite|store/postgres|jobs/sql|http|cli)/' },
+      to: {
+        path: '^src/(store/sqlite|store/postgres|jobs/sql|http|cli)/',
+        pathNot: '^src/$1/',
+      },
+    },
+    {
+      name: 'only-main-wires-backends',
+      comment: 'Only main/ may import a concrete backend.',
+      severity: 'error',
+      from: { pathNot: '^src/(main|store/sqlite|store/postgres|jobs/sql|store/kysely)/' },
+      to: { path: '^src/(store/sqlite|store/postgres|jobs/sql|store/kysely)/' },
+    },
+    {
+      name: 'http-no-sql',
+      comment: 'http/ handlers call services; no database packages in routes.',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { dependencyTypes: ['npm'], path: '^(pg|better-sqlite3|kysely|pg-boss)($|/)' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
