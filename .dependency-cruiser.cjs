@@ -3,7 +3,7 @@
  * Arrows point inward: domain <- platform <- features (crawl, media, billing, ...) <- adapters (store backends,
  * jobs backends, http, cli) <- main (the composition root).
  */
-const FEATURES = '^src/(crawl|media|palette|billing|webhooks)/';
+const FEATURES = '^src/(brands|crawl|media|palette|billing|webhooks)/';
 const BACKEND_PACKAGES = '^(fastify|@fastify|pg|better-sqlite3|pg-boss|kysely)($|/)';
 
 module.exports = {
@@ -37,7 +37,7 @@ module.exports = {
       to: {
         path: '^src/',
         pathNot: [
-          '^src/(domain|platform|config|crawl|media|palette|billing|webhooks)/',
+          '^src/(domain|platform|config|brands|crawl|media|palette|billing|webhooks)/',
           '^src/store/store\\.ts$',
           '^src/store/types\\.ts$',
           '^src/jobs/queue\\.ts$',

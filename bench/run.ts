@@ -1,0 +1,107 @@
+/**
+ * `npm run bench`: cached `GET /v2/brands/{domain}` on a real `brandbase serve` process against a bare Fastify
+ * route returning the same JSON bytes, same load generator (autocannon), same run. Prints the ratio.
+ * Figures and the command are recorded in docs/performance.md.
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { startFixtureSites } from '../test/helpers/fixture-sites.js';
+import { loadConfig } from '../src/config/config.js';
+import { createServices } from '../src/main/services.js';
+import { silentLogger } from '../src/platform/logger.js';
+
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = 32;
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+async function waitForHttp(url: string, headers: Record<string, string> = {}): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      const res = await fetch(url, { headers });
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${url}`);
+}
+
+async function load(url: string, headers: Record<string, string>): Promise<number> {
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S, pipelining: 1 });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+async function main(): Promise<void> {
+  const sites = await startFixtureSites();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'brandbase-bench-'));
+  const port = 18787;
+  const barePort = 18788;
+  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', BRANDBASE_DATA_DIR: dataDir, BRANDBASE_CRAWL_HOSTS: JSON.stringify(sites.hostMap) };
+  const config = loadConfig(env);
+  const services = await createServices(config, silentLogger());
+  const org = await services.accounts.createOrganization({ name: 'bench', plan: 'paid', quota: 100_000_000 });
+  const { key } = await services.accounts.createApiKey({ orgId: org.id });
+  await services.close();
+
+  const children: ChildProcess[] = [];
+  try {
+    // The real program, as `npm start` runs it, request logging on (to a discarded stdout).
+    const server = spawn(process.execPath, [path.join(ROOT, 'bin/brandbase.js'), 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    children.push(server);
+    const domain = sites.primaryHost;
+    const url = `http://127.0.0.1:${port}/v2/brands/${domain}`;
+    const headers = { authorization: `Bearer ${key}` };
+    await waitForHttp(`http://127.0.0.1:${port}/healthz`);
+    const first = await fetch(url, { headers });
+    if (first.status !== 200) throw new Error(`warm-up lookup answered ${first.status}`);
+    const body = Buffer.from(await first.arrayBuffer());
+    const bodyFile = path.join(dataDir, 'body.json');
+    await writeFile(bodyFile, body);
+
+    const bare = fork(path.join(ROOT, 'bench/bare-server.ts'), [bodyFile, String(barePort)], { execArgv: ['--import', 'tsx'], stdio: 'ignore' });
+    children.push(bare);
+    const bareUrl = `http://127.0.0.1:${barePort}/v2/brands/${domain}`;
+    await waitForHttp(bareUrl);
+
+    const brandbase: number[] = [];
+    const baseline: number[] = [];
+    await load(url, headers); // warm both before measuring
+    await load(bareUrl, {});
+    for (let round = 0; round < ROUNDS; round++) {
+      baseline.push(await load(bareUrl, {}));
+      brandbase.push(await load(url, headers));
+    }
+    const ratio = median(brandbase) / median(baseline);
+    const report = {
+      benchmark: 'cached GET /v2/brands/{domain} vs bare Fastify route, same bytes',
+      bodyBytes: body.length,
+      connections: CONNECTIONS,
+      durationSeconds: DURATION_S,
+      rounds: ROUNDS,
+      brandbaseReqPerSec: brandbase.map(Math.round),
+      baselineReqPerSec: baseline.map(Math.round),
+      ratio: Number(ratio.toFixed(3)),
+      target: 0.7,
+      pass: ratio >= 0.7,
+    };
+    console.log(JSON.stringify(report, null, 2));
+    if (!report.pass) process.exitCode = 1;
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await sites.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,65 @@
+import { ApiError } from '../domain/errors.js';
+import type { AccountStore, ApiKeyRecord, Organization } from '../store/store.js';
+import { hashApiKeySecret } from './api-key-secret.js';
+
+export interface Principal {
+  key: ApiKeyRecord;
+  org: Organization;
+}
+
+export type Credential = { kind: 'none' } | { kind: 'bearer'; token: string };
+
+/** RFC 6750 `b64token` syntax; anything else after "Bearer " is a malformed header (401), not an unknown key. */
+const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
+
+/** Reads the Authorization header. Throws 401 `malformed_authorization` for a header that is not a Bearer token. */
+export function readCredential(header: string | undefined): Credential {
+  if (header === undefined) return { kind: 'none' };
+  const match = BEARER.exec(header.trim());
+  if (!match?.[1]) throw new ApiError('malformed_authorization');
+  return { kind: 'bearer', token: match[1] };
+}
+
+interface CacheEntry {
+  principal: Principal;
+  expires: number;
+}
+
+/**
+ * Verifies API keys. Verified keys are cached for `cacheMs` so the lookup hot path does no database read; a
+ * revocation made by this process takes effect at once, one made by another process (the CLI) within `cacheMs`.
+ * Unknown keys are never cached, so a key created a moment ago works on its first request.
+ */
+export class Authenticator {
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(
+    private readonly store: AccountStore,
+    private readonly cacheMs: number,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  async authenticate(token: string): Promise<Principal> {
+    const hash = hashApiKeySecret(token);
+    const cached = this.cache.get(hash);
+    if (cached && cached.expires > this.clock()) return cached.principal;
+    const key = await this.store.findApiKeyBySecretHash(hash);
+    if (!key || key.revokedAt) {
+      this.cache.delete(hash);
+      throw new ApiError('invalid_api_key');
+    }
+    const org = await this.store.getOrganization(key.orgId);
+    if (!org) throw new ApiError('invalid_api_key');
+    const principal = { key, org };
+    if (this.cacheMs > 0) {
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(hash, { principal, expires: this.clock() + this.cacheMs });
+    }
+    return principal;
+  }
+
+  /** Drops cached entries of a key (after a revocation in this process). */
+  forget(keyId: string): void {
+    for (const [hash, entry] of this.cache) if (entry.principal.key.id === keyId) this.cache.delete(hash);
+  }
+}

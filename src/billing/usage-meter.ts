@@ -1,0 +1,171 @@
+import { newId } from '../domain/ids.js';
+import type { UsageEntry, UsageStore } from '../store/store.js';
+import { billingPeriod } from './billing-period.js';
+
+interface OrgCounter {
+  periodKey: string;
+  /** Credits persisted in the ledger for this period, as far as this process knows. */
+  persisted: number;
+  /** Credits charged but still in the write buffer. */
+  buffered: number;
+  /** Credits promised to requests in flight (reserve → commit or cancel). */
+  reserved: number;
+}
+
+export interface Reservation {
+  orgId: string;
+  keyId: string | null;
+  credits: number;
+  settled: boolean;
+}
+
+/**
+ * Counts credits. Every charge is an integer entry appended to the usage ledger (never updated). Writes are
+ * grouped: entries are buffered and flushed together every `flushMs` (one transaction instead of one per
+ * request, which keeps the cached lookup path fast). `exactUsed` flushes first, so it is exact; the
+ * `x-api-key-approximate-usage` header may use `approximateUsed`, which the spec allows to trail.
+ *
+ * Quota checks reserve credits before the work and commit or cancel after, so concurrent requests of one
+ * organization in this process can never together pass the quota. Other processes' charges are picked up when
+ * the counter is reloaded (each new period, and every `reloadMs`).
+ */
+export class UsageMeter {
+  private readonly counters = new Map<string, OrgCounter>();
+  private readonly loading = new Map<string, Promise<OrgCounter>>();
+  private buffer: UsageEntry[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly loadedAt = new Map<string, number>();
+
+  constructor(
+    private readonly store: UsageStore,
+    private readonly now: () => Date = () => new Date(),
+    private readonly options: { flushMs?: number; reloadMs?: number; onFlushError?: (error: unknown) => void } = {},
+  ) {}
+
+  /** Reserves credits if the organization has them; returns null when the quota would be exceeded. */
+  async reserve(orgId: string, keyId: string | null, credits: number, quota: number): Promise<Reservation | null> {
+    const counter = await this.counter(orgId);
+    if (counter.persisted + counter.buffered + counter.reserved + credits > quota) return null;
+    counter.reserved += credits;
+    return { orgId, keyId, credits, settled: false };
+  }
+
+  /** Charges `credits` (≤ the reserved amount) and releases the rest of the reservation. */
+  commit(reservation: Reservation, reason: string, credits = reservation.credits): void {
+    if (reservation.settled) return;
+    reservation.settled = true;
+    const counter = this.counters.get(reservation.orgId);
+    if (counter) counter.reserved -= reservation.credits;
+    if (credits > 0) this.charge(reservation.orgId, reservation.keyId, credits, reason);
+  }
+
+  cancel(reservation: Reservation): void {
+    this.commit(reservation, '', 0);
+  }
+
+  /** Appends a charge without a reservation (callers that already checked the quota). */
+  charge(orgId: string, keyId: string | null, credits: number, reason: string): void {
+    if (!Number.isInteger(credits) || credits <= 0) throw new Error('credits must be a positive integer');
+    const counter = this.counters.get(orgId);
+    if (counter && counter.periodKey === billingPeriod(this.now()).key) counter.buffered += credits;
+    this.buffer.push({ id: newId('use'), orgId, keyId, credits, reason, createdAt: this.now() });
+    this.scheduleFlush();
+  }
+
+  /** Credits used this period as known in memory (may trail other processes). */
+  async approximateUsed(orgId: string): Promise<number> {
+    const counter = await this.counter(orgId);
+    return counter.persisted + counter.buffered;
+  }
+
+  /** Credits used this period, read from the ledger after flushing this process's buffer. */
+  async exactUsed(orgId: string): Promise<number> {
+    await this.flush();
+    const period = billingPeriod(this.now());
+    return this.store.sumUsage(orgId, period.start, period.end);
+  }
+
+  async flush(): Promise<void> {
+    const run = this.flushing.then(() => this.writeBuffer());
+    // The chain must survive a failed flush, or every later flush would fail with it.
+    this.flushing = run.catch(() => undefined);
+    return run;
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.flush();
+  }
+
+  private async writeBuffer(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const entries = this.buffer;
+    this.buffer = [];
+    for (const [i, entry] of entries.entries()) {
+      try {
+        await this.store.appendUsage(entry);
+      } catch (error) {
+        // Keep what was not written: it goes out with the next flush instead of being lost.
+        this.buffer = [...entries.slice(i), ...this.buffer];
+        this.scheduleFlush();
+        throw error;
+      }
+      const counter = this.counters.get(entry.orgId);
+      if (counter && counter.periodKey === billingPeriod(entry.createdAt).key) {
+        counter.buffered -= entry.credits;
+        counter.persisted += entry.credits;
+      }
+    }
+  }
+
+  private scheduleFlush(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.flush().catch((error: unknown) => this.options.onFlushError?.(error));
+    }, this.options.flushMs ?? 50);
+    this.timer.unref();
+  }
+
+  private async counter(orgId: string): Promise<OrgCounter> {
+    const period = billingPeriod(this.now());
+    const existing = this.counters.get(orgId);
+    const fresh = (this.loadedAt.get(orgId) ?? 0) + (this.options.reloadMs ?? 5000) > this.now().getTime();
+    if (existing && existing.periodKey === period.key && fresh) return existing;
+    let pending = this.loading.get(orgId);
+    if (!pending) {
+      pending = this.load(orgId, existing).finally(() => this.loading.delete(orgId));
+      this.loading.set(orgId, pending);
+    }
+    return pending;
+  }
+
+  /** Reloads the persisted sum; serialized with flushes so a flush is counted exactly once. */
+  private async load(orgId: string, existing: OrgCounter | undefined): Promise<OrgCounter> {
+    const run = this.flushing.then(async () => {
+      const period = billingPeriod(this.now());
+      const persisted = await this.store.sumUsage(orgId, period.start, period.end);
+      const samePeriod = existing?.periodKey === period.key;
+      const counter: OrgCounter = {
+        periodKey: period.key,
+        persisted,
+        buffered: samePeriod ? existing.buffered : this.bufferedCredits(orgId, period.key),
+        reserved: samePeriod ? existing.reserved : 0,
+      };
+      this.counters.set(orgId, counter);
+      this.loadedAt.set(orgId, this.now().getTime());
+      return counter;
+    });
+    this.flushing = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private bufferedCredits(orgId: string, periodKey: string): number {
+    return this.buffer.filter((e) => e.orgId === orgId && billingPeriod(e.createdAt).key === periodKey).reduce((s, e) => s + e.credits, 0);
+  }
+}

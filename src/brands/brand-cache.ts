@@ -1,0 +1,49 @@
+import type { StoredBrand } from '../store/store.js';
+
+export interface CachedBrand {
+  stored: StoredBrand;
+  /** The Brand serialized once (without `palette`); the hot path sends these bytes as they are. */
+  json: string;
+  expires: number;
+}
+
+/**
+ * Serialized brands and the domain → brand index, in memory. Saves in this process replace entries at once;
+ * the TTL bounds how long a change made by another process (a scale-out worker) can go unseen.
+ */
+export class BrandCache {
+  private readonly byId = new Map<string, CachedBrand>();
+  private readonly idByDomain = new Map<string, string>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 50_000,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  getById(id: string): CachedBrand | null {
+    const hit = this.byId.get(id);
+    if (!hit) return null;
+    if (hit.expires <= this.clock()) {
+      this.byId.delete(id);
+      return null;
+    }
+    return hit;
+  }
+
+  getByDomain(domain: string): CachedBrand | null {
+    const id = this.idByDomain.get(domain);
+    return id ? this.getById(id) : null;
+  }
+
+  put(stored: StoredBrand, domains: string[]): CachedBrand {
+    if (this.byId.size >= this.maxEntries) {
+      this.byId.clear();
+      this.idByDomain.clear();
+    }
+    const entry = { stored, json: JSON.stringify(stored.brand), expires: this.clock() + this.ttlMs };
+    this.byId.set(stored.brand.id, entry);
+    for (const domain of domains) this.idByDomain.set(domain, stored.brand.id);
+    return entry;
+  }
+}

@@ -1,0 +1,71 @@
+import type { Brand } from '../domain/brand.js';
+import { brandIdForDomain, brandUrn } from '../domain/ids.js';
+import type { Logger } from '../platform/logger.js';
+import type { BrandStore, IdentifierRef, StoredBrand } from '../store/store.js';
+import type { CrawlOutcome } from '../crawl/crawl-brand.js';
+
+export type Crawl = (domain: string) => Promise<CrawlOutcome>;
+
+export type IndexOutcome = { ok: true; stored: StoredBrand } | { ok: false; reason: string; message: string };
+
+/**
+ * Turns a crawl of a registrable domain into a stored brand. Concurrent requests for the same domain share one
+ * crawl (single flight): two lookups of an unindexed domain start one crawl, and both get its result.
+ */
+export class BrandIndexer {
+  private readonly inFlight = new Map<string, Promise<IndexOutcome>>();
+
+  constructor(
+    private readonly store: BrandStore,
+    private readonly crawl: Crawl,
+    private readonly logger: Logger,
+    private readonly now: () => Date = () => new Date(),
+    private readonly onSaved: (stored: StoredBrand, domains: string[]) => void = () => undefined,
+  ) {}
+
+  index(domain: string): Promise<IndexOutcome> {
+    const running = this.inFlight.get(domain);
+    if (running) return running;
+    const started = this.run(domain).finally(() => this.inFlight.delete(domain));
+    this.inFlight.set(domain, started);
+    return started;
+  }
+
+  /** Number of crawls running in this process. */
+  get running(): number {
+    return this.inFlight.size;
+  }
+
+  private async run(domain: string): Promise<IndexOutcome> {
+    const startedAt = Date.now();
+    let outcome: CrawlOutcome;
+    try {
+      outcome = await this.crawl(domain);
+    } catch (error) {
+      this.logger.error({ domain, err: error }, 'crawl crashed');
+      return { ok: false, reason: 'crawl_error', message: 'The brand website could not be indexed.' };
+    }
+    if (!outcome.ok) {
+      this.logger.info({ domain, reason: outcome.reason, ms: Date.now() - startedAt }, 'crawl failed');
+      return { ok: false, reason: outcome.reason, message: outcome.message };
+    }
+    const stored = await this.save(domain, outcome.domain, outcome.draft);
+    this.logger.info({ domain, brandId: stored.brand.id, finalDomain: outcome.domain, ms: Date.now() - startedAt }, 'brand indexed');
+    return { ok: true, stored };
+  }
+
+  private async save(requested: string, finalDomain: string, draft: Omit<Brand, 'id' | 'urn' | 'palette'>): Promise<StoredBrand> {
+    const existing =
+      (await this.store.findBrandByIdentifier({ kind: 'domain', value: finalDomain })) ??
+      (await this.store.findBrandByIdentifier({ kind: 'domain', value: requested }));
+    const id = existing?.brand.id ?? brandIdForDomain(finalDomain);
+    const now = this.now();
+    const brand: Brand = { ...draft, id, domain: finalDomain, urn: brandUrn(id) };
+    const stored: StoredBrand = { brand, status: 'indexed', crawledAt: now, createdAt: existing?.createdAt ?? now, updatedAt: now };
+    const domains = [...new Set([finalDomain, requested])];
+    const identifiers: IdentifierRef[] = domains.map((value) => ({ kind: 'domain', value }));
+    await this.store.saveBrand(stored, identifiers);
+    this.onSaved(stored, domains);
+    return stored;
+  }
+}

@@ -1,0 +1,115 @@
+import { Command, Option } from 'commander';
+import type { Config } from '../config/config.js';
+import { registrableDomain } from '../domain/identifiers.js';
+import { createServices, type Services } from '../main/services.js';
+import type { Logger } from '../platform/logger.js';
+import type { ApiKeyRecord, Organization } from '../store/store.js';
+import { wholeNumber } from './whole-number.js';
+
+type ConfigFn = () => Readonly<Config>;
+
+/** Opens the services for one command and always closes them (flushes the usage buffer, closes the database). */
+async function withServices<T>(config: ConfigFn, logger: () => Logger, run: (s: Services) => Promise<T>): Promise<T> {
+  const services = await createServices(config(), logger());
+  try {
+    return await run(services);
+  } finally {
+    await services.close();
+  }
+}
+
+function orgJson(org: Organization): Record<string, unknown> {
+  return { id: org.id, name: org.name, plan: org.plan, quota: org.quota, createdAt: org.createdAt.toISOString() };
+}
+
+/** Never includes the secret or its hash. */
+function keyJson(key: ApiKeyRecord): Record<string, unknown> {
+  return { id: key.id, orgId: key.orgId, name: key.name, prefix: key.prefix, createdAt: key.createdAt.toISOString(), revokedAt: key.revokedAt?.toISOString() ?? null };
+}
+
+function print(json: boolean | undefined, object: Record<string, unknown>, text: string): void {
+  console.log(json ? JSON.stringify(object) : text);
+}
+
+function registerOrgCommands(program: Command, config: ConfigFn, logger: () => Logger): void {
+  const orgs = program.command('orgs').description('manage organizations');
+  orgs
+    .command('create')
+    .requiredOption('--name <name>', 'display name')
+    .addOption(new Option('--plan <plan>', 'billing plan').choices(['free', 'paid']).default('free'))
+    .option('--quota <credits>', 'credits per billing period (default depends on the plan)', wholeNumber)
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { name: string; plan: 'free' | 'paid'; quota?: number; json?: boolean }) => {
+      const org = await withServices(config, logger, (s) => s.accounts.createOrganization(opts));
+      print(opts.json, orgJson(org), `created organization ${org.id} (${org.name}, ${org.plan}, quota ${org.quota})`);
+    });
+  orgs
+    .command('list')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { json?: boolean }) => {
+      const list = await withServices(config, logger, (s) => s.accounts.listOrganizations());
+      const text = list.map((o) => `${o.id}\t${o.plan}\t${o.quota}\t${o.name}`).join('\n') || 'no organizations';
+      print(opts.json, { organizations: list.map(orgJson) }, text);
+    });
+}
+
+function registerKeyCommands(program: Command, config: ConfigFn, logger: () => Logger): void {
+  const keys = program.command('keys').description('manage API keys');
+  keys
+    .command('create')
+    .requiredOption('--org <orgId>', 'organization id')
+    .option('--name <name>', 'display name')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { org: string; name?: string; json?: boolean }) => {
+      const key = await withServices(config, logger, (s) => s.accounts.createApiKey({ orgId: opts.org, name: opts.name }));
+      const json = { id: key.id, key: key.key, orgId: key.orgId, name: key.name, createdAt: key.createdAt.toISOString() };
+      print(opts.json, json, `created API key ${key.id} for ${key.orgId}\n\n  ${key.key}\n\nStore it now: it is shown only once.`);
+    });
+  keys
+    .command('revoke')
+    .argument('<keyId>', 'API key id (key_...)')
+    .option('--json', 'print one JSON object')
+    .action(async (keyId: string, opts: { json?: boolean }) => {
+      const key = await withServices(config, logger, (s) => s.accounts.revokeApiKey(keyId));
+      print(opts.json, keyJson(key), `revoked API key ${key.id}`);
+    });
+  keys
+    .command('list')
+    .requiredOption('--org <orgId>', 'organization id')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { org: string; json?: boolean }) => {
+      const list = await withServices(config, logger, (s) => s.accounts.listApiKeys(opts.org));
+      const text = list.map((k) => `${k.id}\t${k.prefix}…\t${k.revokedAt ? 'revoked' : 'active'}\t${k.name}`).join('\n') || 'no keys';
+      print(opts.json, { keys: list.map(keyJson) }, text);
+    });
+}
+
+function registerCrawlCommand(program: Command, config: ConfigFn, logger: () => Logger): void {
+  program
+    .command('crawl')
+    .description('index brands now, from the shell')
+    .argument('<domains...>', 'domains to index')
+    .option('--json', 'print one JSON object')
+    .action(async (domains: string[], opts: { json?: boolean }) => {
+      const results = await withServices(config, logger, async (s) => {
+        const out: Record<string, unknown>[] = [];
+        for (const [i, input] of domains.entries()) {
+          const domain = registrableDomain(input);
+          if (!opts.json) process.stderr.write(`[${i + 1}/${domains.length}] ${domain ?? input} … `);
+          const outcome = domain ? await s.indexer.index(domain) : { ok: false as const, reason: 'invalid_domain', message: 'not a domain' };
+          const row = outcome.ok ? { domain, ok: true, brandId: outcome.stored.brand.id, name: outcome.stored.brand.name } : { domain: domain ?? input, ok: false, reason: outcome.reason };
+          if (!opts.json) process.stderr.write(outcome.ok ? `indexed ${outcome.stored.brand.id}\n` : `failed (${outcome.reason})\n`);
+          out.push(row);
+        }
+        return out;
+      });
+      if (opts.json) console.log(JSON.stringify({ results }));
+      if (results.some((r) => !r.ok)) process.exitCode = 1;
+    });
+}
+
+export function registerAdminCommands(program: Command, config: ConfigFn, logger: () => Logger): void {
+  registerOrgCommands(program, config, logger);
+  registerKeyCommands(program, config, logger);
+  registerCrawlCommand(program, config, logger);
+}

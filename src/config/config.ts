@@ -1,0 +1,119 @@
+/**
+ * The only reader of the environment. Every setting has a default that serves the embedded case and a line in
+ * docs/configuration.md (test/docs/configuration-doc.test.ts checks that each name below is documented).
+ */
+import path from 'node:path';
+import { registrableDomain } from '../domain/identifiers.js';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  publicUrl: string;
+  /** Hostname → `ip:port`; the only way the crawler reaches loopback (tests, offline demos). */
+  crawlHosts: Readonly<Record<string, string>>;
+  /** Lookups of this registrable domain are free on every route. */
+  operatorDomain: string | null;
+  /** PostgreSQL URL for the scale-out store; empty means the embedded SQLite file in dataDir. */
+  databaseUrl: string | null;
+  logLevel: string;
+  /** Crawls run at once by this process's worker pool (0 disables the pool). */
+  workerConcurrency: number;
+  /** Budget for one live crawl, in milliseconds. */
+  crawlTimeoutMs: number;
+  /** Queued crawl jobs beyond which prefetch answers 503. */
+  queueMaxDepth: number;
+  /** How long an API key's verification is cached in memory (revocations take effect within this time). */
+  keyCacheMs: number;
+  /** Credits per billing period for organizations created without --quota. */
+  defaultFreeQuota: number;
+  defaultPaidQuota: number;
+  /** Time allowed for in-flight requests and running jobs on SIGTERM/SIGINT. */
+  shutdownGraceMs: number;
+}
+
+/** Every environment variable Config reads, with its default as documented. */
+export const ENV_VARS = [
+  'PORT',
+  'HOST',
+  'BRANDBASE_DATA_DIR',
+  'BRANDBASE_PUBLIC_URL',
+  'BRANDBASE_CRAWL_HOSTS',
+  'BRANDBASE_OPERATOR_DOMAIN',
+  'BRANDBASE_DATABASE_URL',
+  'BRANDBASE_LOG_LEVEL',
+  'BRANDBASE_WORKER_CONCURRENCY',
+  'BRANDBASE_CRAWL_TIMEOUT_MS',
+  'BRANDBASE_QUEUE_MAX_DEPTH',
+  'BRANDBASE_KEY_CACHE_MS',
+  'BRANDBASE_DEFAULT_FREE_QUOTA',
+  'BRANDBASE_DEFAULT_PAID_QUOTA',
+  'BRANDBASE_SHUTDOWN_GRACE_MS',
+] as const;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function integer(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+function text(env: Env, name: string): string | null {
+  const raw = env[name]?.trim();
+  return raw ? raw : null;
+}
+
+export function parseHostMap(raw: string | null): Record<string, string> {
+  if (!raw) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('BRANDBASE_CRAWL_HOSTS must be a JSON object such as {"acme.test":"127.0.0.1:4101"}');
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ConfigError('BRANDBASE_CRAWL_HOSTS must be a JSON object');
+  }
+  const map: Record<string, string> = {};
+  for (const [host, target] of Object.entries(parsed)) {
+    if (typeof target !== 'string' || !/^[0-9a-f.:[\]]+:\d{1,5}$/i.test(target)) {
+      throw new ConfigError(`BRANDBASE_CRAWL_HOSTS: "${host}" must map to "ip:port"`);
+    }
+    map[host.toLowerCase()] = target;
+  }
+  return map;
+}
+
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const port = integer(env, 'PORT', 8787);
+  const dataDir = path.resolve(text(env, 'BRANDBASE_DATA_DIR') ?? './data');
+  const publicUrl = (text(env, 'BRANDBASE_PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const operator = text(env, 'BRANDBASE_OPERATOR_DOMAIN');
+  return Object.freeze({
+    port,
+    host: text(env, 'HOST') ?? '0.0.0.0',
+    dataDir,
+    publicUrl,
+    crawlHosts: Object.freeze(parseHostMap(text(env, 'BRANDBASE_CRAWL_HOSTS'))),
+    operatorDomain: operator ? (registrableDomain(operator) ?? operator.toLowerCase()) : null,
+    databaseUrl: text(env, 'BRANDBASE_DATABASE_URL'),
+    logLevel: text(env, 'BRANDBASE_LOG_LEVEL') ?? 'info',
+    workerConcurrency: integer(env, 'BRANDBASE_WORKER_CONCURRENCY', 2),
+    crawlTimeoutMs: integer(env, 'BRANDBASE_CRAWL_TIMEOUT_MS', 20_000, 1000),
+    queueMaxDepth: integer(env, 'BRANDBASE_QUEUE_MAX_DEPTH', 1000, 1),
+    keyCacheMs: integer(env, 'BRANDBASE_KEY_CACHE_MS', 5000),
+    defaultFreeQuota: integer(env, 'BRANDBASE_DEFAULT_FREE_QUOTA', 500),
+    defaultPaidQuota: integer(env, 'BRANDBASE_DEFAULT_PAID_QUOTA', 10_000),
+    shutdownGraceMs: integer(env, 'BRANDBASE_SHUTDOWN_GRACE_MS', 25_000, 0),
+  });
+}

@@ -1,0 +1,119 @@
+/**
+ * Name, description and long description from the homepage's own metadata (metascraper-style ordered rules:
+ * the first source that yields a usable value wins).
+ */
+import { cleanText, type HtmlPage } from './html-page.js';
+import { findOrganization, stringValue, type JsonLdNode } from './json-ld.js';
+import type { WebManifest } from './manifest.js';
+
+export interface Identity {
+  name: string | null;
+  description: string | null;
+  longDescription: string | null;
+}
+
+export interface IdentityInput {
+  page: HtmlPage;
+  jsonLd: JsonLdNode[];
+  manifest: WebManifest | null;
+}
+
+const MAX_NAME_CHARS = 80;
+const MAX_DESCRIPTION_CHARS = 300;
+const MAX_LONG_DESCRIPTION_CHARS = 2000;
+/** Titles and site names that name no brand. */
+const GENERIC_NAMES = /^(home|homepage|home page|welcome|index|untitled|default|main|start|startseite|accueil|inicio|coming soon|under construction|404|not found|page not found|error|loading\.*|document)$/i;
+const TITLE_SEPARATORS = /\s+[|\-–—·:•/]\s+|\s*[|–—·•]\s*|:\s+/;
+
+export function extractIdentity(input: IdentityInput): Identity {
+  const description = extractDescription(input.page);
+  return {
+    name: extractName(input),
+    description,
+    longDescription: extractLongDescription(input, description),
+  };
+}
+
+export function extractName({ page, jsonLd, manifest }: IdentityInput): string | null {
+  const { $ } = page;
+  const candidates = [
+    stringValue(findOrganization(jsonLd, page.label)?.['name']),
+    $('meta[property="og:site_name" i]').attr('content'),
+    $('meta[name="application-name" i]').attr('content'),
+    manifest?.shortName,
+    manifest?.name,
+  ];
+  for (const candidate of candidates) {
+    const name = usableName(candidate);
+    if (name) return name;
+  }
+  return nameFromTitle($('title').first().text(), page.label);
+}
+
+function usableName(value: string | null | undefined): string | null {
+  const name = cleanText(value);
+  if (!name || name.length > MAX_NAME_CHARS || GENERIC_NAMES.test(name)) return null;
+  return name;
+}
+
+/**
+ * Homepage titles read "Brand | Tagline" or "Tagline — Brand": the segment closest to the domain label is the
+ * name. A title without separators is the name only when it is short; otherwise no name beats a tagline.
+ */
+export function nameFromTitle(title: string, label: string): string | null {
+  const segments = cleanText(title)
+    .split(TITLE_SEPARATORS)
+    .map((s) => s.trim())
+    .filter((s) => s && !GENERIC_NAMES.test(s));
+  if (segments.length === 0) return null;
+  const scored = segments.map((s) => ({ s, score: labelSimilarity(s, label) }));
+  const best = scored.reduce((a, b) => (b.score > a.score ? b : a));
+  if (best.score > 0) return usableName(best.s);
+  const only = segments.length === 1 ? segments[0] : null;
+  return only && only.split(' ').length <= 4 ? usableName(only) : null;
+}
+
+/** 0..1: how well a text matches the domain label (exact, containment, or shared prefix). */
+export function labelSimilarity(text: string, label: string): number {
+  const t = text.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const l = label.toLowerCase().replace(/[^a-z0-9]/g, '');
+  if (!t || !l) return 0;
+  if (t === l) return 1;
+  if (t.includes(l) || l.includes(t)) return Math.min(t.length, l.length) / Math.max(t.length, l.length);
+  return 0;
+}
+
+export function extractDescription(page: HtmlPage): string | null {
+  const { $ } = page;
+  const candidates = [
+    $('meta[property="og:description" i]').attr('content'),
+    $('meta[name="description" i]').attr('content'),
+    $('meta[name="twitter:description" i]').attr('content'),
+  ];
+  for (const candidate of candidates) {
+    const text = cleanText(candidate);
+    if (text.length >= 10) return truncateAtSentence(text, MAX_DESCRIPTION_CHARS);
+  }
+  return null;
+}
+
+/** Cuts to at most `max` characters at the last sentence end; at a word with an ellipsis when there is none. */
+export function truncateAtSentence(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max + 1);
+  const sentenceEnd = Math.max(...['. ', '! ', '? '].map((p) => head.lastIndexOf(p)));
+  if (sentenceEnd >= max / 3) return head.slice(0, sentenceEnd + 1);
+  const wordEnd = head.lastIndexOf(' ', max - 1);
+  return `${head.slice(0, wordEnd > 0 ? wordEnd : max - 1).replace(/[\s,;:.-]+$/, '')}…`;
+}
+
+function extractLongDescription({ page, jsonLd, manifest }: IdentityInput, description: string | null): string | null {
+  const candidates = [stringValue(findOrganization(jsonLd, page.label)?.['description']), manifest?.description];
+  for (const candidate of candidates) {
+    const text = cleanText(candidate);
+    if (text && text !== description && text.length > (description?.length ?? 0)) {
+      return truncateAtSentence(text, MAX_LONG_DESCRIPTION_CHARS);
+    }
+  }
+  return null;
+}

@@ -1,0 +1,84 @@
+/**
+ * Turns an inline <svg> of the page into a standalone SVG file: namespaces added, `<use href="#id">` targets
+ * defined elsewhere in the page copied in, and `currentColor` baked into the colour the page gives the element
+ * (its own or an ancestor's `color`, from attributes, inline styles or simple CSS rules), else #000000, which is
+ * what a browser would paint with no colour set. SVGs that embed rasters or foreign content are refused: they
+ * are sprites or illustrations, not marks.
+ */
+import { cleanText, type HtmlElement, type HtmlPage } from './html-page.js';
+import { parseCssColor } from '../domain/color-math.js';
+import type { CssRule } from './parse-css.js';
+import { declaredValue, splitSelectors } from './parse-css.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const XLINK_NS = 'http://www.w3.org/1999/xlink';
+const MAX_SVG_CHARS = 512 * 1024;
+
+export function serializeInlineSvg(page: HtmlPage, el: HtmlElement, rules: CssRule[] = []): string | null {
+  const { $ } = page;
+  const clone = $(el).clone();
+  if (clone.find('image, foreignObject, foreignobject').length > 0) return null;
+  inlineUseTargets(page, clone);
+  if (!clone.attr('xmlns')) clone.attr('xmlns', SVG_NS);
+  let markup = $.html(clone);
+  if (/xlink:/i.test(markup) && !/xmlns:xlink/i.test(markup)) markup = markup.replace(/^<svg/i, `<svg xmlns:xlink="${XLINK_NS}"`);
+  if (markup.length > MAX_SVG_CHARS || !/<(path|rect|circle|ellipse|polygon|polyline|line|text|use)\b/i.test(markup)) return null;
+  const color = currentColorOf(page, el, rules) ?? '#000000';
+  // HTML serialisation may emit named entities XML does not know.
+  return markup.replace(/currentcolor/gi, color).replace(/&nbsp;/g, '&#160;');
+}
+
+function inlineUseTargets(page: HtmlPage, clone: ReturnType<HtmlPage['$']>): void {
+  const { $ } = page;
+  const missing = clone
+    .find('use')
+    .toArray()
+    .map((use) => ($(use).attr('href') ?? $(use).attr('xlink:href') ?? '').trim())
+    .filter((href) => href.startsWith('#') && clone.find(`[id="${cssEscape(href.slice(1))}"]`).length === 0);
+  const defs = [...new Set(missing)]
+    .map((href) => $(`[id="${cssEscape(href.slice(1))}"]`).first())
+    .filter((target) => target.length > 0)
+    .map((target) => $.html(target))
+    .join('');
+  if (defs) clone.prepend(`<defs>${defs}</defs>`);
+}
+
+function cssEscape(id: string): string {
+  return id.replace(/["\\]/g, '\\$&');
+}
+
+/** The `color` in effect on the element: nearest declaration on it or its ancestors wins. */
+export function currentColorOf(page: HtmlPage, el: HtmlElement, rules: CssRule[]): string | null {
+  const { $ } = page;
+  // Only plain (non-media) rules that set `color`, and at most the last 2000: bounded work on hostile CSS.
+  const colorRules = rules.filter((r) => !r.media && declaredValue(r, 'color') !== null).slice(-2000);
+  const chain = [el, ...$(el).parents().toArray()];
+  for (const node of chain) {
+    const $node = $(node);
+    const inline = /(?:^|;)\s*color\s*:\s*([^;]+)/i.exec($node.attr('style') ?? '')?.[1];
+    const declared = inline ?? $node.attr('color') ?? ruleColor(page, node, colorRules);
+    const hex = declared ? parseCssColor(cleanText(declared).replace(/\s*!important$/i, '')) : null;
+    if (hex) return hex;
+  }
+  return null;
+}
+
+/** Last matching rule with a `color` wins (a cascade approximation that ignores specificity). */
+function ruleColor(page: HtmlPage, node: HtmlElement, rules: CssRule[]): string | null {
+  let found: string | null = null;
+  for (const rule of rules) {
+    const color = declaredValue(rule, 'color');
+    if (!color) continue;
+    const selectors = splitSelectors(rule.selector).filter((s) => !/:|::/.test(s));
+    if (selectors.some((s) => safeIs(page, node, s))) found = color;
+  }
+  return found;
+}
+
+function safeIs(page: HtmlPage, node: HtmlElement, selector: string): boolean {
+  try {
+    return page.$(node).is(selector);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The homepage's CSS: inline <style> blocks plus up to 10 linked stylesheets hosted on the brand's own
+ * registrable domain or a public CDN, each ≤ 1 MB, with their @imports followed one level deep.
+ * Font-provider stylesheets (Google Fonts, Bunny, Typekit) are not fetched: fonts.ts reads their URLs.
+ */
+import type { Fetcher } from '../platform/fetcher.js';
+import type { CrawlBudget } from './crawl-budget.js';
+import { fetchResource } from './fetch-resource.js';
+import { registrableDomain, resolveUrl, type HtmlPage } from './html-page.js';
+import { parseCss, type ParsedCss } from './parse-css.js';
+
+const MAX_STYLESHEETS = 10;
+const MAX_CSS_BYTES = 1024 * 1024;
+const MAX_INLINE_STYLE_CHARS = 1024 * 1024;
+
+/** CDNs that serve brands' own CSS; a stylesheet elsewhere on another domain is likely a widget's. */
+const CDN_HOSTS = /(^|\.)(cloudfront\.net|akamaihd\.net|akamaized\.net|azureedge\.net|fastly\.net|b-cdn\.net|jsdelivr\.net|unpkg\.com|cdnjs\.cloudflare\.com|cdn\.shopify\.com|squarespace-cdn\.com|website-files\.com|wixstatic\.com|ctfassets\.net|netlify\.app|vercel\.app|github\.io)$/i;
+export const FONT_PROVIDER_HOSTS = /(^|\.)(fonts\.googleapis\.com|fonts\.bunny\.net|use\.typekit\.net|p\.typekit\.net|fonts\.gstatic\.com)$/i;
+
+export function findStylesheetUrls(page: HtmlPage): string[] {
+  const urls: string[] = [];
+  page.$('link[rel~="stylesheet" i][href]').each((_, el) => {
+    const url = resolveUrl(page.$(el).attr('href'), page.baseUrl);
+    if (url && isFetchableStylesheet(url, page.domain) && !urls.includes(url)) urls.push(url);
+  });
+  return urls.slice(0, MAX_STYLESHEETS);
+}
+
+export function isFetchableStylesheet(url: string, domain: string): boolean {
+  const host = new URL(url).hostname;
+  if (FONT_PROVIDER_HOSTS.test(host)) return false;
+  return registrableDomain(url) === domain || CDN_HOSTS.test(host);
+}
+
+export function inlineStyles(page: HtmlPage): ParsedCss[] {
+  return page
+    .$('style')
+    .toArray()
+    .map((el) => page.$(el).text())
+    .filter((text) => text.length > 0 && text.length <= MAX_INLINE_STYLE_CHARS)
+    .map((text) => parseCss(text, null));
+}
+
+/** All CSS of the page in document order of discovery: inline blocks first, then linked sheets and imports. */
+export async function collectStylesheets(page: HtmlPage, fetcher: Fetcher, budget: CrawlBudget): Promise<ParsedCss[]> {
+  const inline = inlineStyles(page);
+  const linked = await Promise.all(findStylesheetUrls(page).map((url) => fetchCss(url, fetcher, budget)));
+  const top = [...inline, ...linked.filter((s): s is ParsedCss => s !== null)];
+  const importUrls = top
+    .flatMap((sheet) => sheet.imports.map((href) => resolveUrl(href, sheet.url ?? page.baseUrl)))
+    .filter((url): url is string => url !== null && isFetchableStylesheet(url, page.domain))
+    .slice(0, MAX_STYLESHEETS);
+  const imported = await Promise.all(importUrls.map((url) => fetchCss(url, fetcher, budget)));
+  return [...imported.filter((s): s is ParsedCss => s !== null), ...top];
+}
+
+async function fetchCss(url: string, fetcher: Fetcher, budget: CrawlBudget): Promise<ParsedCss | null> {
+  const res = await fetchResource(fetcher, budget, url, { maxBytes: MAX_CSS_BYTES, accept: 'text/css,*/*;q=0.1' });
+  if (!res) return null;
+  const text = res.body.toString('utf8');
+  // An HTML error page served with 200 is not CSS.
+  if (/^\s*<(!doctype|html)/i.test(text)) return null;
+  return parseCss(text, res.url);
+}

@@ -1,0 +1,76 @@
+/**
+ * Colour arithmetic shared by the crawler and the palette builder. Pure functions over `#rrggbb` strings.
+ * Parsing of arbitrary CSS colour syntax lives here too (culori), so every caller normalises the same way.
+ */
+import { clampRgb, converter, formatHex, parse } from 'culori';
+
+const toOklab = converter('oklab');
+const toOklch = converter('oklch');
+
+export interface Oklab {
+  l: number;
+  a: number;
+  b: number;
+}
+
+/** Below this OKLCH chroma a colour reads as grey/black/white (dembrandt's "is-grayish" cut is 0.02). */
+export const NEUTRAL_CHROMA = 0.04;
+/** ΔE_OK under which two colours count as the same brand colour (extraction notes 1.6). */
+export const SAME_COLOR_DELTA = 0.04;
+
+/**
+ * Parses any CSS Color 4 value culori knows (hex 3/4/6/8, rgb(), hsl(), hwb(), lab/lch, oklab/oklch, color(),
+ * named colours) into `#rrggbb` (lower case, gamut-clamped). Returns null for keywords without a fixed value
+ * (`currentColor`, `inherit`, `var(...)`) and for colours mostly transparent (alpha < 0.5), because a
+ * see-through colour is not the colour a visitor perceives.
+ */
+export function parseCssColor(value: string): string | null {
+  const text = value.trim();
+  if (text === '' || /^(currentcolor|inherit|initial|unset|revert|none)$/i.test(text) || /var\(/i.test(text)) return null;
+  const color = parse(text);
+  if (!color) return null;
+  if (color.alpha !== undefined && color.alpha < 0.5) return null;
+  return formatHex(clampRgb({ ...color, alpha: undefined })).toLowerCase();
+}
+
+/** `#rrggbb` to its 8-bit channels. */
+export function hexToRgb(hex: string): [number, number, number] {
+  const n = Number.parseInt(hex.slice(1, 7), 16);
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+}
+
+/**
+ * The spec's brightness: 0.2126 R + 0.7152 G + 0.0722 B on the 8-bit gamma-encoded channels (0–255), not WCAG
+ * linear luminance. Rounded to 2 decimals only to drop IEEE noise (e.g. 93.30000000000001); the formula is
+ * otherwise exact, so a client recomputing it gets the same value to within 0.005.
+ */
+export function brightness(hex: string): number {
+  const [r, g, b] = hexToRgb(hex);
+  return Math.round((0.2126 * r + 0.7152 * g + 0.0722 * b) * 100) / 100;
+}
+
+export function oklab(hex: string): Oklab {
+  const c = toOklab(hex);
+  return { l: c?.l ?? 0, a: c?.a ?? 0, b: c?.b ?? 0 };
+}
+
+/** Euclidean distance in OKLab (ΔE_OK); about 0.02 is just noticeable. */
+export function deltaE(hexA: string, hexB: string): number {
+  const x = oklab(hexA);
+  const y = oklab(hexB);
+  return Math.hypot(x.l - y.l, x.a - y.a, x.b - y.b);
+}
+
+/** OKLCH chroma: 0 for greys, about 0.3 for the most saturated sRGB colours. */
+export function chroma(hex: string): number {
+  return toOklch(hex)?.c ?? 0;
+}
+
+/** OKLab lightness, 0 (black) to 1 (white). */
+export function lightness(hex: string): number {
+  return oklab(hex).l;
+}
+
+export function isNeutral(hex: string): boolean {
+  return chroma(hex) < NEUTRAL_CHROMA;
+}

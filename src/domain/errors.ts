@@ -1,0 +1,60 @@
+/**
+ * The registry of stable error codes. Each code has its HTTP status and the message the spec prescribes
+ * (where it prescribes one). docs/errors.md lists every code; test/docs/errors-doc.test.ts keeps the two in step.
+ * Clients key on `code` (sent in the `x-bf-error` header where the spec names one) and on the exact messages.
+ */
+
+export interface ErrorDefinition {
+  status: number;
+  /** Default message; a specific error may say more (e.g. which identifier rule failed). */
+  message: string;
+  /** Value of the `x-bf-error` header, when the spec sends one for this condition. */
+  header?: string;
+  /** Internal failures the job layer may retry. */
+  retryable?: boolean;
+}
+
+export const ERROR_CODES = {
+  bad_request: { status: 400, message: 'Bad Request' },
+  invalid_identifier: { status: 400, message: 'Invalid identifier.' },
+  malformed_authorization: { status: 401, message: 'Malformed Authorization header: expected "Bearer <API_KEY>".' },
+  missing_credentials: { status: 401, message: 'Missing credentials: send "Authorization: Bearer <API_KEY>".' },
+  payment_required: { status: 402, message: 'Payment required: send an API key or pay for this request.' },
+  invalid_api_key: { status: 403, message: 'Invalid API key.' },
+  paid_plan_required: { status: 403, message: 'This operation requires a paid plan or prepaid credits.', header: 'paid_plan_required' },
+  no_credits: { status: 403, message: 'The organization has no credits.' },
+  not_found: { status: 404, message: 'No brand found for this identifier.' },
+  asset_not_found: { status: 404, message: 'Asset not found.' },
+  route_not_found: { status: 404, message: 'Not Found' },
+  quota_exceeded: { status: 429, message: 'API key quota exceeded', header: 'quota_exceeded' },
+  rate_limited: { status: 429, message: 'API key quota exceeded', header: 'rate_limited' },
+  internal_error: { status: 500, message: 'Internal Server Error', retryable: true },
+  temporarily_unavailable: { status: 503, message: 'Temporarily unavailable; retry later.', header: 'temporarily_unavailable', retryable: true },
+  crawl_timeout: { status: 504, message: 'The brand could not be indexed in time; request again.', header: 'timeout', retryable: true },
+} as const satisfies Record<string, ErrorDefinition>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** A failure with a stable code. The HTTP layer turns it into the status, body and headers of the registry. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly retryable: boolean;
+
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    /** Extra body fields (e.g. the 404 `payment` object, the batch 429 counters). */
+    readonly body: Record<string, unknown> = {},
+  ) {
+    const def: ErrorDefinition = ERROR_CODES[code];
+    super(message ?? def.message);
+    this.name = 'ApiError';
+    this.status = def.status;
+    this.retryable = def.retryable ?? false;
+  }
+
+  get header(): string | undefined {
+    const def: ErrorDefinition = ERROR_CODES[this.code];
+    return def.header;
+  }
+}

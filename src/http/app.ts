@@ -1,0 +1,28 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { AppDeps } from './app-deps.js';
+import { installErrorHandling } from './error-handler.js';
+import { installRequestLogging } from './request-logging.js';
+import { registerAssetRoutes } from './routes/assets-route.js';
+import { registerBrandLookupRoutes } from './routes/brand-lookup-route.js';
+import { registerHealthRoutes } from './routes/health-route.js';
+
+/** Builds the HTTP API. It never listens: `main/serve.ts` does, and tests use `inject`. */
+export function buildApp(deps: AppDeps): FastifyInstance {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    // Request logs are written by request-logging.ts with the resolved domain only, never the raw URL.
+    disableRequestLogging: true,
+    // HEAD on a brand route is the prefetch of spec 4.2, never an implicit GET (which would crawl and charge).
+    exposeHeadRoutes: false,
+    maxParamLength: 4096,
+    bodyLimit: 1024 * 1024,
+    genReqId: () => crypto.randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  installErrorHandling(app);
+  installRequestLogging(app);
+  registerHealthRoutes(app, deps);
+  registerAssetRoutes(app, deps);
+  registerBrandLookupRoutes(app, deps);
+  return app;
+}

@@ -1,0 +1,204 @@
+/**
+ * The job queue as a `jobs` table in the store's own database (SQLite or PostgreSQL), so a job can be
+ * enqueued next to the write that causes it and every worker process sees the same queue.
+ *
+ * Guarantees, all enforced by the database rather than by this process:
+ * - dedup: a partial unique index on (name, key) over queued and running jobs (see store/kysely/migrations.ts);
+ * - claims: one UPDATE ... WHERE id = (SELECT ... LIMIT 1) RETURNING statement, with FOR UPDATE SKIP LOCKED on
+ *   PostgreSQL so concurrent workers pass over each other's rows instead of queueing behind them;
+ * - crash recovery: a running job whose lease (locked_until) has passed is claimable again, attempts + 1.
+ * Ordering is by run_at, then created_at, then id: jobs enqueued in the same millisecond have no FIFO order.
+ */
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { newId } from '../../domain/ids.js';
+import { QueueFullError } from '../queue.js';
+import type { EnqueueResult, Job, JobName, JobPayloads, JobQueue } from '../queue.js';
+import { fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../store/kysely/column-codec.js';
+import { activeJobPredicate } from '../../store/kysely/migrations.js';
+import type { Database, JobsTable } from '../../store/kysely/schema.js';
+import { writeTransaction } from '../../store/kysely/write-transaction.js';
+import type { SqlDialect } from '../../store/kysely/write-transaction.js';
+
+/** Error texts are kept for operators, not archived: a stack trace of a few KB is plenty. */
+const MAX_ERROR_LENGTH = 4000;
+/** An enqueue retries when the job it deduplicated against finished in between; twice more is generous. */
+const ENQUEUE_ATTEMPTS = 3;
+
+function rowToJob(row: JobsTable): Job {
+  return {
+    id: row.id,
+    name: row.name as JobName,
+    key: row.key,
+    payload: JSON.parse(row.payload) as JobPayloads[JobName],
+    state: row.state,
+    attempts: toSafeInteger(row.attempts),
+    runAt: fromMillis(row.run_at),
+    lockedUntil: fromNullableMillis(row.locked_until),
+    lastError: row.last_error,
+  };
+}
+
+async function activeJobId(db: Kysely<Database>, name: string, key: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('name', '=', name)
+    .where('key', '=', key)
+    .where(activeJobPredicate())
+    .executeTakeFirst();
+  return row?.id;
+}
+
+async function countQueued(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .where('state', '=', 'queued')
+    .executeTakeFirstOrThrow();
+  return toSafeInteger(row.n);
+}
+
+export class SqlJobQueue implements JobQueue {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  async enqueue<N extends JobName>(
+    name: N,
+    key: string,
+    payload: JobPayloads[N],
+    opts: { maxDepth?: number; runAt?: Date } = {},
+  ): Promise<EnqueueResult> {
+    const now = toMillis(new Date());
+    const row: JobsTable = {
+      id: newId('job'),
+      name,
+      key,
+      payload: JSON.stringify(payload),
+      state: 'queued',
+      attempts: 0,
+      run_at: opts.runAt === undefined ? now : toMillis(opts.runAt),
+      locked_until: null,
+      last_error: null,
+      created_at: now,
+      updated_at: now,
+    };
+    for (let i = 0; i < ENQUEUE_ATTEMPTS; i++) {
+      const result = await writeTransaction(this.db, this.dialect, (trx) => this.#enqueueOnce(trx, row, opts.maxDepth));
+      if (result !== null) return result;
+    }
+    throw new Error(`enqueue of ${name}/${key} kept racing with jobs finishing`);
+  }
+
+  /** Null when the conflicting job finished between the insert and the look-up: the caller tries again. */
+  async #enqueueOnce(trx: Kysely<Database>, row: JobsTable, maxDepth: number | undefined): Promise<EnqueueResult | null> {
+    const existing = await activeJobId(trx, row.name, row.key);
+    if (existing !== undefined) return { id: existing, created: false };
+    if (maxDepth !== undefined) {
+      const depth = await this.#lockedDepth(trx);
+      if (depth >= maxDepth) throw new QueueFullError(depth);
+    }
+    const inserted = await trx
+      .insertInto('jobs')
+      .values(row)
+      .onConflict((oc) => oc.columns(['name', 'key']).where(activeJobPredicate()).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (inserted !== undefined) return { id: inserted.id, created: true };
+    const winner = await activeJobId(trx, row.name, row.key);
+    return winner === undefined ? null : { id: winner, created: false };
+  }
+
+  /**
+   * The queued count, read so that no concurrent enqueue can insert between this count and our insert. SQLite's
+   * `begin immediate` already serializes writers; PostgreSQL's read committed does not, so bounded enqueues take a
+   * transaction-scoped advisory lock (per schema, so isolated installs do not wait on each other).
+   */
+  async #lockedDepth(trx: Kysely<Database>): Promise<number> {
+    if (this.dialect === 'postgres') {
+      await sql`select pg_advisory_xact_lock(hashtext('brandbase.jobs.enqueue:' || current_schema()))`.execute(trx);
+    }
+    return countQueued(trx);
+  }
+
+  async claim(names: JobName[], leaseMs: number, now: Date = new Date()): Promise<Job | null> {
+    if (!Number.isSafeInteger(leaseMs) || leaseMs <= 0) throw new RangeError(`leaseMs must be a positive integer, got ${leaseMs}`);
+    if (names.length === 0) return null;
+    const nowMs = toMillis(now);
+    const next = this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('name', 'in', names)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('state', '=', 'queued'), eb('run_at', '<=', nowMs)]),
+          eb.and([eb('state', '=', 'running'), eb('locked_until', '<', nowMs)]),
+        ]),
+      )
+      .orderBy('run_at')
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(1)
+      .$if(this.dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
+    const row = await this.db
+      .updateTable('jobs')
+      .set((eb) => ({ state: 'running', attempts: eb('attempts', '+', 1), locked_until: nowMs + leaseMs, updated_at: nowMs }))
+      .where('id', '=', next)
+      .returningAll()
+      .executeTakeFirst();
+    return row === undefined ? null : rowToJob(row);
+  }
+
+  // complete, fail and release act on running jobs only, so a late call cannot revive a finished job.
+
+  async complete(id: string): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({ state: 'done', locked_until: null, updated_at: Date.now() })
+      .where('id', '=', id)
+      .where('state', '=', 'running')
+      .execute();
+  }
+
+  async fail(id: string, error: string, retryAt: Date | null): Promise<void> {
+    const retry = retryAt === null ? {} : { run_at: toMillis(retryAt) };
+    await this.db
+      .updateTable('jobs')
+      .set({
+        state: retryAt === null ? 'failed' : 'queued',
+        ...retry,
+        locked_until: null,
+        last_error: error.slice(0, MAX_ERROR_LENGTH),
+        updated_at: Date.now(),
+      })
+      .where('id', '=', id)
+      .where('state', '=', 'running')
+      .execute();
+  }
+
+  /** Undoes the claim, attempt count included: a job interrupted by shutdown has not really been tried. */
+  async release(id: string): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set((eb) => ({ state: 'queued', attempts: eb('attempts', '-', 1), locked_until: null, updated_at: Date.now() }))
+      .where('id', '=', id)
+      .where('state', '=', 'running')
+      .execute();
+  }
+
+  async depth(): Promise<number> {
+    return countQueued(this.db);
+  }
+
+  async get(id: string): Promise<Job | null> {
+    const row = await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    return row === undefined ? null : rowToJob(row);
+  }
+}
+
+/** The queue over a store's Kysely instance; `dialect` must match the instance (see openSqliteStore/openPostgresStore). */
+export function createSqlJobQueue(db: Kysely<Database>, dialect: SqlDialect): JobQueue {
+  return new SqlJobQueue(db, dialect);
+}

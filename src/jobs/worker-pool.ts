@@ -1,0 +1,113 @@
+import type { Logger } from '../platform/logger.js';
+import type { Job, JobName, JobQueue } from './queue.js';
+
+export type JobHandler = (job: Job) => Promise<void>;
+
+export interface WorkerPoolOptions {
+  concurrency: number;
+  /** A claimed job is leased this long; a process that dies leaves it claimable again afterwards. */
+  leaseMs?: number;
+  /** Sleep between polls when the queue is empty. */
+  idleMs?: number;
+  /** Retry delay for attempt n: base × 2^(n-1), capped. */
+  retryBaseMs?: number;
+  maxAttempts?: number;
+}
+
+/**
+ * Runs queued jobs in this process. `stop()` stops claiming, waits for running jobs up to a grace period and
+ * puts unfinished ones back in the queue, so a SIGTERM never loses a job.
+ */
+export class WorkerPool {
+  private readonly running = new Map<string, Promise<void>>();
+  private stopping = false;
+  private loops: Promise<void>[] = [];
+  private readonly wakers = new Set<() => void>();
+  /** Jobs handed back to the queue by stop(); their late completion must not be recorded. */
+  private readonly released = new Set<string>();
+
+  constructor(
+    private readonly queue: JobQueue,
+    private readonly handlers: Partial<Record<JobName, JobHandler>>,
+    private readonly logger: Logger,
+    private readonly options: WorkerPoolOptions,
+  ) {}
+
+  start(): void {
+    for (let i = 0; i < this.options.concurrency; i++) this.loops.push(this.loop());
+  }
+
+  /** Wakes idle workers now (after an enqueue in this process) instead of at the next poll. */
+  notify(): void {
+    for (const wake of [...this.wakers]) wake();
+  }
+
+  async stop(graceMs: number): Promise<void> {
+    this.stopping = true;
+    this.notify();
+    const unfinished = [...this.running.keys()];
+    const finished = Promise.all(this.running.values()).then(() => true);
+    const timedOut = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), graceMs).unref());
+    if (!(await Promise.race([finished, timedOut]))) {
+      for (const id of unfinished) {
+        if (!this.running.has(id)) continue;
+        this.released.add(id);
+        await this.queue.release(id);
+      }
+      this.logger.warn({ released: unfinished.length }, 'jobs released back to the queue on shutdown');
+    }
+    await Promise.race([Promise.all(this.loops), timedOut]);
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      const job = await this.claim();
+      if (!job) {
+        await this.idle();
+        continue;
+      }
+      const run = this.run(job);
+      this.running.set(job.id, run);
+      await run;
+      this.running.delete(job.id);
+    }
+  }
+
+  private async claim(): Promise<Job | null> {
+    try {
+      return await this.queue.claim(Object.keys(this.handlers) as JobName[], this.options.leaseMs ?? 120_000);
+    } catch (error) {
+      this.logger.error({ err: error }, 'job claim failed');
+      return null;
+    }
+  }
+
+  private async run(job: Job): Promise<void> {
+    const handler = this.handlers[job.name];
+    try {
+      if (!handler) throw new Error(`no handler for ${job.name}`);
+      await handler(job);
+      if (!this.released.has(job.id)) await this.queue.complete(job.id);
+    } catch (error) {
+      const attempts = job.attempts;
+      const max = this.options.maxAttempts ?? 3;
+      const delay = Math.min((this.options.retryBaseMs ?? 30_000) * 2 ** Math.max(0, attempts - 1), 3_600_000);
+      const retryAt = attempts < max ? new Date(Date.now() + delay) : null;
+      this.logger.warn({ jobId: job.id, name: job.name, attempts, err: error }, 'job failed');
+      if (!this.released.has(job.id)) await this.queue.fail(job.id, error instanceof Error ? error.message : String(error), retryAt);
+    }
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.options.idleMs ?? 500);
+      timer.unref();
+      this.wakers.add(done);
+    });
+  }
+}

@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config/config.js';
+import { buildApp } from '../http/app.js';
+import { JOB_NAMES, type CrawlBrandPayload } from '../jobs/queue.js';
+import { WorkerPool } from '../jobs/worker-pool.js';
+import type { Logger } from '../platform/logger.js';
+import { createServices, type Services } from './services.js';
+
+export interface RunningServer {
+  services: Services;
+  app: FastifyInstance | null;
+  pool: WorkerPool | null;
+  /** `http://host:port` the API listens on, or null for a worker-only process. */
+  address: string | null;
+  /** Graceful stop: in-flight requests finish, running jobs finish or go back to the queue. */
+  close(): Promise<void>;
+}
+
+export function createWorkerPool(services: Services): WorkerPool {
+  return new WorkerPool(
+    services.queue,
+    {
+      [JOB_NAMES.crawlBrand]: async (job) => {
+        const { domain } = job.payload as CrawlBrandPayload;
+        const outcome = await services.indexer.index(domain);
+        // A site that answers "no brand here" is a result, not a failure to retry; transport trouble is retried.
+        if (!outcome.ok && (outcome.reason === 'timeout' || outcome.reason === 'unreachable' || outcome.reason === 'crawl_error')) {
+          throw new Error(`crawl of ${domain} failed: ${outcome.reason}`);
+        }
+      },
+    },
+    services.logger,
+    { concurrency: services.config.workerConcurrency },
+  );
+}
+
+export async function serve(config: Readonly<Config>, logger: Logger, roles: { api: boolean; worker: boolean }): Promise<RunningServer> {
+  const services = await createServices(config, logger);
+  const pool = roles.worker && config.workerConcurrency > 0 ? createWorkerPool(services) : null;
+  pool?.start();
+  let app: FastifyInstance | null = null;
+  let address: string | null = null;
+  if (roles.api) {
+    app = buildApp({
+      logger,
+      publicUrl: config.publicUrl,
+      operatorDomain: config.operatorDomain,
+      authenticator: services.authenticator,
+      meter: services.meter,
+      lookup: services.lookup,
+      assets: services.assets,
+      ping: () => services.store.ping(),
+    });
+    address = await app.listen({ port: config.port, host: config.host });
+  }
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      await app?.close();
+      await pool?.stop(config.shutdownGraceMs);
+      await services.close();
+    })();
+    return closing;
+  };
+  return { services, app, pool, address, close };
+}

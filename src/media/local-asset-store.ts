@@ -1,0 +1,81 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { AssetStore, StoredAsset } from './asset-store.js';
+
+export type AssetExt = 'svg' | 'png' | 'webp' | 'jpeg';
+
+export interface LocalAssetStoreOptions {
+  /** Folder holding the files, created on first write. */
+  dir: string;
+  /** Base URL the API serves `/assets/<key>` under, e.g. `http://localhost:8787`. */
+  publicUrl: string;
+}
+
+/** Keys are the only path component ever built from outside input; this shape rules out traversal. */
+const KEY_PATTERN = /^[0-9a-f]{64}\.(svg|png|webp|jpeg)$/;
+
+const CONTENT_TYPES: Record<AssetExt, string> = {
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  webp: 'image/webp',
+  jpeg: 'image/jpeg',
+};
+
+/** The embedded asset store: content-addressed files in one folder, served by the API. */
+export class LocalAssetStore implements AssetStore {
+  private readonly dir: string;
+  private readonly publicUrl: string;
+
+  constructor(options: LocalAssetStoreOptions) {
+    this.dir = path.resolve(options.dir);
+    this.publicUrl = options.publicUrl.replace(/\/+$/, '');
+  }
+
+  async put(bytes: Buffer, ext: AssetExt): Promise<StoredAsset> {
+    if (!(ext in CONTENT_TYPES)) throw new Error(`unsupported asset extension: ${String(ext)}`);
+    const key = `${createHash('sha256').update(bytes).digest('hex')}.${ext}`;
+    const file = path.join(this.dir, key);
+    // Same key means same bytes, so an existing file is already the right content.
+    if (!(await isFile(file))) await this.writeAtomically(file, bytes);
+    return { key, url: `${this.publicUrl}/assets/${key}`, size: bytes.length };
+  }
+
+  async get(key: string): Promise<{ bytes: Buffer; contentType: string } | null> {
+    const match = KEY_PATTERN.exec(key);
+    if (!match) return null;
+    try {
+      const bytes = await readFile(path.join(this.dir, key));
+      return { bytes, contentType: CONTENT_TYPES[match[1] as AssetExt] };
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  /** Readers never see a half-written file: write a unique temp name in the same folder, then rename over. */
+  private async writeAtomically(file: string, bytes: Buffer): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    const temp = `${file}.${randomUUID()}.tmp`;
+    try {
+      await writeFile(temp, bytes);
+      await rename(temp, file);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+  }
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR';
+}

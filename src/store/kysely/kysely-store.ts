@@ -1,0 +1,216 @@
+/**
+ * The one Store implementation, written against Kysely so SQLite and PostgreSQL share every query. The
+ * backends (store/sqlite, store/postgres) only build the Kysely instance and pick the dialect.
+ */
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type {
+  ApiKeyRecord,
+  BrandStatus,
+  IdentifierRef,
+  NewOrganization,
+  Organization,
+  Store,
+  StoredBrand,
+  UsageEntry,
+} from '../store.js';
+import { assertSafeInteger, toMillis, toSafeInteger } from './column-codec.js';
+import { migrateToLatest } from './migrations.js';
+import {
+  apiKeyToRow,
+  brandToRow,
+  organizationToRow,
+  rowToApiKey,
+  rowToBrand,
+  rowToOrganization,
+  usageToRow,
+} from './row-mapping.js';
+import type { Database, OrganizationsTable } from './schema.js';
+import { writeTransaction } from './write-transaction.js';
+import type { SqlDialect } from './write-transaction.js';
+
+export interface KyselyStoreOptions {
+  dialect: SqlDialect;
+  /** PostgreSQL schema that holds Kysely's migration tables (per-schema isolation); unset for the default. */
+  migrationTableSchema?: string;
+}
+
+type OrganizationPatch = Partial<Pick<Organization, 'name' | 'plan' | 'quota'>>;
+
+/** Identifiers deduplicated by (kind, value): PostgreSQL refuses to upsert the same row twice in one statement. */
+function uniqueIdentifiers(identifiers: IdentifierRef[]): IdentifierRef[] {
+  const byKey = new Map(identifiers.map((ref) => [`${ref.kind}\u0000${ref.value}`, ref]));
+  return [...byKey.values()];
+}
+
+function organizationPatchToRow(patch: OrganizationPatch): Partial<OrganizationsTable> {
+  const row: Partial<OrganizationsTable> = {};
+  if (patch.name !== undefined) row.name = patch.name;
+  if (patch.plan !== undefined) row.plan = patch.plan;
+  if (patch.quota !== undefined) {
+    assertSafeInteger(patch.quota, 'quota');
+    row.quota = patch.quota;
+  }
+  return row;
+}
+
+export class KyselyStore implements Store {
+  #closed = false;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly opts: KyselyStoreOptions,
+  ) {}
+
+  // ---- brands ----
+
+  async getBrand(id: string): Promise<StoredBrand | null> {
+    const row = await this.db.selectFrom('brands').selectAll().where('id', '=', id).executeTakeFirst();
+    return row === undefined ? null : rowToBrand(row);
+  }
+
+  async findBrandByIdentifier(ref: IdentifierRef): Promise<StoredBrand | null> {
+    const row = await this.db
+      .selectFrom('brand_identifiers as i')
+      .innerJoin('brands as b', 'b.id', 'i.brand_id')
+      .selectAll('b')
+      .where('i.kind', '=', ref.kind)
+      .where('i.value', '=', ref.value)
+      .executeTakeFirst();
+    return row === undefined ? null : rowToBrand(row);
+  }
+
+  /** Keeps the first `createdAt` of a brand saved again: it records when the brand entered the store. */
+  async saveBrand(stored: StoredBrand, identifiers: IdentifierRef[]): Promise<void> {
+    const row = brandToRow(stored);
+    const refs = uniqueIdentifiers(identifiers);
+    await writeTransaction(this.db, this.opts.dialect, async (trx) => {
+      await trx
+        .insertInto('brands')
+        .values(row)
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet((eb) => ({
+            domain: eb.ref('excluded.domain'),
+            status: eb.ref('excluded.status'),
+            record: eb.ref('excluded.record'),
+            crawled_at: eb.ref('excluded.crawled_at'),
+            updated_at: eb.ref('excluded.updated_at'),
+          })),
+        )
+        .execute();
+      if (refs.length === 0) return;
+      await trx
+        .insertInto('brand_identifiers')
+        .values(refs.map((ref) => ({ kind: ref.kind, value: ref.value, brand_id: row.id })))
+        .onConflict((oc) => oc.columns(['kind', 'value']).doUpdateSet((eb) => ({ brand_id: eb.ref('excluded.brand_id') })))
+        .execute();
+    });
+  }
+
+  async setBrandStatus(id: string, status: BrandStatus, at: Date): Promise<boolean> {
+    const result = await this.db
+      .updateTable('brands')
+      .set({ status, updated_at: toMillis(at) })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async listIdentifiers(brandId: string): Promise<IdentifierRef[]> {
+    return this.db
+      .selectFrom('brand_identifiers')
+      .select(['kind', 'value'])
+      .where('brand_id', '=', brandId)
+      .orderBy('kind')
+      .orderBy('value')
+      .execute();
+  }
+
+  // ---- organizations and API keys ----
+
+  async createOrganization(org: NewOrganization): Promise<Organization> {
+    const row = organizationToRow(org);
+    await this.db.insertInto('organizations').values(row).execute();
+    return rowToOrganization(row);
+  }
+
+  async getOrganization(id: string): Promise<Organization | null> {
+    const row = await this.db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+    return row === undefined ? null : rowToOrganization(row);
+  }
+
+  async listOrganizations(): Promise<Organization[]> {
+    const rows = await this.db.selectFrom('organizations').selectAll().orderBy('created_at').orderBy('id').execute();
+    return rows.map(rowToOrganization);
+  }
+
+  async updateOrganization(id: string, patch: OrganizationPatch): Promise<Organization | null> {
+    const set = organizationPatchToRow(patch);
+    if (Object.keys(set).length === 0) return this.getOrganization(id);
+    const row = await this.db.updateTable('organizations').set(set).where('id', '=', id).returningAll().executeTakeFirst();
+    return row === undefined ? null : rowToOrganization(row);
+  }
+
+  async createApiKey(key: ApiKeyRecord): Promise<void> {
+    await this.db.insertInto('api_keys').values(apiKeyToRow(key)).execute();
+  }
+
+  async getApiKey(id: string): Promise<ApiKeyRecord | null> {
+    const row = await this.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+    return row === undefined ? null : rowToApiKey(row);
+  }
+
+  async findApiKeyBySecretHash(secretHash: string): Promise<ApiKeyRecord | null> {
+    const row = await this.db.selectFrom('api_keys').selectAll().where('secret_hash', '=', secretHash).executeTakeFirst();
+    return row === undefined ? null : rowToApiKey(row);
+  }
+
+  async listApiKeys(orgId: string): Promise<ApiKeyRecord[]> {
+    const rows = await this.db.selectFrom('api_keys').selectAll().where('org_id', '=', orgId).orderBy('created_at').orderBy('id').execute();
+    return rows.map(rowToApiKey);
+  }
+
+  async revokeApiKey(id: string, at: Date): Promise<boolean> {
+    // coalesce keeps the first revocation time; the row still counts as matched, so a second revoke returns true.
+    const result = await this.db
+      .updateTable('api_keys')
+      .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(toMillis(at))) }))
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  // ---- usage ledger ----
+
+  async appendUsage(entry: UsageEntry): Promise<void> {
+    await this.db.insertInto('usage_ledger').values(usageToRow(entry)).execute();
+  }
+
+  async sumUsage(orgId: string, from: Date, to: Date): Promise<number> {
+    const row = await this.db
+      .selectFrom('usage_ledger')
+      .select((eb) => eb.fn.sum<number | string | bigint | null>('credits').as('total'))
+      .where('org_id', '=', orgId)
+      .where('created_at', '>=', toMillis(from))
+      .where('created_at', '<', toMillis(to))
+      .executeTakeFirstOrThrow();
+    return row.total === null ? 0 : toSafeInteger(row.total);
+  }
+
+  // ---- lifecycle ----
+
+  async migrate(): Promise<void> {
+    await migrateToLatest(this.db, this.opts.migrationTableSchema === undefined ? {} : { migrationTableSchema: this.opts.migrationTableSchema });
+  }
+
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.db);
+  }
+
+  /** Destroys the Kysely instance, which the queue may share: close the store last. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.db.destroy();
+  }
+}

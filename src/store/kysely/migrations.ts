@@ -1,0 +1,129 @@
+/**
+ * Schema migrations for every Kysely-backed store. Written with the schema builder only, so the same list
+ * serves SQLite and PostgreSQL: timestamps are `bigint` epoch milliseconds and documents are `text` on both
+ * (see schema.ts). Migrations are append-only: never edit one that has shipped; add the next one.
+ */
+import { Migrator, sql } from 'kysely';
+import type { Kysely, Migration, SqlBool } from 'kysely';
+
+/** Jobs that hold their (name, key): the predicate of the partial unique index that enforces dedup. */
+export function activeJobPredicate() {
+  return sql<SqlBool>`state in ('queued', 'running')`;
+}
+
+async function createBrandTables(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('brands')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('domain', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('record', 'text', (c) => c.notNull())
+    .addColumn('crawled_at', 'bigint', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('brands_domain_idx').on('brands').column('domain').execute();
+  await db.schema
+    .createTable('brand_identifiers')
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('value', 'text', (c) => c.notNull())
+    .addColumn('brand_id', 'text', (c) => c.notNull().references('brands.id').onDelete('cascade'))
+    .addPrimaryKeyConstraint('brand_identifiers_pk', ['kind', 'value'])
+    .execute();
+  await db.schema.createIndex('brand_identifiers_brand_id_idx').on('brand_identifiers').column('brand_id').execute();
+}
+
+async function createAccountTables(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('organizations')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('plan', 'text', (c) => c.notNull())
+    .addColumn('quota', 'bigint', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('api_keys')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('secret_hash', 'text', (c) => c.notNull().unique())
+    .addColumn('prefix', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('revoked_at', 'bigint')
+    .execute();
+  await db.schema.createIndex('api_keys_org_id_idx').on('api_keys').column('org_id').execute();
+}
+
+async function createUsageLedger(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('usage_ledger')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
+    .addColumn('key_id', 'text', (c) => c.references('api_keys.id'))
+    .addColumn('credits', 'integer', (c) => c.notNull())
+    .addColumn('reason', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('usage_ledger_org_created_idx').on('usage_ledger').columns(['org_id', 'created_at']).execute();
+}
+
+async function createJobs(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('jobs')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('key', 'text', (c) => c.notNull())
+    .addColumn('payload', 'text', (c) => c.notNull())
+    .addColumn('state', 'text', (c) => c.notNull())
+    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('run_at', 'bigint', (c) => c.notNull())
+    .addColumn('locked_until', 'bigint')
+    .addColumn('last_error', 'text')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+  // Dedup lives in the database so two processes can never both insert the same active (name, key).
+  await db.schema
+    .createIndex('jobs_active_name_key_uq')
+    .unique()
+    .on('jobs')
+    .columns(['name', 'key'])
+    .where(activeJobPredicate())
+    .execute();
+  await db.schema.createIndex('jobs_state_run_at_idx').on('jobs').columns(['state', 'run_at']).execute();
+  await db.schema.createIndex('jobs_state_locked_until_idx').on('jobs').columns(['state', 'locked_until']).execute();
+}
+
+const initial: Migration = {
+  async up(db) {
+    await createBrandTables(db);
+    await createAccountTables(db);
+    await createUsageLedger(db);
+    await createJobs(db);
+  },
+};
+
+/** Ordered by name; the Migrator applies them in that order. */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001_initial': initial,
+};
+
+export interface MigrateOptions {
+  /** PostgreSQL schema that holds Kysely's own migration tables; unset means the connection's default. */
+  migrationTableSchema?: string;
+}
+
+/** Applies pending migrations; running it again is a no-op. Throws the first migration error. */
+export async function migrateToLatest<DB>(db: Kysely<DB>, opts: MigrateOptions = {}): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => MIGRATIONS },
+    ...(opts.migrationTableSchema === undefined ? {} : { migrationTableSchema: opts.migrationTableSchema }),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`migration ${failed} failed`, { cause: error });
+  }
+}

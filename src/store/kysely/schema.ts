@@ -1,0 +1,84 @@
+/**
+ * Row types of the tables every Kysely-backed store shares (SQLite and PostgreSQL).
+ *
+ * Time: every timestamp column holds epoch milliseconds as an integer (`bigint` on PostgreSQL; SQLite gives a
+ * `bigint` column INTEGER affinity). One representation on both dialects keeps comparisons, ordering and the
+ * millisecond precision of `Date` exact without per-dialect parsing; the PostgreSQL pool parses int8 to a
+ * number (see postgres-store.ts), which is safe for any date before the year 287396.
+ *
+ * JSON: documents (`brands.record`, `jobs.payload`) are stored as text on both dialects. Text round-trips
+ * byte-for-byte (jsonb would reorder keys) and the store never queries inside them.
+ */
+import type { BrandStatus, IdentifierKind, Plan } from '../store.js';
+import type { JobState } from '../../jobs/queue.js';
+
+/** Epoch milliseconds. */
+export type Millis = number;
+
+export interface BrandsTable {
+  id: string;
+  domain: string;
+  status: BrandStatus;
+  /** The Brand as JSON text, without its per-request parts. */
+  record: string;
+  crawled_at: Millis;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface BrandIdentifiersTable {
+  kind: IdentifierKind;
+  value: string;
+  brand_id: string;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  plan: Plan;
+  quota: number;
+  created_at: Millis;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  org_id: string;
+  name: string;
+  secret_hash: string;
+  prefix: string;
+  created_at: Millis;
+  revoked_at: Millis | null;
+}
+
+export interface UsageLedgerTable {
+  id: string;
+  org_id: string;
+  key_id: string | null;
+  credits: number;
+  reason: string;
+  created_at: Millis;
+}
+
+export interface JobsTable {
+  id: string;
+  name: string;
+  key: string;
+  /** The payload as JSON text. */
+  payload: string;
+  state: JobState;
+  attempts: number;
+  run_at: Millis;
+  locked_until: Millis | null;
+  last_error: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface Database {
+  brands: BrandsTable;
+  brand_identifiers: BrandIdentifiersTable;
+  organizations: OrganizationsTable;
+  api_keys: ApiKeysTable;
+  usage_ledger: UsageLedgerTable;
+  jobs: JobsTable;
+}

@@ -1,0 +1,26 @@
+import { describe } from 'vitest';
+import { createSqlJobQueue } from '../../src/jobs/sql/sql-job-queue.js';
+import { PG_URL, tempPostgres } from '../store/temp-database.js';
+import { queueContract } from './queue.contract.js';
+import type { QueueHarness } from './queue.contract.js';
+import { insertActiveJobRow } from './raw-job-row.js';
+
+async function openHarness(url: string): Promise<QueueHarness> {
+  const temp = await tempPostgres(url);
+  await temp.store.migrate();
+  return {
+    queue: createSqlJobQueue(temp.db, 'postgres'),
+    // A second pg Pool on the same schema: its own connections, as another process would hold.
+    async openPeer() {
+      const peer = await temp.openPeer();
+      return { queue: createSqlJobQueue(peer.db, 'postgres'), close: () => peer.store.close() };
+    },
+    insertActiveRow: (id, name, key) => insertActiveJobRow(temp.db, id, name, key),
+    cleanup: temp.cleanup,
+  };
+}
+
+// Runs when BRANDBASE_TEST_PG_URL points at a PostgreSQL the suite may create and drop schemas in.
+describe.skipIf(PG_URL === undefined)('PostgreSQL job queue', () => {
+  queueContract('SQL queue on PostgreSQL (fresh schema per test)', () => openHarness(PG_URL ?? ''));
+});

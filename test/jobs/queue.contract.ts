@@ -1,0 +1,238 @@
+/**
+ * The JobQueue contract: every queue backend runs this suite against a real database (no mocks).
+ * Each test gets a fresh database, because claims see every job in it.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { JOB_NAMES, QueueFullError } from '../../src/jobs/queue.js';
+import type { JobQueue } from '../../src/jobs/queue.js';
+
+const NAME = JOB_NAMES.crawlBrand;
+const T0 = new Date('2030-01-01T00:00:00.000Z');
+const LEASE = 30_000;
+
+function at(offsetMs: number): Date {
+  return new Date(T0.getTime() + offsetMs);
+}
+
+export interface QueueHarness {
+  queue: JobQueue;
+  /**
+   * A queue over a second, independent connection to the same database, as another worker process holds.
+   * `close()` drops it abruptly, like a crash; cleanup closes any peer still open.
+   */
+  openPeer(): Promise<{ queue: JobQueue; close(): Promise<void> }>;
+  /** Inserts a raw active job row bypassing the queue, to prove the database itself enforces dedup. */
+  insertActiveRow(id: string, name: string, key: string): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+export function queueContract(name: string, open: () => Promise<QueueHarness>): void {
+  describe(`JobQueue contract: ${name}`, () => {
+    let h: QueueHarness;
+    let queue: JobQueue;
+
+    beforeEach(async () => {
+      h = await open();
+      queue = h.queue;
+    });
+    afterEach(async () => {
+      await h.cleanup();
+    });
+
+    async function enqueue(key: string, runAt = T0) {
+      return queue.enqueue(NAME, key, { domain: key, refresh: false }, { runAt });
+    }
+
+    describe('enqueue', () => {
+      it('stores a queued job', async () => {
+        const { id, created } = await queue.enqueue(NAME, 'acme.com', { domain: 'acme.com', refresh: true }, { runAt: at(5) });
+        expect(created).toBe(true);
+        expect(id).toMatch(/^job_/);
+        expect(await queue.get(id)).toEqual({
+          id,
+          name: NAME,
+          key: 'acme.com',
+          payload: { domain: 'acme.com', refresh: true },
+          state: 'queued',
+          attempts: 0,
+          runAt: at(5),
+          lockedUntil: null,
+          lastError: null,
+        });
+        expect(await queue.get('job_missing')).toBeNull();
+      });
+
+      it('defaults runAt to now', async () => {
+        const before = Date.now();
+        const { id } = await queue.enqueue(NAME, 'now.com', { domain: 'now.com', refresh: false });
+        const runAt = (await queue.get(id))?.runAt.getTime() ?? 0;
+        expect(runAt).toBeGreaterThanOrEqual(before);
+        expect(runAt).toBeLessThanOrEqual(Date.now());
+      });
+
+      it('deduplicates queued and running jobs by (name, key), not finished ones', async () => {
+        const first = await enqueue('acme.com');
+        expect(await enqueue('acme.com')).toEqual({ id: first.id, created: false });
+        await queue.claim([NAME], LEASE, at(0));
+        expect(await enqueue('acme.com')).toEqual({ id: first.id, created: false });
+        await queue.complete(first.id);
+        const again = await enqueue('acme.com');
+        expect(again.created).toBe(true);
+        expect(again.id).not.toBe(first.id);
+        expect((await enqueue('other.com')).created).toBe(true);
+      });
+
+      it('lets the database refuse a second active job with the same (name, key)', async () => {
+        const { id } = await enqueue('acme.com');
+        await expect(h.insertActiveRow('job_dup', NAME, 'acme.com')).rejects.toThrow();
+        await queue.claim([NAME], LEASE, at(0));
+        await queue.fail(id, 'boom', null);
+        await expect(h.insertActiveRow('job_dup', NAME, 'acme.com')).resolves.toBeUndefined();
+      });
+
+      it('creates exactly one job when two connections enqueue the same key at once', async () => {
+        const { queue: peer } = await h.openPeer();
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? queue : peer).enqueue(NAME, 'race.com', { domain: 'race.com', refresh: false })),
+        );
+        expect(results.filter((r) => r.created)).toHaveLength(1);
+        expect(new Set(results.map((r) => r.id)).size).toBe(1);
+        expect(await queue.depth()).toBe(1);
+      });
+    });
+
+    describe('depth and maxDepth', () => {
+      it('counts queued jobs only', async () => {
+        const a = await enqueue('a.com');
+        await enqueue('b.com');
+        await enqueue('c.com', at(60_000));
+        expect(await queue.depth()).toBe(3);
+        await queue.claim([NAME], LEASE, at(0));
+        expect(await queue.depth()).toBe(2);
+        await queue.complete(a.id);
+        expect(await queue.depth()).toBe(2);
+      });
+
+      it('throws QueueFullError at maxDepth but still answers a duplicate', async () => {
+        const a = await queue.enqueue(NAME, 'a.com', { domain: 'a.com', refresh: false }, { maxDepth: 2 });
+        await queue.enqueue(NAME, 'b.com', { domain: 'b.com', refresh: false }, { maxDepth: 2 });
+        const full = queue.enqueue(NAME, 'c.com', { domain: 'c.com', refresh: false }, { maxDepth: 2 });
+        await expect(full).rejects.toBeInstanceOf(QueueFullError);
+        await expect(full).rejects.toMatchObject({ depth: 2 });
+        expect(await queue.enqueue(NAME, 'a.com', { domain: 'a.com', refresh: false }, { maxDepth: 2 })).toEqual({ id: a.id, created: false });
+        expect(await queue.depth()).toBe(2);
+        await queue.claim([NAME], LEASE);
+        expect((await queue.enqueue(NAME, 'c.com', { domain: 'c.com', refresh: false }, { maxDepth: 2 })).created).toBe(true);
+      });
+
+      it('never exceeds maxDepth under concurrent enqueues', async () => {
+        const { queue: peer } = await h.openPeer();
+        const settled = await Promise.allSettled(
+          Array.from({ length: 12 }, (_, i) =>
+            (i % 2 === 0 ? queue : peer).enqueue(NAME, `k${i}.com`, { domain: `k${i}.com`, refresh: false }, { maxDepth: 5 }),
+          ),
+        );
+        const rejected = settled.filter((s) => s.status === 'rejected');
+        expect(settled.filter((s) => s.status === 'fulfilled')).toHaveLength(5);
+        for (const r of rejected) expect(r.status === 'rejected' && r.reason).toBeInstanceOf(QueueFullError);
+        expect(await queue.depth()).toBe(5);
+      });
+    });
+
+    describe('claim', () => {
+      it('claims the oldest due job first and leases it', async () => {
+        const late = await enqueue('late.com', at(20));
+        const early = await enqueue('early.com', at(0));
+        const middle = await enqueue('middle.com', at(10));
+        await enqueue('future.com', at(60_000));
+        const now = at(1_000);
+        const first = await queue.claim([NAME], LEASE, now);
+        expect(first).toMatchObject({ id: early.id, state: 'running', attempts: 1, lockedUntil: at(1_000 + LEASE) });
+        expect(await queue.get(early.id)).toEqual(first);
+        expect((await queue.claim([NAME], LEASE, now))?.id).toBe(middle.id);
+        expect((await queue.claim([NAME], LEASE, now))?.id).toBe(late.id);
+        expect(await queue.claim([NAME], LEASE, now)).toBeNull();
+      });
+
+      it('answers null on an empty queue or no names', async () => {
+        expect(await queue.claim([NAME], LEASE, at(0))).toBeNull();
+        await enqueue('acme.com');
+        expect(await queue.claim([], LEASE, at(0))).toBeNull();
+      });
+
+      it('makes a job claimable again once its lease has expired, counting attempts', async () => {
+        const { id } = await enqueue('acme.com');
+        const peer = await h.openPeer();
+        // The peer claims and then crashes: it never completes the job.
+        expect((await peer.queue.claim([NAME], LEASE, at(0)))?.id).toBe(id);
+        await peer.close();
+        expect(await queue.claim([NAME], LEASE, at(LEASE - 1))).toBeNull();
+        expect(await queue.claim([NAME], LEASE, at(LEASE))).toBeNull();
+        const reclaimed = await queue.claim([NAME], LEASE, at(LEASE + 1));
+        expect(reclaimed).toMatchObject({ id, state: 'running', attempts: 2, lockedUntil: at(2 * LEASE + 1) });
+      });
+
+      it('never gives the same job to two concurrent claimers', async () => {
+        const total = 40;
+        for (let i = 0; i < total; i++) await enqueue(`site${i}.com`, at(i));
+        const { queue: peer } = await h.openPeer();
+        const claimed: string[] = [];
+        async function drain(q: JobQueue): Promise<void> {
+          for (let job = await q.claim([NAME], LEASE, at(total)); job !== null; job = await q.claim([NAME], LEASE, at(total))) {
+            claimed.push(job.id);
+          }
+        }
+        await Promise.all([drain(queue), drain(peer), drain(queue), drain(peer)]);
+        expect(claimed).toHaveLength(total);
+        expect(new Set(claimed).size).toBe(total);
+      });
+    });
+
+    describe('complete, fail and release', () => {
+      it('completes a job: done, unleased, never claimed again', async () => {
+        const { id } = await enqueue('acme.com');
+        await queue.claim([NAME], LEASE, at(0));
+        await queue.complete(id);
+        expect(await queue.get(id)).toMatchObject({ state: 'done', lockedUntil: null, attempts: 1 });
+        expect(await queue.claim([NAME], LEASE, at(10 * LEASE))).toBeNull();
+      });
+
+      it('retries a failed job at retryAt and keeps the error', async () => {
+        const { id } = await enqueue('acme.com');
+        await queue.claim([NAME], LEASE, at(0));
+        await queue.fail(id, 'fetch timed out', at(5_000));
+        expect(await queue.get(id)).toMatchObject({ state: 'queued', runAt: at(5_000), lockedUntil: null, lastError: 'fetch timed out', attempts: 1 });
+        expect(await queue.depth()).toBe(1);
+        expect(await queue.claim([NAME], LEASE, at(4_999))).toBeNull();
+        expect(await queue.claim([NAME], LEASE, at(5_000))).toMatchObject({ id, attempts: 2 });
+      });
+
+      it('ends a job failed when there is no retry', async () => {
+        const { id } = await enqueue('acme.com');
+        await queue.claim([NAME], LEASE, at(0));
+        await queue.fail(id, 'robots.txt forbids', null);
+        expect(await queue.get(id)).toMatchObject({ state: 'failed', lockedUntil: null, lastError: 'robots.txt forbids' });
+        expect(await queue.claim([NAME], LEASE, at(10 * LEASE))).toBeNull();
+        expect(await queue.depth()).toBe(0);
+      });
+
+      it('does not revive a finished job', async () => {
+        const { id } = await enqueue('acme.com');
+        await queue.claim([NAME], LEASE, at(0));
+        await queue.complete(id);
+        await queue.fail(id, 'late', at(1));
+        await queue.release(id);
+        expect(await queue.get(id)).toMatchObject({ state: 'done', lastError: null });
+      });
+
+      it('releases a claimed job back to the queue untouched', async () => {
+        const { id } = await enqueue('acme.com');
+        const before = await queue.get(id);
+        await queue.claim([NAME], LEASE, at(0));
+        await queue.release(id);
+        expect(await queue.get(id)).toEqual(before);
+        expect(await queue.claim([NAME], LEASE, at(0))).toMatchObject({ id, attempts: 1 });
+      });
+    });
+  });
+}

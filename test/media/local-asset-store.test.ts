@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { siGithub } from 'simple-icons';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LocalAssetStore } from '../../src/media/local-asset-store.js';
+
+describe('LocalAssetStore', () => {
+  let root: string;
+  let store: LocalAssetStore;
+
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'brandbase-assets-'));
+    store = new LocalAssetStore({ dir: path.join(root, 'assets'), publicUrl: 'http://localhost:8787/' });
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('stores content-addressed files and reads them back with their content type', async () => {
+    const bytes = Buffer.from(siGithub.svg);
+    const sha = createHash('sha256').update(bytes).digest('hex');
+    const stored = await store.put(bytes, 'svg');
+    expect(stored).toEqual({ key: `${sha}.svg`, url: `http://localhost:8787/assets/${sha}.svg`, size: bytes.length });
+    const read = await store.get(stored.key);
+    expect(read?.contentType).toBe('image/svg+xml');
+    expect(read?.bytes.equals(bytes)).toBe(true);
+  });
+
+  it('is idempotent and leaves no temp files behind', async () => {
+    const bytes = Buffer.from('fake png bytes');
+    const [a, b] = await Promise.all([store.put(bytes, 'png'), store.put(bytes, 'png')]);
+    expect(a.key).toBe(b.key);
+    expect(await readdir(path.join(root, 'assets'))).toEqual([a.key]);
+    expect((await store.get(a.key))?.contentType).toBe('image/png');
+  });
+
+  it('returns null for unknown keys', async () => {
+    expect(await store.get(`${'0'.repeat(64)}.png`)).toBeNull();
+  });
+
+  it('rejects malformed and traversal keys without touching the disk outside', async () => {
+    await writeFile(path.join(root, 'secret.png'), 'secret');
+    for (const key of ['../etc/passwd', '../secret.png', '..%2Fsecret.png', `${'a'.repeat(64)}.exe`, `${'A'.repeat(64)}.png`, `/${'a'.repeat(64)}.png`, '']) {
+      expect(await store.get(key)).toBeNull();
+    }
+  });
+});

@@ -1,0 +1,149 @@
+import type { ServerResponse } from 'node:http';
+import { brotliCompressSync, createGzip, deflateSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FetchError } from '../../src/platform/fetcher.js';
+import { SafeFetcher } from '../../src/platform/safe-fetcher.js';
+import { startServer, type TestServer } from './servers.js';
+
+const MiB = 1024 * 1024;
+const BOMB_ZEROS = 200 * MiB;
+const PAGE = '<html><body>hello brand</body></html>';
+
+let site: TestServer;
+let bomb: Buffer;
+/** Resolves when the server sees the client drop a response it never finished sending. */
+const abandoned = new Map<string, Promise<void>>();
+
+/** 200 MiB of zeros gzipped (about 200 KB), built by streaming so the test itself stays small too. */
+async function gzipBomb(): Promise<Buffer> {
+  const gzip = createGzip({ level: 9 });
+  const chunks: Buffer[] = [];
+  gzip.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise((resolve) => gzip.on('end', resolve));
+  const zeros = Buffer.alloc(MiB);
+  for (let written = 0; written < BOMB_ZEROS; written += MiB) {
+    if (!gzip.write(zeros)) await new Promise((resolve) => gzip.once('drain', resolve));
+  }
+  gzip.end();
+  await done;
+  return Buffer.concat(chunks);
+}
+
+function watchAbandon(path: string, res: ServerResponse): void {
+  abandoned.set(path, new Promise((resolve) => res.on('close', () => resolve())));
+}
+
+function trickle(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/html' });
+  res.write('<html>');
+  const timer = setInterval(() => res.write(' '), 50);
+  res.on('close', () => clearInterval(timer));
+}
+
+beforeAll(async () => {
+  bomb = await gzipBomb();
+  site = await startServer((req, res) => {
+    const path = req.url ?? '/';
+    if (path === '/robots.txt') return void res.writeHead(404).end();
+    if (path === '/bomb') {
+      watchAbandon(path, res);
+      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
+      return void res.write(bomb); // never ended: only the client's cap can finish this exchange
+    }
+    if (path === '/declared-huge') {
+      watchAbandon(path, res);
+      res.writeHead(200, { 'content-type': 'text/html', 'content-length': String(2 * MiB) });
+      return void res.flushHeaders();
+    }
+    if (path === '/plain-big') return void res.writeHead(200).end(Buffer.alloc(2 * MiB, 'a'));
+    if (path === '/trickle') return trickle(res);
+    if (path === '/silent') return; // never answers
+    const encoded: Record<string, [string, Buffer]> = {
+      '/gzip': ['gzip', gzipSync(PAGE)],
+      '/br': ['br', brotliCompressSync(PAGE)],
+      '/deflate': ['deflate', deflateSync(PAGE)],
+    };
+    const [encoding, body] = encoded[path] ?? ['identity', Buffer.from(PAGE)];
+    res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': encoding }).end(body);
+  });
+}, 60_000);
+
+afterAll(() => site.close());
+
+function fetcher(): SafeFetcher {
+  return new SafeFetcher({ hostMap: { 'site.test': site.address } });
+}
+
+async function failure(promise: Promise<unknown>): Promise<FetchError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(FetchError);
+  return error as FetchError;
+}
+
+describe('content decoding', () => {
+  it.each(['/gzip', '/br', '/deflate'])('decodes %s bodies and drops the wire encoding headers', async (path) => {
+    const result = await fetcher().fetch(`http://site.test${path}`);
+    expect(result.body.toString()).toBe(PAGE);
+    expect(result.headers['content-encoding']).toBeUndefined();
+    expect(result.headers['content-type']).toBe('text/html');
+  });
+});
+
+describe('byte cap', () => {
+  it('stops a gzip bomb at the decompressed cap, aborts the stream and keeps memory low', async () => {
+    expect(bomb.length).toBeLessThan(MiB);
+    const rssBefore = process.memoryUsage().rss;
+    const error = await failure(fetcher().fetch('http://site.test/bomb', { maxBytes: MiB }));
+    expect(error.code).toBe('too_large');
+    await abandoned.get('/bomb'); // the server saw the connection dropped mid-response
+    // Inflating all 200 MiB would add at least that much; the cap keeps us near 1 MiB.
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(64 * MiB);
+  });
+
+  it('rejects early on a content-length over the cap without waiting for the body', async () => {
+    const started = Date.now();
+    const error = await failure(fetcher().fetch('http://site.test/declared-huge', { maxBytes: MiB, timeoutMs: 5_000 }));
+    expect(error.code).toBe('too_large');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await abandoned.get('/declared-huge');
+  });
+
+  it('caps plain bodies too (defaultMaxBytes)', async () => {
+    const f = new SafeFetcher({ hostMap: { 'site.test': site.address }, defaultMaxBytes: MiB });
+    expect((await failure(f.fetch('http://site.test/plain-big'))).code).toBe('too_large');
+    expect((await fetcher().fetch('http://site.test/plain-big')).body.length).toBe(2 * MiB);
+  });
+});
+
+describe('time cap', () => {
+  it('fails a body that trickles forever within the cap', async () => {
+    const started = Date.now();
+    const error = await failure(fetcher().fetch('http://site.test/trickle', { timeoutMs: 400 }));
+    expect(error.code).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('fails a server that never sends headers (defaultTimeoutMs)', async () => {
+    const f = new SafeFetcher({ hostMap: { 'site.test': site.address }, defaultTimeoutMs: 300 });
+    const started = Date.now();
+    expect((await failure(f.fetch('http://site.test/silent'))).code).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("honours the caller's AbortSignal", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const started = Date.now();
+    const error = await failure(fetcher().fetch('http://site.test/trickle', { signal: controller.signal }));
+    expect(error.code).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('fails at once on an already aborted signal', async () => {
+    const error = await failure(fetcher().fetch('http://site.test/gzip', { signal: AbortSignal.abort() }));
+    expect(error.code).toBe('timeout');
+  });
+});

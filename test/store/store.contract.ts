@@ -1,0 +1,259 @@
+/**
+ * The Store contract: every backend runs this same suite against a real database (no mocks).
+ * One database per suite run; each test uses its own random IDs so tests never see each other's rows.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/domain/ids.js';
+import type { ApiKeyRecord, IdentifierRef, Organization, Store, StoredBrand } from '../../src/store/store.js';
+import { sampleBrand } from './sample-brand.js';
+
+const T0 = new Date('2024-05-06T07:08:09.123Z');
+
+function at(offsetMs: number): Date {
+  return new Date(T0.getTime() + offsetMs);
+}
+
+function uniqueDomain(): string {
+  return `acme-${randomBytes(5).toString('hex')}.test`;
+}
+
+function stored(domain: string, overrides: Partial<StoredBrand> = {}): StoredBrand {
+  return { brand: sampleBrand(domain), status: 'indexed', crawledAt: at(1), createdAt: at(2), updatedAt: at(3), ...overrides };
+}
+
+function newOrg(overrides: Partial<Organization> = {}): Organization {
+  return { id: newId('org'), name: 'Acme Inc', plan: 'free', quota: 500, createdAt: at(7), ...overrides };
+}
+
+function newKey(orgId: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
+  const secretHash = randomBytes(32).toString('hex');
+  return { id: newId('key'), orgId, name: 'ci', secretHash, prefix: 'bb_live_ab12', createdAt: at(11), revokedAt: null, ...overrides };
+}
+
+export function storeContract(name: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+  describe(`Store contract: ${name}`, () => {
+    let store: Store;
+    let cleanup: () => Promise<void>;
+
+    beforeAll(async () => {
+      ({ store, cleanup } = await open());
+      await store.migrate();
+    });
+    afterAll(async () => {
+      await cleanup();
+    });
+
+    describe('lifecycle', () => {
+      it('migrate is idempotent and keeps data', async () => {
+        const org = await store.createOrganization(newOrg());
+        await store.migrate();
+        await store.migrate();
+        expect(await store.getOrganization(org.id)).toEqual(org);
+      });
+
+      it('answers ping', async () => {
+        await expect(store.ping()).resolves.toBeUndefined();
+      });
+    });
+
+    describe('brands', () => {
+      it('round-trips a realistic record and its dates to the millisecond', async () => {
+        const record = stored(uniqueDomain());
+        await store.saveBrand(record, []);
+        const got = await store.getBrand(record.brand.id);
+        expect(got).toEqual(record);
+        expect(got?.crawledAt).toBeInstanceOf(Date);
+        expect(got?.crawledAt.getTime()).toBe(at(1).getTime());
+        expect(got?.brand.images[0]?.pictureMetadata?.score).toBe(0.87);
+      });
+
+      it('does not store the per-request palette', async () => {
+        const record = stored(uniqueDomain());
+        await store.saveBrand({ ...record, brand: { ...record.brand, palette: { colors: ['#fff'] } } }, []);
+        const got = await store.getBrand(record.brand.id);
+        expect(got?.brand).not.toHaveProperty('palette');
+        expect(got).toEqual(record);
+      });
+
+      it('returns null for an unknown brand or identifier', async () => {
+        expect(await store.getBrand('brd_aaaaaaaaaaaaaaaaaaaa')).toBeNull();
+        expect(await store.findBrandByIdentifier({ kind: 'domain', value: uniqueDomain() })).toBeNull();
+      });
+
+      it('finds a brand by each identifier kind', async () => {
+        const domain = uniqueDomain();
+        const tag = randomBytes(3).toString('hex').toUpperCase();
+        const refs: IdentifierRef[] = [
+          { kind: 'domain', value: domain },
+          { kind: 'ticker', value: `T${tag}` },
+          { kind: 'isin', value: `US${tag}000001` },
+          { kind: 'crypto', value: `C${tag}` },
+        ];
+        const record = stored(domain);
+        await store.saveBrand(record, refs);
+        for (const ref of refs) {
+          expect((await store.findBrandByIdentifier(ref))?.brand.id, ref.kind).toBe(record.brand.id);
+        }
+        expect(await store.findBrandByIdentifier({ kind: 'crypto', value: `T${tag}` })).toBeNull();
+        expect(await store.listIdentifiers(record.brand.id)).toEqual([...refs].sort((a, b) => a.kind.localeCompare(b.kind)));
+      });
+
+      it('moves an identifier to the brand saved last', async () => {
+        const a = stored(uniqueDomain());
+        const b = stored(uniqueDomain());
+        const ticker: IdentifierRef = { kind: 'ticker', value: `M${randomBytes(3).toString('hex').toUpperCase()}` };
+        await store.saveBrand(a, [{ kind: 'domain', value: a.brand.domain }, ticker]);
+        await store.saveBrand(b, [{ kind: 'domain', value: b.brand.domain }, ticker, ticker]);
+        expect((await store.findBrandByIdentifier(ticker))?.brand.id).toBe(b.brand.id);
+        expect(await store.listIdentifiers(a.brand.id)).toEqual([{ kind: 'domain', value: a.brand.domain }]);
+        expect(await store.listIdentifiers(b.brand.id)).toEqual([{ kind: 'domain', value: b.brand.domain }, ticker]);
+      });
+
+      it('replaces the record on save but keeps the first createdAt', async () => {
+        const domain = uniqueDomain();
+        const first = stored(domain);
+        await store.saveBrand(first, [{ kind: 'domain', value: domain }]);
+        const second = stored(domain, { brand: sampleBrand(domain, { name: 'Acme 2', colors: [] }), crawledAt: at(100), createdAt: at(100), updatedAt: at(101) });
+        await store.saveBrand(second, [{ kind: 'domain', value: domain }]);
+        expect(await store.getBrand(first.brand.id)).toEqual({ ...second, createdAt: first.createdAt });
+      });
+
+      it('saves all or nothing', async () => {
+        const record = stored(uniqueDomain());
+        const broken = { kind: 'ticker', value: null } as unknown as IdentifierRef;
+        await expect(store.saveBrand(record, [{ kind: 'domain', value: record.brand.domain }, broken])).rejects.toThrow();
+        expect(await store.getBrand(record.brand.id)).toBeNull();
+        expect(await store.findBrandByIdentifier({ kind: 'domain', value: record.brand.domain })).toBeNull();
+      });
+
+      it('changes the status and updatedAt', async () => {
+        const record = stored(uniqueDomain());
+        await store.saveBrand(record, [{ kind: 'domain', value: record.brand.domain }]);
+        expect(await store.setBrandStatus(record.brand.id, 'removed', at(500))).toBe(true);
+        const got = await store.findBrandByIdentifier({ kind: 'domain', value: record.brand.domain });
+        expect(got).toEqual({ ...record, status: 'removed', updatedAt: at(500) });
+        expect(await store.setBrandStatus('brd_aaaaaaaaaaaaaaaaaaab', 'removed', at(500))).toBe(false);
+      });
+    });
+
+    describe('organizations', () => {
+      it('creates, gets, lists and updates', async () => {
+        const org = newOrg();
+        expect(await store.createOrganization(org)).toEqual(org);
+        expect(await store.getOrganization(org.id)).toEqual(org);
+        expect(await store.listOrganizations()).toContainEqual(org);
+        expect(await store.updateOrganization(org.id, { name: 'Acme Corp' })).toEqual({ ...org, name: 'Acme Corp' });
+        const updated = await store.updateOrganization(org.id, { plan: 'paid', quota: 9_000_000_000 });
+        expect(updated).toEqual({ ...org, name: 'Acme Corp', plan: 'paid', quota: 9_000_000_000 });
+        expect(await store.updateOrganization(org.id, {})).toEqual(updated);
+        expect(await store.getOrganization(org.id)).toEqual(updated);
+      });
+
+      it('answers null for an unknown organization', async () => {
+        expect(await store.getOrganization('org_missing')).toBeNull();
+        expect(await store.updateOrganization('org_missing', { name: 'x' })).toBeNull();
+      });
+
+      it('lists organizations oldest first', async () => {
+        const late = await store.createOrganization(newOrg({ createdAt: at(60_000) }));
+        const early = await store.createOrganization(newOrg({ createdAt: at(-60_000) }));
+        const ids = (await store.listOrganizations()).map((o) => o.id);
+        expect(ids.indexOf(early.id)).toBeLessThan(ids.indexOf(late.id));
+      });
+
+      it('rejects a fractional quota', async () => {
+        await expect(store.createOrganization(newOrg({ quota: 1.5 }))).rejects.toThrow(RangeError);
+        const org = await store.createOrganization(newOrg());
+        await expect(store.updateOrganization(org.id, { quota: 0.1 })).rejects.toThrow(RangeError);
+      });
+    });
+
+    describe('API keys', () => {
+      it('creates, gets and finds by secret hash', async () => {
+        const org = await store.createOrganization(newOrg());
+        const key = newKey(org.id);
+        await store.createApiKey(key);
+        expect(await store.getApiKey(key.id)).toEqual(key);
+        expect(await store.findApiKeyBySecretHash(key.secretHash)).toEqual(key);
+        expect(await store.findApiKeyBySecretHash('0'.repeat(64))).toBeNull();
+        expect(await store.getApiKey('key_missing')).toBeNull();
+      });
+
+      it('refuses a second key with the same secret hash', async () => {
+        const org = await store.createOrganization(newOrg());
+        const key = newKey(org.id);
+        await store.createApiKey(key);
+        await expect(store.createApiKey(newKey(org.id, { secretHash: key.secretHash }))).rejects.toThrow();
+      });
+
+      it('revokes once: a second revocation keeps the first time', async () => {
+        const org = await store.createOrganization(newOrg());
+        const key = newKey(org.id);
+        await store.createApiKey(key);
+        expect(await store.revokeApiKey(key.id, at(1_000))).toBe(true);
+        expect(await store.revokeApiKey(key.id, at(2_000))).toBe(true);
+        expect((await store.getApiKey(key.id))?.revokedAt).toEqual(at(1_000));
+        expect((await store.findApiKeyBySecretHash(key.secretHash))?.revokedAt).toEqual(at(1_000));
+        expect(await store.revokeApiKey('key_missing', at(1_000))).toBe(false);
+      });
+
+      it("lists one organization's keys, oldest first", async () => {
+        const org = await store.createOrganization(newOrg());
+        const other = await store.createOrganization(newOrg());
+        const second = newKey(org.id, { createdAt: at(20) });
+        const first = newKey(org.id, { createdAt: at(10), revokedAt: at(15) });
+        await store.createApiKey(second);
+        await store.createApiKey(first);
+        await store.createApiKey(newKey(other.id));
+        expect(await store.listApiKeys(org.id)).toEqual([first, second]);
+        expect(await store.listApiKeys('org_missing')).toEqual([]);
+      });
+    });
+
+    describe('usage ledger', () => {
+      it('sums credits over [from, to) exactly', async () => {
+        const org = await store.createOrganization(newOrg());
+        const other = await store.createOrganization(newOrg());
+        const key = newKey(org.id);
+        await store.createApiKey(key);
+        const from = at(10_000);
+        const to = at(20_000);
+        const entries = [
+          { credits: 1, createdAt: at(9_999) },
+          { credits: 10, createdAt: from },
+          { credits: 100, createdAt: at(15_000) },
+          { credits: 1_000, createdAt: at(19_999) },
+          { credits: 10_000, createdAt: to },
+        ];
+        for (const e of entries) {
+          await store.appendUsage({ id: newId('use'), orgId: org.id, keyId: key.id, reason: 'brand.lookup', ...e });
+        }
+        await store.appendUsage({ id: newId('use'), orgId: other.id, keyId: null, credits: 7, reason: 'brand.lookup', createdAt: at(15_000) });
+        expect(await store.sumUsage(org.id, from, to)).toBe(1_110);
+        expect(await store.sumUsage(org.id, at(0), at(30_000))).toBe(11_111);
+        expect(await store.sumUsage(other.id, from, to)).toBe(7);
+        expect(await store.sumUsage(org.id, to, at(20_001))).toBe(10_000);
+        expect(await store.sumUsage(org.id, at(20_001), at(40_000))).toBe(0);
+        expect(await store.sumUsage('org_missing', from, to)).toBe(0);
+      });
+
+      it('keeps every one of 200 concurrent appends', async () => {
+        const org = await store.createOrganization(newOrg());
+        await Promise.all(
+          Array.from({ length: 200 }, (_, i) =>
+            store.appendUsage({ id: newId('use'), orgId: org.id, keyId: null, credits: i + 1, reason: 'brand.lookup', createdAt: at(i) }),
+          ),
+        );
+        expect(await store.sumUsage(org.id, at(0), at(200))).toBe((200 * 201) / 2);
+      });
+
+      it('rejects fractional credits', async () => {
+        const org = await store.createOrganization(newOrg());
+        const entry = { id: newId('use'), orgId: org.id, keyId: null, credits: 0.5, reason: 'brand.lookup', createdAt: at(0) };
+        await expect(store.appendUsage(entry)).rejects.toThrow(RangeError);
+        expect(await store.sumUsage(org.id, at(-1), at(1))).toBe(0);
+      });
+    });
+  });
+}

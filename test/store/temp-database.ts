@@ -1,0 +1,80 @@
+/**
+ * Throw-away real databases for the contract suites: a SQLite file in a fresh temp folder, or a fresh
+ * PostgreSQL schema (`t_<random>`) dropped on cleanup. No mocks.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import type { Database } from '../../src/store/kysely/schema.js';
+import type { SqlDialect } from '../../src/store/kysely/write-transaction.js';
+import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../../src/store/store.js';
+
+export interface TempDatabase {
+  store: Store;
+  db: Kysely<Database>;
+  dialect: SqlDialect;
+  /** Another, independent connection (pool / better-sqlite3 handle) to the same database; closed by cleanup. */
+  openPeer(): Promise<{ store: Store; db: Kysely<Database> }>;
+  cleanup(): Promise<void>;
+}
+
+export const PG_URL = process.env.BRANDBASE_TEST_PG_URL;
+
+export async function tempSqlite(): Promise<TempDatabase & { file: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'brandbase-store-'));
+  const file = join(dir, 'nested', 'brandbase.db');
+  const peers: Store[] = [];
+  const { store, db } = await openSqliteStore({ file });
+  return {
+    store,
+    db,
+    file,
+    dialect: 'sqlite',
+    async openPeer() {
+      const peer = await openSqliteStore({ file });
+      peers.push(peer.store);
+      return peer;
+    },
+    async cleanup() {
+      for (const peer of peers) await peer.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function dropSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function tempPostgres(url: string): Promise<TempDatabase> {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const peers: Store[] = [];
+  const { store, db } = await openPostgresStore({ url, schema });
+  return {
+    store,
+    db,
+    dialect: 'postgres',
+    async openPeer() {
+      const peer = await openPostgresStore({ url, schema });
+      peers.push(peer.store);
+      return peer;
+    },
+    async cleanup() {
+      for (const peer of peers) await peer.close();
+      await store.close();
+      await dropSchema(url, schema);
+    },
+  };
+}
