@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'coverage/', 'test/fixtures/sites/**/*.js'] },
+  { ignores: ['node_modules/', 'data/', 'coverage/', '**/*.tmp.*', 'test/fixtures/sites/**/*.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -17,6 +17,10 @@ export default tseslint.config(
   {
     files: ['src/cli/**/*.ts', 'bench/**/*.ts', 'eval/**/*.ts', 'test/**/*.ts', 'bin/**/*.js'],
     rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },
   {
     files: ['bin/**/*.js'],

@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { startFixtureSites } from '../test/helpers/fixture-sites.js';
+import { FIXTURE_HOSTS, startFixtureSites } from '../test/helpers/fixture-sites.js';
 import { loadConfig } from '../src/config/config.js';
 import { createServices } from '../src/main/services.js';
 import { silentLogger } from '../src/platform/logger.js';
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
     // The real program, as `npm start` runs it, request logging on (to a discarded stdout).
     const server = spawn(process.execPath, [path.join(ROOT, 'bin/brandbase.js'), 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
     children.push(server);
-    const domain = sites.primaryHost;
+    const domain = FIXTURE_HOSTS.northwind;
     const url = `http://127.0.0.1:${port}/v2/brands/${domain}`;
     const headers = { authorization: `Bearer ${key}` };
     await waitForHttp(`http://127.0.0.1:${port}/healthz`);

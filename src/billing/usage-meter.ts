@@ -103,16 +103,17 @@ export class UsageMeter {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const entries = this.buffer;
+    if (entries.length === 0) return;
     this.buffer = [];
-    for (const [i, entry] of entries.entries()) {
-      try {
-        await this.store.appendUsage(entry);
-      } catch (error) {
-        // Keep what was not written: it goes out with the next flush instead of being lost.
-        this.buffer = [...entries.slice(i), ...this.buffer];
-        this.scheduleFlush();
-        throw error;
-      }
+    try {
+      await this.store.appendUsage(entries);
+    } catch (error) {
+      // Keep what was not written: it goes out with the next flush instead of being lost.
+      this.buffer = [...entries, ...this.buffer];
+      this.scheduleFlush();
+      throw error;
+    }
+    for (const entry of entries) {
       const counter = this.counters.get(entry.orgId);
       if (counter && counter.periodKey === billingPeriod(entry.createdAt).key) {
         counter.buffered -= entry.credits;

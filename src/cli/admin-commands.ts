@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Config } from '../config/config.js';
 import { registrableDomain } from '../domain/identifiers.js';
 import { createServices, type Services } from '../main/services.js';

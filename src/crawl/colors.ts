@@ -4,13 +4,14 @@
  *   root custom properties with brand names (tokens), button/CTA backgrounds, the logo's dominant pixels, and
  *   surfaces (html/body/header/footer backgrounds, manifest background_color).
  * Observations closer than ΔE_OK 0.04 merge into one colour (the heaviest observation's hex represents it).
- * Types: `accent` = the heaviest chromatic colour backed by non-surface evidence (none on a monochrome site:
- * no accent is invented); `dark`/`light` = surfaces and neutrals by OKLab lightness; `brand` = other chromatic
- * brand colours. At most 6 colours.
+ * Types: `accent` = the heaviest chromatic, not near-black colour backed by non-surface evidence (none on a
+ * monochrome site: no accent is invented); `dark`/`light` = surfaces, neutrals and near-black tints by OKLab
+ * lightness (< 0.5 dark); `brand` = other chromatic brand colours. At most 6 colours, accent first.
+ * brightness: see domain/color-math.ts (the spec formula on 8-bit values, rounded to 2 decimals).
  * Not done yet: gradients, link/heading text colours, usage counts from rendering, dark-theme variants.
  */
 import type { Color, ColorType } from '../domain/brand.js';
-import { brightness, chroma, deltaE, isNeutral, lightness, parseCssColor, SAME_COLOR_DELTA } from '../domain/color-math.js';
+import { brightness, deltaE, isNeutral, lightness, parseCssColor, SAME_COLOR_DELTA } from '../domain/color-math.js';
 import { collectRootVariables, resolveVariables, type CssVariables } from './css-variables.js';
 import type { HtmlPage } from './html-page.js';
 import type { WebManifest } from './manifest.js';
@@ -166,6 +167,6 @@ function hasBrandEvidence(c: ColorCluster): boolean {
 function otherType(c: ColorCluster): ColorType {
   const surfaceOnly = !hasBrandEvidence(c);
   // A chromatic colour with brand evidence stays a brand colour unless it is nearly black (a dark surface tint).
-  if (!surfaceOnly && chroma(c.hex) >= 0.04 && lightness(c.hex) > 0.25) return 'brand';
+  if (!surfaceOnly && !isNeutral(c.hex) && lightness(c.hex) > 0.25) return 'brand';
   return lightness(c.hex) < 0.5 ? 'dark' : 'light';
 }

@@ -119,8 +119,14 @@ function buildNameIndex(): Map<string, string> {
 /** ICU knows some codes that are not countries (EU, UN, pseudo-locales, ZZ "Unknown Region"). */
 const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'QO', 'XA', 'XB', 'ZZ']);
 
+/** A current ISO code: known to ICU and not a deprecated alias (DD → DE, YU, ...), which ICU renames silently. */
 function isCountryCode(code: string): boolean {
-  return !NOT_COUNTRIES.has(code) && regionNames.of(code) !== undefined;
+  if (NOT_COUNTRIES.has(code) || regionNames.of(code) === undefined) return false;
+  try {
+    return Intl.getCanonicalLocales(`und-${code}`)[0] === `und-${code}`;
+  } catch {
+    return false;
+  }
 }
 
 function normalizeName(name: string): string {

@@ -7,8 +7,8 @@
  * Origin policy: a family served from Google (fonts.googleapis.com, fonts.gstatic.com, or its mirror
  * fonts.bunny.net) is `google`; a self-hosted @font-face family that is a known Google family (next/font,
  * @fontsource) is also `google` with the Google family name as originId, because a client can load the same
- * font from Google by that id; any other @font-face family is `custom`; a family used but never loaded is a
- * local font: `system`.
+ * font from Google by that id; any other @font-face family is `custom`; a family used but never seen loaded is
+ * `system` when it ships with the operating systems, else `google`/`custom` by name. Icon fonts are skipped.
  * Not done yet: rendering-based usage counts, Typekit kit contents, reading names from WOFF2 files.
  */
 import type { Font, FontOrigin, FontType, FontWeight } from '../domain/brand.js';
@@ -27,6 +27,10 @@ interface LoadedFamily {
 const GOOGLE_CSS_HOST = /^(fonts\.googleapis\.com|fonts\.bunny\.net)$/i;
 const GENERIC_FAMILIES = new Set(['serif', 'sans-serif', 'monospace', 'cursive', 'fantasy', 'emoji', 'math', 'fangsong', 'inherit', 'initial', 'unset', 'revert']);
 const SYSTEM_UI_ALIASES = new Set(['system-ui', '-apple-system', 'blinkmacsystemfont', 'ui-sans-serif', 'ui-serif', 'ui-monospace', 'ui-rounded']);
+/** Fonts that ship with the major operating systems: used without being loaded, they are `system`. */
+const SYSTEM_FONTS = /^(segoe ui.*|roboto|helvetica.*|arial.*|ubuntu|cantarell|oxygen|noto sans|georgia|times( new roman)?|courier( new)?|verdana|tahoma|trebuchet ms|menlo|monaco|consolas|sf (pro|mono).*|san francisco|apple color emoji|lucida (grande|sans.*)|palatino.*|book antiqua|impact|comic sans ms|avenir.*|optima|gill sans.*|futura|baskerville|didot|hoefler text|american typewriter)$/i;
+/** Icon fonts draw pictograms, not text: never a brand's title or body font. */
+const ICON_FONTS = /(icon|awesome|glyph|symbols?$|dashicons|fontello|icomoon|feather|remixicon|ionicons|material (icons|symbols))/i;
 const TITLE_SELECTOR = /(^|[\s>+~])(h[1-3]|\.(title|heading|headline|display)[\w-]*|\[class\*=["']?(title|heading|display)["']?\])$/i;
 const BODY_SELECTOR = /(^|[\s>+~])(html|body|p|:root)$/i;
 
@@ -55,7 +59,7 @@ function toFont(family: LoadedFamily, type: FontType): Font {
 
 /** Without usable CSS rules, the first loaded family is assumed to be the body font and the second the title font. */
 function fallbackFamily(loaded: Map<string, LoadedFamily>, index: number): LoadedFamily | null {
-  return [...loaded.values()][index] ?? null;
+  return [...loaded.values()].filter((f) => !ICON_FONTS.test(f.name))[index] ?? null;
 }
 
 // ---------------------------------------------------------------- loaded families
@@ -183,7 +187,8 @@ function unquote(text: string): string {
 function mergeWeights(a: FontWeight[], b: FontWeight[]): FontWeight[] {
   const seen = new Map<string, FontWeight>();
   for (const w of [...a, ...b]) seen.set(`${w.weight}${w.style}`, w);
-  return [...seen.values()].sort((x, y) => x.weight - y.weight || String(x.style).localeCompare(String(y.style)));
+  const styleOrder = (w: FontWeight): number => (w.style === 'italic' ? 1 : 0);
+  return [...seen.values()].sort((x, y) => x.weight - y.weight || styleOrder(x) - styleOrder(y));
 }
 
 // ---------------------------------------------------------------- roles from the cascade
@@ -239,9 +244,21 @@ function pickFamily(stack: string[], loaded: Map<string, LoadedFamily>, usedWeig
     const hit = loaded.get(name.toLowerCase());
     if (hit) return hit;
   }
-  const local = stack.map(cleanFamilyName).find((f): f is string => f !== null && !GENERIC_FAMILIES.has(f.toLowerCase()));
+  const local = stack
+    .map(cleanFamilyName)
+    .find((f): f is string => f !== null && !GENERIC_FAMILIES.has(f.toLowerCase()) && !ICON_FONTS.test(f));
   if (!local) return null;
   const weights = [...new Set(usedWeights)].sort((a, b) => a - b).map((weight) => ({ weight, style: null }));
-  const name = SYSTEM_UI_ALIASES.has(local.toLowerCase()) ? 'system-ui' : local;
-  return { name, origin: 'system', originId: null, weights };
+  return { ...unloadedFamily(local), weights };
+}
+
+/**
+ * A family the CSS uses but no loaded stylesheet declares: an OS font is `system`; a Google family is `google`
+ * (loaded by a script such as webfontloader); anything else was loaded from somewhere we did not see: `custom`.
+ */
+function unloadedFamily(name: string): Omit<LoadedFamily, 'weights'> {
+  if (SYSTEM_UI_ALIASES.has(name.toLowerCase())) return { name: 'system-ui', origin: 'system', originId: null };
+  if (SYSTEM_FONTS.test(name)) return { name, origin: 'system', originId: null };
+  const google = googleFamily(name);
+  return google ? { name: google, origin: 'google', originId: google } : { name, origin: 'custom', originId: null };
 }

@@ -6,8 +6,8 @@ import { loadBuffer, type CheerioAPI } from 'cheerio';
 import { getDomain, getDomainWithoutSuffix } from 'tldts';
 
 /** Only here to name the element type cheerio selections hold, so extractors need not import domhandler. */
-const firstElement = ($: CheerioAPI) => $('*').get(0);
-export type HtmlElement = NonNullable<ReturnType<typeof firstElement>>;
+const _firstElement = ($: CheerioAPI) => $('*').get(0);
+export type HtmlElement = NonNullable<ReturnType<typeof _firstElement>>;
 
 export interface HtmlPage {
   $: CheerioAPI;

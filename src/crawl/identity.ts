@@ -3,6 +3,7 @@
  * the first source that yields a usable value wins).
  */
 import { cleanText, type HtmlPage } from './html-page.js';
+import { isHomeLinked } from './logo-candidates.js';
 import { findOrganization, stringValue, type JsonLdNode } from './json-ld.js';
 import type { WebManifest } from './manifest.js';
 
@@ -34,20 +35,56 @@ export function extractIdentity(input: IdentityInput): Identity {
   };
 }
 
+/**
+ * Ordered sources (JSON-LD Organization name, og:site_name, application-name, manifest short_name/name, the
+ * home-linked header logo's alt text, the <title>). A source that resembles the domain label beats an earlier
+ * one that does not (an article page's JSON-LD may name a publication, not the site); separators split a
+ * source into segments and the segment matching the label is kept ("Radiolab | WNYC Studios").
+ */
 export function extractName({ page, jsonLd, manifest }: IdentityInput): string | null {
   const { $ } = page;
-  const candidates = [
+  const sources = [
     stringValue(findOrganization(jsonLd, page.label)?.['name']),
-    $('meta[property="og:site_name" i]').attr('content'),
+    $('meta[property="og:site_name" i], meta[name="og:site_name" i]').first().attr('content'),
     $('meta[name="application-name" i]').attr('content'),
     manifest?.shortName,
     manifest?.name,
+    homeLogoLabel(page),
   ];
-  for (const candidate of candidates) {
-    const name = usableName(candidate);
-    if (name) return name;
-  }
-  return nameFromTitle($('title').first().text(), page.label);
+  const title = $('title').first().text();
+  const matching = [...sources, title].map((s) => bestSegment(s, page.label)).find((s) => s !== null);
+  if (matching) return matching;
+  const first = sources.map(usableName).find((s) => s !== null);
+  return first ?? nameFromTitle(title, page.label);
+}
+
+/** The segment of `text` that matches the domain label, as a usable name; null when none does. */
+function bestSegment(text: string | null | undefined, label: string): string | null {
+  const segments = splitSegments(text);
+  const scored = segments.map((s) => ({ s, score: labelSimilarity(s, label) })).filter((x) => x.score > 0);
+  const best = scored.sort((a, b) => b.score - a.score)[0];
+  return best ? usableName(best.s) : null;
+}
+
+function splitSegments(text: string | null | undefined): string[] {
+  return cleanText(text)
+    .split(TITLE_SEPARATORS)
+    .map((s) => s.trim())
+    .filter((s) => s && !GENERIC_NAMES.test(s));
+}
+
+const LOGO_WORDS = /\b(logo(type)?|icon|image|img|svg|png|home(page)?|go to|back to|black|white|dark|light|colou?r|\d+)\b/gi;
+
+/** The alt/aria-label of the header's home-linked logo, minus logo words ("audiense_logotype_black" → "audiense"). */
+function homeLogoLabel(page: HtmlPage): string | null {
+  const { $ } = page;
+  const logo = $('header a[href] img[alt], header a[href][aria-label], a[href] img[class*="logo" i][alt]')
+    .toArray()
+    .find((el) => isHomeLinked(page, el));
+  if (!logo) return null;
+  const text = $(logo).attr('alt') ?? $(logo).attr('aria-label') ?? '';
+  const name = cleanText(text.replace(/[_-]+/g, ' ').replace(LOGO_WORDS, ' '));
+  return name.split(' ').length <= 4 ? name : null;
 }
 
 function usableName(value: string | null | undefined): string | null {
@@ -61,26 +98,26 @@ function usableName(value: string | null | undefined): string | null {
  * name. A title without separators is the name only when it is short; otherwise no name beats a tagline.
  */
 export function nameFromTitle(title: string, label: string): string | null {
-  const segments = cleanText(title)
-    .split(TITLE_SEPARATORS)
-    .map((s) => s.trim())
-    .filter((s) => s && !GENERIC_NAMES.test(s));
+  const segments = splitSegments(title);
   if (segments.length === 0) return null;
-  const scored = segments.map((s) => ({ s, score: labelSimilarity(s, label) }));
-  const best = scored.reduce((a, b) => (b.score > a.score ? b : a));
-  if (best.score > 0) return usableName(best.s);
+  const matching = bestSegment(title, label);
+  if (matching) return matching;
   const only = segments.length === 1 ? segments[0] : null;
   return only && only.split(' ').length <= 4 ? usableName(only) : null;
 }
 
-/** 0..1: how well a text matches the domain label (exact, containment, or shared prefix). */
+/** 0..1: how well a text matches the domain label (exact or containment, ignoring a leading "the"). */
 export function labelSimilarity(text: string, label: string): number {
-  const t = text.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const l = label.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const t = compact(text);
+  const l = compact(label);
   if (!t || !l) return 0;
   if (t === l) return 1;
   if (t.includes(l) || l.includes(t)) return Math.min(t.length, l.length) / Math.max(t.length, l.length);
   return 0;
+}
+
+function compact(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '').replace(/^the(?=.{3})/, '');
 }
 
 export function extractDescription(page: HtmlPage): string | null {

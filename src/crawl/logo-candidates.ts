@@ -80,10 +80,10 @@ export interface MarkContext {
 }
 
 export function findMarkCandidates(ctx: MarkContext): MarkCandidate[] {
-  const candidates = [...metaLogos(ctx), ...pageMarks(ctx)];
+  // Sorted before de-duplication so a file both declared in metadata and shown in the header keeps its best score.
+  const candidates = [...metaLogos(ctx), ...pageMarks(ctx)].sort((a, b) => b.score - a.score);
   return dedupe(candidates)
     .filter((c) => c.score > 0)
-    .sort((a, b) => b.score - a.score)
     .slice(0, MAX_MARK_CANDIDATES);
 }
 

@@ -16,17 +16,17 @@ export type QualityInput = Pick<
 
 /** Weights of the evidence terms; they sum to 1. */
 const WEIGHTS = {
-  name: 0.08,
-  description: 0.08,
+  name: 0.1,
+  description: 0.1,
   longDescription: 0.03,
-  primaryLogo: 0.14,
+  primaryLogo: 0.16,
   icon: 0.12,
   colors: 0.06,
-  accent: 0.04,
-  fonts: 0.05,
+  accent: 0.06,
+  fonts: 0.06,
   oneLink: 0.04,
   twoLinks: 0.04,
-  banner: 0.04,
+  banner: 0.05,
   /** Each of foundedYear, employees, location.countryCode, kind. */
   companyFact: 0.03,
   claimed: 0.06,
@@ -40,18 +40,18 @@ const PLACEHOLDER_TEXT =
  * qualityScore = clamp01(evidence × freshness × placeholderFactor), rounded to 2 decimals.
  *
  * evidence (sum of weights, max 1):
- *   name 0.08 · description 0.08 · longDescription 0.03 ·
- *   a primary logo (type logo or symbol) 0.14 · an icon 0.12 ·
- *   at least one colour 0.06 + a chromatic accent 0.04 · at least one font 0.05 ·
- *   one social link 0.04 + a second 0.04 · a banner image 0.04 ·
+ *   name 0.10 · description 0.10 · longDescription 0.03 ·
+ *   a primary logo (type logo or symbol, with a format) 0.16 · an icon 0.12 ·
+ *   at least one colour 0.06 + a chromatic accent 0.06 · at least one font 0.06 ·
+ *   one social link 0.04 + a second 0.04 · a banner image 0.05 ·
  *   0.03 for each company fact present (foundedYear, employees, location.countryCode, kind) ·
  *   claimed 0.06.
  * freshness: 1 while the crawl is at most 30 days old, then linear down to 0.7 at 365 days, 0.7 after that
  *   (stale data drops a complete record from the upper third to the middle third within a year).
  * placeholderFactor: 0.5 when the name or description reads like a parking/default/unfinished page.
  *
- * Calibration: a page with only a <title> and a meta description scores 0.16 (lower third); a real brand site
- * with logo, icon, colours, fonts, links and a banner scores ≥ 0.75 even without company facts or a claim.
+ * Calibration: a page with only a <title> and a meta description scores 0.20 (lower third); a real brand site
+ * with logo, icon, colours, fonts, links and a banner scores 0.79 even without company facts or a claim.
  */
 export function qualityScore(input: QualityInput): number {
   const raw = evidence(input) * freshness(input.crawledAt, input.now) * placeholderFactor(input);

@@ -96,7 +96,9 @@ function coarseBins(swatches: Swatch[]): Cluster[] {
   const bins = new Map<number, Swatch[]>();
   for (const s of swatches) {
     const key = ((s.rgb >> 20) << 8) | (((s.rgb >> 12) & 15) << 4) | ((s.rgb >> 4) & 15);
-    bins.set(key, [...(bins.get(key) ?? []), s]);
+    const bin = bins.get(key);
+    if (bin) bin.push(s);
+    else bins.set(key, [s]);
   }
   return [...bins.values()].map(summarise).sort((a, b) => b.count - a.count || a.mode.rgb - b.mode.rgb);
 }

@@ -33,7 +33,7 @@ export class LocalAssetStore implements AssetStore {
   }
 
   async put(bytes: Buffer, ext: AssetExt): Promise<StoredAsset> {
-    if (!(ext in CONTENT_TYPES)) throw new Error(`unsupported asset extension: ${String(ext)}`);
+    if (!Object.hasOwn(CONTENT_TYPES, ext)) throw new Error(`unsupported asset extension: ${String(ext)}`);
     const key = `${createHash('sha256').update(bytes).digest('hex')}.${ext}`;
     const file = path.join(this.dir, key);
     // Same key means same bytes, so an existing file is already the right content.

@@ -1,5 +1,6 @@
 import { load } from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
+import { exceedsXmlComplexity } from './xml-complexity.js';
 import { stripDoctype } from './xml-prolog.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -10,8 +11,15 @@ const FORBIDDEN_ELEMENTS = new Set(['script', 'foreignobject', 'handler', 'liste
 /** SMIL elements can rewrite an href or handler after sanitizing (`<set attributeName="href" to="javascript:…">`). */
 const ANIMATION_ELEMENTS = new Set(['set', 'animate', 'animatemotion', 'animatetransform']);
 const SAFE_DATA_IMAGE = /^data:image\/(?:png|jpeg|gif|webp)[;,]/i;
-const CSS_URL = /url\(\s*(['"]?)([^'")]*)\1\s*\)/gi;
+const CSS_URL = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)"']*))\s*\)/gi;
+/** Whatever url( survives the pattern above (odd quoting) is broken into an invalid function: never fetched. */
+const CSS_URL_LEFTOVER = /url\((?!\s*['"]?\s*#)/gi;
 const CSS_IMPORT = /@import[^;]*;?/gi;
+/** `image-set("…")` loads images without url(); CSS escapes could spell `url` in a way the regex misses. */
+const CSS_IMAGE_SET = /(?:-webkit-)?image-set\([^)]*\)/gi;
+const CSS_ESCAPE = /\\(?:([0-9a-f]{1,6})\s?|(.))/gis;
+/** Far beyond any real logo; see xml-complexity.ts for why documents are bounded at all. */
+const COMPLEXITY_LIMITS = { maxDepth: 256, maxElements: 50_000 };
 
 export interface SvgSize {
   width: number | null;
@@ -22,7 +30,8 @@ export interface SvgSize {
  * A safe-to-serve copy of an SVG document, or null when the text is not an SVG document. The DOCTYPE and all
  * entity declarations are cut out as text before parsing, so nothing is ever expanded; then scripts, event
  * handlers, foreign content, non-local links and external CSS urls are removed. Only the root <svg> element
- * is kept (prolog, processing instructions such as xml-stylesheet, and comments are dropped).
+ * is kept (prolog, processing instructions such as xml-stylesheet, and comments are dropped). Also null for
+ * documents nested deeper or with more elements than any real logo (parser denial of service).
  */
 export function sanitizeSvg(text: string): string | null {
   const $ = parseSvg(text);
@@ -76,7 +85,9 @@ export function svgFittedTo(text: string, box: number): string | null {
 }
 
 function parseSvg(text: string): CheerioAPI | null {
-  const $ = load(stripDoctype(text.replace(/^\uFEFF/, '')), { xml: true });
+  const source = stripDoctype(text.replace(/^\uFEFF/, ''));
+  if (exceedsXmlComplexity(source, COMPLEXITY_LIMITS)) return null;
+  const $ = load(source, { xml: true });
   const root = svgRoot($)[0];
   return root && localName(root.name) === 'svg' ? $ : null;
 }
@@ -109,7 +120,8 @@ function cleanAttributes(attribs: Record<string, string>): void {
       delete attribs[name];
     } else if (localName(lower) === 'href') {
       if (!isSafeHref(value)) delete attribs[name];
-    } else if (/url\(/i.test(value)) {
+    } else if (/[(\\]/.test(value)) {
+      // Any functional or escaped value may hide a url(); presentation attributes are CSS too.
       attribs[name] = scrubCss(value);
     }
   }
@@ -123,8 +135,22 @@ function isSafeHref(value: string): boolean {
 
 function scrubCss(css: string): string {
   return css
+    .replace(CSS_ESCAPE, unescapeCss)
     .replace(CSS_IMPORT, '')
-    .replace(CSS_URL, (whole, _quote: string, target: string) => (target.trim().startsWith('#') ? whole : 'none'));
+    .replace(CSS_IMAGE_SET, 'none')
+    .replace(CSS_URL, (whole, ...targets: (string | undefined)[]) => (isLocalTarget(targets) ? whole : 'none'))
+    .replace(CSS_URL_LEFTOVER, 'none(');
+}
+
+function isLocalTarget([double, single, bare]: (string | undefined)[]): boolean {
+  return (double ?? single ?? bare ?? '').trim().startsWith('#');
+}
+
+/** Decoding escapes first means the url()/@import patterns see what a CSS engine would see. */
+function unescapeCss(_whole: string, hex: string | undefined, char: string | undefined): string {
+  if (hex === undefined) return char ?? '';
+  const code = Number.parseInt(hex, 16);
+  return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '\uFFFD';
 }
 
 /**

@@ -92,7 +92,8 @@ export interface AccountStore {
 }
 
 export interface UsageStore {
-  appendUsage(entry: UsageEntry): Promise<void>;
+  /** Appends entries in one transaction: all are written or none (the usage meter flushes in groups). */
+  appendUsage(entries: readonly UsageEntry[]): Promise<void>;
   /** Sum of credits charged to the organization with createdAt in [from, to). */
   sumUsage(orgId: string, from: Date, to: Date): Promise<number>;
 }

@@ -119,6 +119,27 @@ describe('sanitizeSvg', () => {
     expect([...data.subarray(0, 4)]).toEqual([255, 0, 0, 255]);
   });
 
+  it('refuses absurdly deep or large documents before parsing them', () => {
+    const depth = 100_000;
+    const deep = `<svg ${NS}>${'<g>'.repeat(depth)}${'</g>'.repeat(depth)}</svg>`;
+    const started = Date.now();
+    expect(sanitizeSvg(deep)).toBeNull();
+    // Bogus close tags and comments must not hide the nesting from the pre-parse scan.
+    expect(sanitizeSvg(`<svg ${NS}>${'<g a=x"></zz><!-- </g> -->'.repeat(1000)}</svg>`)).toBeNull();
+    expect(sanitizeSvg(`<svg ${NS}>${'<rect/>'.repeat(60_000)}</svg>`)).toBeNull();
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(sanitizeSvg(`<svg ${NS}>${'<g>'.repeat(50)}<rect/>${'</g>'.repeat(50)}</svg>`)).toContain('<rect/>');
+  });
+
+  it('does not let CSS escapes or image-set smuggle in external images', () => {
+    const css = `<svg ${NS}><style>.a{background:\\75 rl(https://evil.test/a.png)} .b{background:image-set("https://evil.test/b.png" 1x)}</style></svg>`;
+    expect(sanitizeSvg(css)).not.toContain('evil.test');
+    const quoting = `<svg ${NS}><rect style="fill:url('https://evil.test/a)b.png')" filter="url( &quot;https://evil.test/c&quot;"/></svg>`;
+    const clean = sanitizeSvg(quoting) ?? '';
+    expect(clean).not.toMatch(/url\(\s*['"&]*\s*https/i);
+    expect(clean).not.toContain('evil.test/a');
+  });
+
   it('rejects documents whose root is not <svg>', () => {
     expect(sanitizeSvg('<!doctype html><html><svg/></html>')).toBeNull();
     expect(sanitizeSvg('just text')).toBeNull();

@@ -227,9 +227,9 @@ export function storeContract(name: string, open: () => Promise<{ store: Store; 
           { credits: 10_000, createdAt: to },
         ];
         for (const e of entries) {
-          await store.appendUsage({ id: newId('use'), orgId: org.id, keyId: key.id, reason: 'brand.lookup', ...e });
+          await store.appendUsage([{ id: newId('use'), orgId: org.id, keyId: key.id, reason: 'brand.lookup', ...e }]);
         }
-        await store.appendUsage({ id: newId('use'), orgId: other.id, keyId: null, credits: 7, reason: 'brand.lookup', createdAt: at(15_000) });
+        await store.appendUsage([{ id: newId('use'), orgId: other.id, keyId: null, credits: 7, reason: 'brand.lookup', createdAt: at(15_000) }]);
         expect(await store.sumUsage(org.id, from, to)).toBe(1_110);
         expect(await store.sumUsage(org.id, at(0), at(30_000))).toBe(11_111);
         expect(await store.sumUsage(other.id, from, to)).toBe(7);
@@ -242,7 +242,7 @@ export function storeContract(name: string, open: () => Promise<{ store: Store; 
         const org = await store.createOrganization(newOrg());
         await Promise.all(
           Array.from({ length: 200 }, (_, i) =>
-            store.appendUsage({ id: newId('use'), orgId: org.id, keyId: null, credits: i + 1, reason: 'brand.lookup', createdAt: at(i) }),
+            store.appendUsage([{ id: newId('use'), orgId: org.id, keyId: null, credits: i + 1, reason: 'brand.lookup', createdAt: at(i) }]),
           ),
         );
         expect(await store.sumUsage(org.id, at(0), at(200))).toBe((200 * 201) / 2);
@@ -251,8 +251,21 @@ export function storeContract(name: string, open: () => Promise<{ store: Store; 
       it('rejects fractional credits', async () => {
         const org = await store.createOrganization(newOrg());
         const entry = { id: newId('use'), orgId: org.id, keyId: null, credits: 0.5, reason: 'brand.lookup', createdAt: at(0) };
-        await expect(store.appendUsage(entry)).rejects.toThrow(RangeError);
+        await expect(store.appendUsage([entry])).rejects.toThrow(RangeError);
         expect(await store.sumUsage(org.id, at(-1), at(1))).toBe(0);
+      });
+
+      it('writes a batch of 1200 entries in one call, and nothing of a batch that fails', async () => {
+        const org = await store.createOrganization(newOrg());
+        const good = Array.from({ length: 1200 }, (_, i) => ({ id: newId('use'), orgId: org.id, keyId: null, credits: 1, reason: 'brand.lookup', createdAt: at(i) }));
+        await store.appendUsage(good);
+        expect(await store.sumUsage(org.id, at(0), at(1200))).toBe(1200);
+        const bad = [
+          ...Array.from({ length: 600 }, (_, i) => ({ id: newId('use'), orgId: org.id, keyId: null, credits: 1, reason: 'brand.lookup', createdAt: at(5000 + i) })),
+          { id: newId('use'), orgId: 'org_does_not_exist', keyId: null, credits: 1, reason: 'brand.lookup', createdAt: at(5000) },
+        ];
+        await expect(store.appendUsage(bad)).rejects.toThrow();
+        expect(await store.sumUsage(org.id, at(5000), at(6000))).toBe(0);
       });
     });
   });

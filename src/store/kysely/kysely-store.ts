@@ -182,8 +182,13 @@ export class KyselyStore implements Store {
 
   // ---- usage ledger ----
 
-  async appendUsage(entry: UsageEntry): Promise<void> {
-    await this.db.insertInto('usage_ledger').values(usageToRow(entry)).execute();
+  async appendUsage(entries: readonly UsageEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const rows = entries.map(usageToRow);
+    await writeTransaction(this.db, this.opts.dialect, async (trx) => {
+      // Chunks keep each statement well under SQLite's bound-parameter limit.
+      for (let i = 0; i < rows.length; i += 500) await trx.insertInto('usage_ledger').values(rows.slice(i, i + 500)).execute();
+    });
   }
 
   async sumUsage(orgId: string, from: Date, to: Date): Promise<number> {

@@ -1,0 +1,105 @@
+/**
+ * Live indexing of one brand from its own website: the homepage, its stylesheets, its web manifest and its
+ * icon/logo/banner files, within one time budget and at most 4 requests in flight. Every field of the draft
+ * record holds what the site provides, or the empty/null value when it provides nothing (never a placeholder).
+ */
+import type { Brand } from '../domain/brand.js';
+import { qualityScore } from '../domain/quality-score.js';
+import type { AssetStore } from '../media/asset-store.js';
+import type { Fetcher } from '../platform/fetcher.js';
+import { extractColors } from './colors.js';
+import { extractCompany } from './company.js';
+import { createCrawlBudget } from './crawl-budget.js';
+import { extractFonts } from './fonts.js';
+import { fetchHomepage, type HomepageFailure } from './fetch-homepage.js';
+import { parseHtmlPage, type HtmlPage } from './html-page.js';
+import { extractIdentity } from './identity.js';
+import { bannerImages, findBannerUrls, ingestBanners } from './images.js';
+import type { AssetDeps } from './ingest-remote-image.js';
+import { readJsonLd, type JsonLdNode } from './json-ld.js';
+import { extractLinks } from './links.js';
+import { findIconCandidates, findMarkCandidates } from './logo-candidates.js';
+import { buildLogos } from './logos.js';
+import { fetchManifest, type WebManifest } from './manifest.js';
+import { detectNsfw } from './nsfw.js';
+import type { ParsedCss } from './parse-css.js';
+import { collectStylesheets } from './stylesheets.js';
+
+export type BrandDraft = Omit<Brand, 'id' | 'urn' | 'palette'>;
+
+export type CrawlFailureReason = HomepageFailure['reason'];
+
+export type CrawlOutcome =
+  | { ok: true; /** Registrable domain of the homepage URL after redirects. */ domain: string; draft: BrandDraft }
+  | { ok: false; reason: CrawlFailureReason; message: string };
+
+export interface CrawlDeps {
+  fetcher: Fetcher;
+  assets: AssetStore;
+  now?: () => Date;
+}
+
+export interface CrawlOptions {
+  /** Whole-crawl budget in milliseconds. */
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 20_000;
+const MAX_CONCURRENT_REQUESTS = 4;
+
+export async function crawlBrand(domain: string, deps: CrawlDeps, opts: CrawlOptions = {}): Promise<CrawlOutcome> {
+  const budget = createCrawlBudget(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_CONCURRENT_REQUESTS);
+  try {
+    const home = await fetchHomepage(domain, deps.fetcher, budget);
+    if (!home.ok) return home;
+    const page = parseHtmlPage(home.result.body, home.result.url, home.result.headers['content-type']);
+    const draft = await extractDraft(page, { fetcher: deps.fetcher, assets: deps.assets, budget }, deps.now ?? (() => new Date()));
+    return { ok: true, domain: page.domain, draft };
+  } finally {
+    budget.dispose();
+  }
+}
+
+/** Sub-resources that fail or run out of budget are missing evidence, not a failed crawl. */
+async function extractDraft(page: HtmlPage, deps: AssetDeps, now: () => Date): Promise<BrandDraft> {
+  const jsonLd = readJsonLd(page.$);
+  const [manifest, css] = await Promise.all([
+    fetchManifest(page, deps.fetcher, deps.budget),
+    collectStylesheets(page, deps.fetcher, deps.budget),
+  ]);
+  const identity = extractIdentity({ page, jsonLd, manifest });
+  const visuals = await extractVisuals(page, jsonLd, manifest, css, identity.name, deps);
+  const record = {
+    name: identity.name,
+    domain: page.domain,
+    claimed: false,
+    description: identity.description,
+    longDescription: identity.longDescription,
+    links: extractLinks(page, jsonLd),
+    ...visuals,
+    fonts: extractFonts({ page, css }),
+    company: extractCompany(jsonLd, page.label),
+    isNsfw: detectNsfw(page),
+  };
+  const at = now();
+  return { ...record, qualityScore: qualityScore({ ...record, crawledAt: at, now: at }) };
+}
+
+async function extractVisuals(
+  page: HtmlPage,
+  jsonLd: JsonLdNode[],
+  manifest: WebManifest | null,
+  css: ParsedCss[],
+  brandName: string | null,
+  deps: AssetDeps,
+): Promise<Pick<BrandDraft, 'logos' | 'colors' | 'images'>> {
+  const icons = findIconCandidates(page, manifest);
+  const marks = findMarkCandidates({ page, jsonLd, brandName, cssRules: css.flatMap((s) => s.rules) });
+  const [logos, banners] = await Promise.all([buildLogos(icons, marks, deps), ingestBanners(findBannerUrls(page), deps)]);
+  return {
+    logos: logos.logos,
+    colors: extractColors({ page, css, manifest, logoColors: logos.logoColors }),
+    images: bannerImages(banners, logos.hashes),
+  };
+}
+

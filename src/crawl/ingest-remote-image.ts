@@ -1,0 +1,36 @@
+/**
+ * Downloads an image through the safe fetcher and hands the bytes to the media ingester, which sniffs, decodes,
+ * measures and stores it. Nothing about an image is trusted from HTML attributes or Content-Type.
+ */
+import type { AssetStore } from '../media/asset-store.js';
+import { ingestImage, type IngestedImage } from '../media/ingest-image.js';
+import type { Fetcher } from '../platform/fetcher.js';
+import { raceAbort, type CrawlBudget } from './crawl-budget.js';
+import { fetchResource } from './fetch-resource.js';
+
+export interface AssetDeps {
+  fetcher: Fetcher;
+  assets: AssetStore;
+  budget: CrawlBudget;
+}
+
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** Spec 2.4: images under 16 px on a side are never stored. */
+const MIN_SIDE = 16;
+
+export async function ingestRemoteImage(url: string, deps: AssetDeps): Promise<IngestedImage | null> {
+  const res = await fetchResource(deps.fetcher, deps.budget, url, {
+    maxBytes: MAX_IMAGE_BYTES,
+    accept: 'image/avif,image/webp,image/svg+xml,image/png,image/*;q=0.8,*/*;q=0.1',
+  });
+  return res ? ingestBytes(res.body, deps) : null;
+}
+
+export async function ingestBytes(bytes: Buffer, deps: AssetDeps): Promise<IngestedImage | null> {
+  try {
+    const result = await raceAbort(ingestImage(bytes, deps.assets, { minSide: MIN_SIDE, maxBytes: MAX_IMAGE_BYTES }), deps.budget.signal);
+    return result.ok ? result.image : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { findIconCandidates, findMarkCandidates, isThirdPartyLabel, themeHint } from '../../src/crawl/logo-candidates.js';
+import { readJsonLd } from '../../src/crawl/json-ld.js';
+import { parseCss } from '../../src/crawl/parse-css.js';
+import { htmlPageOf } from './html-page-of.js';
+
+function marksOf(html: string, css = '', brandName: string | null = 'Acme') {
+  const page = htmlPageOf(html);
+  return findMarkCandidates({ page, jsonLd: readJsonLd(page.$), brandName, cssRules: parseCss(css, null).rules });
+}
+
+describe('findIconCandidates', () => {
+  it('collects link icons and manifest icons, largest first, resolved against <base href>', () => {
+    const page = htmlPageOf(`<head><base href="https://static.acme.test/"><link rel="shortcut icon" href="favicon.ico">
+      <link rel="apple-touch-icon-precomposed" sizes="152x152" href="/apple.png"><link rel="mask-icon" href="/pin.svg" color="#f00"></head>`);
+    const manifest = { name: null, shortName: null, description: null, themeColor: null, backgroundColor: null, icons: [
+      { url: 'https://acme.test/512.png', size: 512, purpose: 'any maskable' },
+      { url: 'https://acme.test/mono.png', size: 512, purpose: 'monochrome' },
+    ] };
+    expect(findIconCandidates(page, manifest).map((c) => [c.kind, c.url, c.declaredSize])).toEqual([
+      ['manifest-icon', 'https://acme.test/512.png', 512],
+      ['apple-touch-icon', 'https://static.acme.test/apple.png', 152],
+      ['icon', 'https://static.acme.test/favicon.ico', 0],
+      ['mask-icon', 'https://static.acme.test/pin.svg', 0],
+    ]);
+  });
+
+  it('falls back to /favicon.ico only when no icon is declared', () => {
+    expect(findIconCandidates(htmlPageOf('<title>x</title>', 'https://www.acme.test/en/'), null)).toEqual([
+      { kind: 'favicon-fallback', url: 'https://www.acme.test/favicon.ico', declaredSize: 0 },
+    ]);
+  });
+});
+
+describe('findMarkCandidates', () => {
+  it('prefers the home-linked header logo over other images', () => {
+    const marks = marksOf(`<header><a href="/"><img src="/img/acme-logo.svg" alt="Acme"></a><img src="/img/flag.png" alt=""></header>
+      <main><img src="/hero.jpg" alt="Rocket launch"></main>`);
+    expect(marks[0]?.url).toBe('https://www.acme.test/img/acme-logo.svg');
+  });
+
+  it('excludes logo walls, third-party alt text, cookie banners and UI glyphs', () => {
+    const marks = marksOf(`
+      <div class="cookie-consent"><img class="logo" src="/cookie-logo.svg" alt="Acme cookies"></div>
+      <header><a href="/"><svg viewBox="0 0 24 24" aria-label="Acme"><path d="M0 0h24v24H0z"/></svg></a>
+        <button><svg width="20" height="20" viewBox="0 0 24 24"><path d="M3 6h18"/></svg></button>
+        <img src="/icons/search.svg" width="16" height="16" alt=""></header>
+      <section><h2>Trusted by</h2><div class="logos">
+        <img class="logo" src="/p/stripe.svg" alt="Stripe"><img class="logo" src="/p/shopify.svg" alt="Shopify logo"><img class="logo" src="/p/x.svg">
+      </div></section>
+      <aside><img class="partner-logo" src="/p/globex.svg" alt="Globex logo"></aside>`);
+    expect(marks).toHaveLength(1);
+    expect(marks[0]?.svg).toContain('M0 0h24v24H0z');
+  });
+
+  it('bakes currentColor into the colour set on the element or an ancestor', () => {
+    const html = `<header class="top"><a href="/" class="brand"><svg viewBox="0 0 24 24" fill="currentColor"><path d="M1 1h20v20H1z"/></svg></a></header>`;
+    expect(marksOf(html, '.top { color: #ffffff }')[0]?.svg).toContain('fill="#ffffff"');
+    expect(marksOf(html)[0]?.svg).toContain('fill="#000000"');
+    const inline = `<header style="color: rgb(255 0 0)"><a href="/"><svg viewBox="0 0 24 24" fill="currentColor"><path d="M1 1h20v20H1z"/></svg></a></header>`;
+    expect(marksOf(inline)[0]?.svg).toContain('fill="#ff0000"');
+  });
+
+  it('copies <use> targets into a standalone SVG and adds the namespace', () => {
+    const html = `<svg style="display:none"><symbol id="logo-mark" viewBox="0 0 24 24"><path d="M2 2h20v20H2z"/></symbol></svg>
+      <header><a href="/"><svg viewBox="0 0 24 24"><use href="#logo-mark"/></svg></a></header>`;
+    const svg = marksOf(html)[0]?.svg ?? '';
+    expect(svg).toContain('xmlns="http://www.w3.org/2000/svg"');
+    expect(svg).toContain('<symbol id="logo-mark"');
+  });
+
+  it('penalises marks hosted on another registrable domain and reads og:logo / JSON-LD logo', () => {
+    const marks = marksOf(`<meta property="og:logo" content="https://cdn.other.test/acme.png">
+      <script type="application/ld+json">{"@type":"Organization","name":"Acme","logo":{"@type":"ImageObject","url":"/brand/acme-mark.png"}}</script>`);
+    expect(marks.map((m) => [m.kind, m.url])).toEqual([
+      ['json-ld-logo', 'https://www.acme.test/brand/acme-mark.png'],
+      ['meta-logo', 'https://cdn.other.test/acme.png'],
+    ]);
+  });
+});
+
+describe('label and theme heuristics', () => {
+  it('isThirdPartyLabel', () => {
+    expect(isThirdPartyLabel('Stripe logo', 'acme', 'Acme')).toBe(true);
+    expect(isThirdPartyLabel('Acme Inc. logo', 'acme', 'Acme')).toBe(false);
+    expect(isThirdPartyLabel('Go to homepage', 'acme', 'Acme')).toBe(false);
+    expect(isThirdPartyLabel('Logo', 'acme', null)).toBe(false);
+  });
+
+  it('themeHint', () => {
+    expect(themeHint('/img/logo-white.svg')).toBe('light');
+    expect(themeHint('/img/logo_on-dark.png')).toBe('light');
+    expect(themeHint('/img/logo-black.svg')).toBe('dark');
+    expect(themeHint('/img/lightning-logo.svg')).toBeNull();
+  });
+});
