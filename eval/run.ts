@@ -1,0 +1,70 @@
+/**
+ * `npm run eval`: extraction quality on labelled fixture corpora, printed as scoreboards.
+ * Each suite lives in its own folder and exports `run(): Promise<EvalReport>`; this runner prints them all and
+ * exits non-zero when a suite misses one of its targets.
+ *
+ *   eval/logos/   logos, icons, types, themes, tags, third-party exclusion, per-site time   (issue 4)
+ *   eval/record/  colours, fonts, company, industries, NSFW                                 (issue 5)
+ *
+ * `npm run eval -- --real ../shared/corpus` additionally runs suites that support real pages (optional; the
+ * corpus is not part of the repository).
+ */
+export interface EvalMetric {
+  name: string;
+  value: number;
+  /** Target the issue sets; `higher` means value must be >= target, `lower` means <=. */
+  target?: { value: number; direction: 'higher' | 'lower' };
+  unit?: '%' | 'ms' | 'count' | 'ratio';
+}
+
+export interface EvalReport {
+  suite: string;
+  sites: number;
+  metrics: EvalMetric[];
+  /** Human-readable failure cases that remain. */
+  failures: string[];
+}
+
+export type EvalSuite = (options: { realCorpus: string | null }) => Promise<EvalReport>;
+
+function passes(metric: EvalMetric): boolean {
+  if (!metric.target) return true;
+  return metric.target.direction === 'higher' ? metric.value >= metric.target.value : metric.value <= metric.target.value;
+}
+
+function format(metric: EvalMetric): string {
+  const value = metric.unit === '%' ? `${(metric.value * 100).toFixed(1)}%` : metric.value.toFixed(metric.unit === 'count' ? 0 : 2);
+  const target = metric.target ? ` (target ${metric.target.direction === 'higher' ? '≥' : '≤'} ${metric.unit === '%' ? `${metric.target.value * 100}%` : metric.target.value})` : '';
+  return `  ${passes(metric) ? 'ok  ' : 'MISS'} ${metric.name.padEnd(44)} ${value}${target}`;
+}
+
+async function loadSuites(): Promise<EvalSuite[]> {
+  const suites: EvalSuite[] = [];
+  for (const path of ['./logos/suite.js', './record/suite.js']) {
+    try {
+      const mod = (await import(path)) as { run: EvalSuite };
+      suites.push(mod.run);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    }
+  }
+  return suites;
+}
+
+async function main(): Promise<void> {
+  const realIndex = process.argv.indexOf('--real');
+  const realCorpus = realIndex >= 0 ? (process.argv[realIndex + 1] ?? null) : null;
+  let ok = true;
+  for (const suite of await loadSuites()) {
+    const report = await suite({ realCorpus });
+    console.log(`\n${report.suite} — ${report.sites} sites`);
+    for (const metric of report.metrics) {
+      console.log(format(metric));
+      ok &&= passes(metric);
+    }
+    if (report.failures.length) console.log(`  remaining failure cases:\n${report.failures.map((f) => `    - ${f}`).join('\n')}`);
+  }
+  if (!ok) process.exitCode = 1;
+}
+
+await main();
