@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppDeps } from './app-deps.js';
 import { installErrorHandling } from './error-handler.js';
 import { installRequestLogging } from './request-logging.js';
@@ -11,7 +11,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     // Request logs are written by request-logging.ts with the resolved domain only, never the raw URL.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // HEAD on a brand route is the prefetch of spec 4.2, never an implicit GET (which would crawl and charge).
     exposeHeadRoutes: false,
     maxParamLength: 4096,

@@ -9,7 +9,6 @@ export function installRequestLogging(app: FastifyInstance): void {
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {
-        reqId: request.id,
         method: request.method,
         route: request.routeOptions.url ?? null,
         status: reply.statusCode,

@@ -40,6 +40,7 @@ export async function serve(config: Readonly<Config>, logger: Logger, roles: { a
   pool?.start();
   let app: FastifyInstance | null = null;
   let address: string | null = null;
+  let shuttingDown = false;
   if (roles.api) {
     app = buildApp({
       logger,
@@ -51,14 +52,23 @@ export async function serve(config: Readonly<Config>, logger: Logger, roles: { a
       assets: services.assets,
       ping: () => services.store.ping(),
     });
+    // A keep-alive connection that is busy when shutdown starts must end with its response; otherwise close()
+    // waits for it until the keep-alive timeout.
+    app.addHook('onSend', async (_request, reply) => {
+      if (shuttingDown) reply.header('connection', 'close');
+    });
     address = await app.listen({ port: config.port, host: config.host });
   }
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      shuttingDown = true;
       await app?.close();
+      logger.info('http server closed');
       await pool?.stop(config.shutdownGraceMs);
+      logger.info('workers stopped');
       await services.close();
+      logger.info('store closed');
     })();
     return closing;
   };

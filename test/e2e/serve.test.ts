@@ -1,0 +1,107 @@
+/**
+ * The walk-through of the README on a real process: create an organization and a key with the CLI, start
+ * `brandbase serve`, look a brand up over HTTP (indexed live from a fixture site), revoke the key, stop with
+ * SIGTERM while a request is in flight.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_HOSTS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';
+import { runCli, runJson, startServer, type ServerProcess } from '../helpers/brandbase-process.js';
+
+let sites: FixtureSites;
+let dataDir: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  sites = await startFixtureSites();
+  dataDir = await mkdtemp(path.join(tmpdir(), 'brandbase-e2e-'));
+  env = {
+    BRANDBASE_DATA_DIR: dataDir,
+    BRANDBASE_CRAWL_HOSTS: JSON.stringify(sites.hostMap),
+    BRANDBASE_KEY_CACHE_MS: '0',
+    BRANDBASE_CRAWL_TIMEOUT_MS: '4000',
+    BRANDBASE_LOG_LEVEL: 'info',
+  };
+});
+
+afterAll(async () => {
+  await sites?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('administration CLI', () => {
+  it('orgs create / keys create print exactly one JSON object with the documented fields', async () => {
+    const org = await runJson(['orgs', 'create', '--name', 'Acme Inc', '--plan', 'paid', '--quota', '50'], env);
+    expect(org).toMatchObject({ id: expect.stringMatching(/^org_/), name: 'Acme Inc', plan: 'paid', quota: 50 });
+    const key = await runJson(['keys', 'create', '--org', String(org.id), '--name', 'ci'], env);
+    expect(key).toMatchObject({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^bb_live_/), orgId: org.id });
+    const listed = await runJson(['orgs', 'list'], env);
+    expect(listed.organizations).toEqual(expect.arrayContaining([expect.objectContaining({ id: org.id })]));
+    const keys = await runJson(['keys', 'list', '--org', String(org.id)], env);
+    expect(JSON.stringify(keys)).not.toContain(String(key.key));
+  });
+
+  it('errors go to stderr with a non-zero exit and nothing on stdout', async () => {
+    const result = await runCli(['keys', 'create', '--org', 'org_missing', '--json'], env);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('No organization with id org_missing');
+    const bad = await runCli(['orgs', 'create', '--name', 'X', '--plan', 'gold', '--json'], env);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stdout).toBe('');
+  });
+});
+
+describe('brandbase serve', () => {
+  let server: ServerProcess;
+  let key: string;
+  let keyId: string;
+
+  beforeAll(async () => {
+    const org = await runJson(['orgs', 'create', '--name', 'E2E', '--plan', 'paid'], env);
+    const created = await runJson(['keys', 'create', '--org', String(org.id)], env);
+    key = String(created.key);
+    keyId = String(created.id);
+    server = await startServer(env);
+  });
+
+  afterAll(async () => {
+    if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
+  });
+
+  it('indexes a brand live on the first lookup and answers from the store afterwards', async () => {
+    const headers = { authorization: `Bearer ${key}` };
+    const first = await fetch(`${server.baseUrl}/v2/brands/${FIXTURE_HOSTS.northwind}`, { headers });
+    expect(first.status).toBe(200);
+    const brand = (await first.json()) as { id: string; logos: { formats: { src: string }[] }[] };
+    const hits = sites.sites.northwind.requests.length;
+    const second = await fetch(`${server.baseUrl}/v2/brands/${FIXTURE_HOSTS.northwind}`, { headers });
+    expect(((await second.json()) as { id: string }).id).toBe(brand.id);
+    expect(sites.sites.northwind.requests.length).toBe(hits);
+    const asset = new URL(brand.logos[0]?.formats[0]?.src ?? '');
+    expect(asset.origin).toBe(`http://localhost:${new URL(server.baseUrl).port}`);
+    expect((await fetch(`${server.baseUrl}${asset.pathname}`)).status).toBe(200);
+  });
+
+  it('a key revoked with the CLI is refused with 403', async () => {
+    const revoked = await runJson(['keys', 'revoke', keyId], env);
+    expect(revoked.revokedAt).toEqual(expect.any(String));
+    const res = await fetch(`${server.baseUrl}/v2/brands/${FIXTURE_HOSTS.northwind}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(403);
+  });
+
+  it('SIGTERM lets an in-flight request finish, then exits 0', async () => {
+    const org = await runJson(['orgs', 'create', '--name', 'Shutdown', '--plan', 'paid'], env);
+    const fresh = await runJson(['keys', 'create', '--org', String(org.id)], env);
+    // slowpoke trickles its homepage past the crawl budget: the lookup is in flight for ~4 s.
+    const inFlight = fetch(`${server.baseUrl}/v2/brands/${FIXTURE_HOSTS.slowpoke}`, { headers: { authorization: `Bearer ${String(fresh.key)}` } });
+    await new Promise((r) => setTimeout(r, 500));
+    server.child.kill('SIGTERM');
+    const res = await inFlight;
+    expect(res.status).toBe(404);
+    expect(await server.exited).toBe(0);
+    expect(server.output()).toContain('shutting down');
+  });
+});

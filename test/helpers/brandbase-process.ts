@@ -1,0 +1,71 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/brandbase.js');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the `brandbase` command exactly as a user would (`node bin/brandbase.js ...`). */
+export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Runs an admin command with --json and returns the one JSON object it must print. */
+export async function runJson(args: string[], env: Record<string, string>): Promise<Record<string, unknown>> {
+  const result = await runCli([...args, '--json'], env);
+  if (result.code !== 0) throw new Error(`brandbase ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
+  const lines = result.stdout.trim().split('\n');
+  if (lines.length !== 1) throw new Error(`expected exactly one line of JSON, got: ${result.stdout}`);
+  return JSON.parse(lines[0] ?? '') as Record<string, unknown>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  output: () => string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+/** Starts `brandbase serve` and waits until /healthz answers. */
+export async function startServer(env: Record<string, string>, args: string[] = ['serve']): Promise<ServerProcess> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, HOST: '127.0.0.1', ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 150; i++) {
+    if (child.exitCode !== null) throw new Error(`brandbase serve exited early:\n${output}`);
+    try {
+      if ((await fetch(`${baseUrl}/healthz`)).ok) return { child, baseUrl, output: () => output, exited };
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`brandbase serve did not start:\n${output}`);
+}
