@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   try {
     // The real program, as `npm start` runs it, request logging on (to a discarded stdout).
-    const server = spawn(process.execPath, [path.join(ROOT, 'bin/brandbase.js'), 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const server = spawn(process.execPath, [path.join(ROOT, 'bin/brandbase.js'), 'serve'], { env, stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore', 'inherit'] });
     children.push(server);
     const domain = FIXTURE_HOSTS.northwind;
     const url = `http://127.0.0.1:${port}/v2/brands/${domain}`;

@@ -1,6 +1,6 @@
 import { newId } from '../domain/ids.js';
 import type { UsageEntry, UsageStore } from '../store/store.js';
-import { billingPeriod } from './billing-period.js';
+import { billingPeriod, type BillingPeriod } from './billing-period.js';
 
 interface OrgCounter {
   periodKey: string;
@@ -20,9 +20,10 @@ export interface Reservation {
 }
 
 /**
- * Counts credits. Every charge is an integer entry appended to the usage ledger (never updated). Writes are
- * grouped: entries are buffered and flushed together every `flushMs` (one transaction instead of one per
- * request, which keeps the cached lookup path fast). `exactUsed` flushes first, so it is exact; the
+ * Counts credits in the append-only usage ledger (integers, never updated). Charges are grouped: within one
+ * flush window (`flushMs`) the charges of one (organization, key, reason) become one ledger entry carrying their
+ * sum, written with the other groups in one transaction. Writing a row per request was the largest cost of the
+ * cached lookup path (docs/performance.md). `exactUsed` flushes first, so it is exact; the
  * `x-api-key-approximate-usage` header may use `approximateUsed`, which the spec allows to trail.
  *
  * Quota checks reserve credits before the work and commit or cancel after, so concurrent requests of one
@@ -32,10 +33,12 @@ export interface Reservation {
 export class UsageMeter {
   private readonly counters = new Map<string, OrgCounter>();
   private readonly loading = new Map<string, Promise<OrgCounter>>();
-  private buffer: UsageEntry[] = [];
+  /** Charges not yet written, grouped per (org, key, reason, period): one ledger entry per group and flush. */
+  private buffer = new Map<string, UsageEntry>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
   private readonly loadedAt = new Map<string, number>();
+  private cachedPeriod: BillingPeriod | null = null;
 
   constructor(
     private readonly store: UsageStore,
@@ -67,9 +70,14 @@ export class UsageMeter {
   /** Appends a charge without a reservation (callers that already checked the quota). */
   charge(orgId: string, keyId: string | null, credits: number, reason: string): void {
     if (!Number.isInteger(credits) || credits <= 0) throw new Error('credits must be a positive integer');
+    const at = this.now();
+    const periodKey = this.period(at).key;
     const counter = this.counters.get(orgId);
-    if (counter && counter.periodKey === billingPeriod(this.now()).key) counter.buffered += credits;
-    this.buffer.push({ id: newId('use'), orgId, keyId, credits, reason, createdAt: this.now() });
+    if (counter && counter.periodKey === periodKey) counter.buffered += credits;
+    const group = `${orgId}|${keyId ?? ''}|${reason}|${periodKey}`;
+    const pending = this.buffer.get(group);
+    if (pending) pending.credits += credits;
+    else this.buffer.set(group, { id: newId('use'), orgId, keyId, credits, reason, createdAt: at });
     this.scheduleFlush();
   }
 
@@ -102,24 +110,39 @@ export class UsageMeter {
   private async writeBuffer(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const entries = this.buffer;
-    if (entries.length === 0) return;
-    this.buffer = [];
+    if (this.buffer.size === 0) return;
+    const entries = [...this.buffer.values()];
+    this.buffer = new Map();
     try {
       await this.store.appendUsage(entries);
     } catch (error) {
       // Keep what was not written: it goes out with the next flush instead of being lost.
-      this.buffer = [...entries, ...this.buffer];
+      for (const entry of entries) this.requeue(entry);
       this.scheduleFlush();
       throw error;
     }
     for (const entry of entries) {
       const counter = this.counters.get(entry.orgId);
-      if (counter && counter.periodKey === billingPeriod(entry.createdAt).key) {
+      if (counter && counter.periodKey === this.period(entry.createdAt).key) {
         counter.buffered -= entry.credits;
         counter.persisted += entry.credits;
       }
     }
+  }
+
+  private requeue(entry: UsageEntry): void {
+    const group = `${entry.orgId}|${entry.keyId ?? ''}|${entry.reason}|${this.period(entry.createdAt).key}`;
+    const pending = this.buffer.get(group);
+    if (pending) pending.credits += entry.credits;
+    else this.buffer.set(group, entry);
+  }
+
+  /** The billing period of `at`, cached: computing it on every charge showed in the lookup profile. */
+  private period(at: Date): BillingPeriod {
+    const cached = this.cachedPeriod;
+    if (cached && at >= cached.start && at < cached.end) return cached;
+    this.cachedPeriod = billingPeriod(at);
+    return this.cachedPeriod;
   }
 
   private scheduleFlush(): void {
@@ -131,7 +154,7 @@ export class UsageMeter {
   }
 
   private async counter(orgId: string): Promise<OrgCounter> {
-    const period = billingPeriod(this.now());
+    const period = this.period(this.now());
     const existing = this.counters.get(orgId);
     const fresh = (this.loadedAt.get(orgId) ?? 0) + (this.options.reloadMs ?? 5000) > this.now().getTime();
     if (existing && existing.periodKey === period.key && fresh) return existing;
@@ -146,7 +169,7 @@ export class UsageMeter {
   /** Reloads the persisted sum; serialized with flushes so a flush is counted exactly once. */
   private async load(orgId: string, existing: OrgCounter | undefined): Promise<OrgCounter> {
     const run = this.flushing.then(async () => {
-      const period = billingPeriod(this.now());
+      const period = this.period(this.now());
       const persisted = await this.store.sumUsage(orgId, period.start, period.end);
       const samePeriod = existing?.periodKey === period.key;
       const counter: OrgCounter = {
@@ -167,6 +190,8 @@ export class UsageMeter {
   }
 
   private bufferedCredits(orgId: string, periodKey: string): number {
-    return this.buffer.filter((e) => e.orgId === orgId && billingPeriod(e.createdAt).key === periodKey).reduce((s, e) => s + e.credits, 0);
+    let credits = 0;
+    for (const entry of this.buffer.values()) if (entry.orgId === orgId && this.period(entry.createdAt).key === periodKey) credits += entry.credits;
+    return credits;
   }
 }

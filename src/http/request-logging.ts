@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
  * domain the lookup resolved to are enough to follow a request.
  */
 export function installRequestLogging(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
+  // Callback style: an async hook costs a promise per request on the hottest path.
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
         method: request.method,
@@ -17,5 +18,6 @@ export function installRequestLogging(app: FastifyInstance): void {
       },
       'request',
     );
+    done();
   });
 }

@@ -54,8 +54,9 @@ export async function serve(config: Readonly<Config>, logger: Logger, roles: { a
     });
     // A keep-alive connection that is busy when shutdown starts must end with its response; otherwise close()
     // waits for it until the keep-alive timeout.
-    app.addHook('onSend', async (_request, reply) => {
+    app.addHook('onSend', (_request, reply, payload, done) => {
       if (shuttingDown) reply.header('connection', 'close');
+      done(null, payload);
     });
     address = await app.listen({ port: config.port, host: config.host });
   }

@@ -8,7 +8,10 @@ export type Logger = PinoLogger;
  */
 export function createLogger(options: { level?: string; destination?: NodeJS.WritableStream } = {}): Logger {
   const base: LoggerOptions = { level: options.level ?? 'info', base: undefined };
-  return options.destination ? pino(base, options.destination) : pino(base);
+  if (options.destination) return pino(base, options.destination);
+  // Buffered, asynchronous writes to stdout: one write per 4 KiB instead of one per line (a synchronous write per
+  // request log line cost ~15% of cached-lookup throughput). pino flushes the buffer when the process exits.
+  return pino(base, pino.destination({ dest: 1, sync: false, minLength: 4096 }));
 }
 
 /** A logger that discards everything, for tests and quiet CLI commands. */

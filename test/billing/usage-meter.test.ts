@@ -71,6 +71,16 @@ describe('UsageMeter on a real SQLite ledger', () => {
     await meter.close();
   });
 
+  it('groups the charges of one window into one ledger entry per (org, key, reason), summing exactly', async () => {
+    const meter = new UsageMeter(db.store, () => now, { flushMs: 60_000 });
+    for (let i = 0; i < 100; i++) meter.charge(ORG, 'key_a', 1, 'brand.lookup');
+    for (let i = 0; i < 7; i++) meter.charge(ORG, null, 1, 'brand.lookup');
+    await meter.flush();
+    const rows = await db.db.selectFrom('usage_ledger').select(['credits', 'key_id']).where('org_id', '=', ORG).orderBy('credits', 'desc').execute();
+    expect(rows.map((r) => Number(r.credits))).toEqual([100, 7]);
+    expect(await meter.exactUsed(ORG)).toBe(107);
+  });
+
   it('close() flushes buffered charges', async () => {
     const meter = new UsageMeter(db.store, () => now, { flushMs: 60_000 });
     for (let i = 0; i < 25; i++) meter.charge(ORG, 'key_a', 1, 'brand.lookup');

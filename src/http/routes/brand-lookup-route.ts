@@ -3,7 +3,8 @@ import type { Principal } from '../../billing/authenticator.js';
 import type { Reservation } from '../../billing/usage-meter.js';
 import type { LookupResult } from '../../brands/brand-lookup.js';
 import { ApiError } from '../../domain/errors.js';
-import { parseIdentifier, parseTypedIdentifier, type Readings } from '../../domain/identifiers.js';
+import { IdentifierCache } from '../../domain/identifier-cache.js';
+import { parseTypedIdentifier, type Readings } from '../../domain/identifiers.js';
 import type { AppDeps } from '../app-deps.js';
 import { requireApiKey } from '../credentials.js';
 import { notFoundPayment } from '../payment-bodies.js';
@@ -63,6 +64,7 @@ async function handleLookup(deps: AppDeps, request: FastifyRequest, reply: Fasti
 }
 
 export function registerBrandLookupRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const identifiers = new IdentifierCache();
   app.get('/v2/brands/domain/:domain', { schema: { querystring: BrandQuery } }, async (request, reply) => {
     const principal = await requireApiKey(deps, request, DOMAIN_ROUTE);
     const parsed = parseTypedIdentifier('domain', (request.params as { domain: string }).domain);
@@ -73,7 +75,7 @@ export function registerBrandLookupRoutes(app: FastifyInstance, deps: AppDeps): 
   // A wildcard so an unencoded website URL (`/v2/brands/https://acme.com/about`) still reaches the parser.
   app.get('/v2/brands/*', { schema: { querystring: BrandQuery } }, async (request, reply) => {
     const principal = await requireApiKey(deps, request, AUTO_ROUTE);
-    const parsed = parseIdentifier((request.params as { '*': string })['*']);
+    const parsed = identifiers.parse((request.params as { '*': string })['*']);
     if (!parsed.ok) throw new ApiError('invalid_identifier', parsed.message);
     return handleLookup(deps, request, reply, parsed.readings, principal);
   });
