@@ -1,39 +1,86 @@
 import { newId } from '../domain/ids.js';
-import type { UsageEntry, UsageStore } from '../store/store.js';
+import type { UsageEntry, UsageSource, UsageStore, UsageSummary } from '../store/store.js';
 import { billingPeriod, type BillingPeriod } from './billing-period.js';
+
+/** Credits per source. */
+export interface SourceCounts {
+  quota: number;
+  prepaid: number;
+  overage: number;
+}
+
+/** The charging order: period quota first, then the prepaid balance, then overage. */
+export const SOURCES: readonly UsageSource[] = ['quota', 'prepaid', 'overage'];
+
+function zero(): SourceCounts {
+  return { quota: 0, prepaid: 0, overage: 0 };
+}
+
+function total(counts: SourceCounts): number {
+  return counts.quota + counts.prepaid + counts.overage;
+}
 
 interface OrgCounter {
   periodKey: string;
-  /** Credits persisted in the ledger for this period, as far as this process knows. */
-  persisted: number;
-  /** Credits charged but still in the write buffer. */
-  buffered: number;
+  /** Credits persisted in the ledger for this period, per source, as far as this process knows. */
+  persisted: SourceCounts;
+  /** Credits of this period charged but still in the write buffer. */
+  buffered: SourceCounts;
   /** Credits promised to requests in flight (reserve → commit or cancel). */
-  reserved: number;
+  reserved: SourceCounts;
+  /** Prepaid balance as persisted: grants minus every prepaid charge in the ledger (all periods). */
+  prepaidBalance: number;
+  /** Prepaid credits charged but still in the write buffer, whatever their period. */
+  prepaidPending: number;
 }
 
 export interface Reservation {
   orgId: string;
   keyId: string | null;
+  /** Total credits held (the sum of `parts`). */
   credits: number;
+  /** Credits held per source. */
+  parts: SourceCounts;
+  /** The billing period the reservation was made in. */
+  periodKey: string;
   settled: boolean;
+}
+
+/** What an organization may use per source beyond what it already used (the prepaid balance is the meter's). */
+export interface SourceLimits {
+  /** Credits per billing period. */
+  quota: number;
+  /** Overage credits allowed this period (0 on the free plan or with overage disabled). */
+  overage: number;
+}
+
+/** What the meter knows about an organization's current period. */
+export interface UsageSnapshot {
+  periodKey: string;
+  /** Charged this period (persisted + buffered), per source. */
+  used: SourceCounts;
+  /** Held by requests in flight, per source. */
+  reserved: SourceCounts;
+  /** Prepaid credits left, not counting reservations in flight. */
+  prepaidBalance: number;
 }
 
 /**
  * Counts credits in the append-only usage ledger (integers, never updated). Charges are grouped: within one
- * flush window (`flushMs`) the charges of one (organization, key, reason) become one ledger entry carrying their
- * sum, written with the other groups in one transaction. Writing a row per request was the largest cost of the
- * cached lookup path (docs/performance.md). `exactUsed` flushes first, so it is exact; the
+ * flush window (`flushMs`) the charges of one (organization, key, reason, source) become one ledger entry carrying
+ * their sum, written with the other groups in one transaction. Writing a row per request was the largest cost of
+ * the cached lookup path (docs/performance.md). `exactUsed` flushes first, so it is exact; the
  * `x-api-key-approximate-usage` header may use `approximateUsed`, which the spec allows to trail.
  *
- * Quota checks reserve credits before the work and commit or cancel after, so concurrent requests of one
- * organization in this process can never together pass the quota. Other processes' charges are picked up when
- * the counter is reloaded (each new period, and every `reloadMs`).
+ * Every entry has a source: the period quota, the prepaid balance (which spans periods) or overage. Quota checks
+ * reserve credits per source before the work and settle or cancel after, so concurrent requests of one
+ * organization in this process can never together pass what each source allows. Other processes' charges (and
+ * new credit grants) are picked up when the counter is reloaded (each new period, and every `reloadMs`).
  */
 export class UsageMeter {
   private readonly counters = new Map<string, OrgCounter>();
   private readonly loading = new Map<string, Promise<OrgCounter>>();
-  /** Charges not yet written, grouped per (org, key, reason, period): one ledger entry per group and flush. */
+  /** Charges not yet written, grouped per (org, key, reason, source, period): one ledger entry per group and flush. */
   private buffer = new Map<string, UsageEntry>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
@@ -46,21 +93,65 @@ export class UsageMeter {
     private readonly options: { flushMs?: number; reloadMs?: number; onFlushError?: (error: unknown) => void } = {},
   ) {}
 
-  /** Reserves credits if the organization has them; returns null when the quota would be exceeded. */
+  /** Reserves credits of the period quota if the organization has them; returns null when the quota would be exceeded. */
   async reserve(orgId: string, keyId: string | null, credits: number, quota: number): Promise<Reservation | null> {
     const counter = await this.counter(orgId);
-    if (counter.persisted + counter.buffered + counter.reserved + credits > quota) return null;
-    counter.reserved += credits;
-    return { orgId, keyId, credits, settled: false };
+    const used = counter.persisted.quota + counter.buffered.quota + counter.reserved.quota;
+    if (used + credits > quota) return null;
+    counter.reserved.quota += credits;
+    return { orgId, keyId, credits, parts: { quota: credits, prepaid: 0, overage: 0 }, periodKey: counter.periodKey, settled: false };
   }
 
-  /** Charges `credits` (≤ the reserved amount) and releases the rest of the reservation. */
+  /**
+   * Reserves credits from the sources in charging order (quota, prepaid, overage). `all`: exactly `credits` or
+   * nothing (null); otherwise as many as available up to `credits`, null when not even one is.
+   */
+  async reserveFromSources(orgId: string, keyId: string | null, credits: number, limits: SourceLimits, all: boolean): Promise<Reservation | null> {
+    if (!Number.isInteger(credits) || credits <= 0) throw new RangeError('credits must be a positive integer');
+    const counter = await this.counter(orgId);
+    // From here to the return nothing awaits: the check and the hold are one step for this process.
+    const available = this.availableIn(counter, limits);
+    const availableTotal = total(available);
+    if (all ? availableTotal < credits : availableTotal < 1) return null;
+    let wanted = Math.min(credits, availableTotal);
+    const parts = zero();
+    for (const source of SOURCES) {
+      const take = Math.min(wanted, available[source]);
+      parts[source] = take;
+      counter.reserved[source] += take;
+      wanted -= take;
+    }
+    return { orgId, keyId, credits: total(parts), parts, periodKey: counter.periodKey, settled: false };
+  }
+
+  /** Credits each source could still give a new reservation. */
+  async available(orgId: string, limits: SourceLimits): Promise<SourceCounts> {
+    return this.availableIn(await this.counter(orgId), limits);
+  }
+
+  /**
+   * Charges `credits` (≤ the reserved amount) and releases the rest of the reservation. The charge takes the
+   * reserved sources in charging order: quota first, then prepaid, then overage.
+   */
   commit(reservation: Reservation, reason: string, credits = reservation.credits): void {
     if (reservation.settled) return;
+    if (!Number.isInteger(credits) || credits < 0 || credits > reservation.credits) {
+      throw new RangeError(`cannot charge ${credits} credits of a reservation of ${reservation.credits}`);
+    }
     reservation.settled = true;
     const counter = this.counters.get(reservation.orgId);
-    if (counter) counter.reserved -= reservation.credits;
-    if (credits > 0) this.charge(reservation.orgId, reservation.keyId, credits, reason);
+    if (counter) {
+      // Quota and overage reservations belong to their period (a new period's counter starts without them);
+      // the prepaid balance spans periods, so its reservations are carried over.
+      const samePeriod = counter.periodKey === reservation.periodKey;
+      for (const source of SOURCES) if (source === 'prepaid' || samePeriod) counter.reserved[source] -= reservation.parts[source];
+    }
+    let left = credits;
+    for (const source of SOURCES) {
+      const take = Math.min(left, reservation.parts[source]);
+      if (take > 0) this.charge(reservation.orgId, reservation.keyId, take, reason, source);
+      left -= take;
+    }
   }
 
   cancel(reservation: Reservation): void {
@@ -68,30 +159,51 @@ export class UsageMeter {
   }
 
   /** Appends a charge without a reservation (callers that already checked the quota). */
-  charge(orgId: string, keyId: string | null, credits: number, reason: string): void {
+  charge(orgId: string, keyId: string | null, credits: number, reason: string, source: UsageSource = 'quota'): void {
     if (!Number.isInteger(credits) || credits <= 0) throw new Error('credits must be a positive integer');
     const at = this.now();
     const periodKey = this.period(at).key;
     const counter = this.counters.get(orgId);
-    if (counter && counter.periodKey === periodKey) counter.buffered += credits;
-    const group = `${orgId}|${keyId ?? ''}|${reason}|${periodKey}`;
+    if (counter && counter.periodKey === periodKey) counter.buffered[source] += credits;
+    if (counter && source === 'prepaid') counter.prepaidPending += credits;
+    const group = `${orgId}|${keyId ?? ''}|${reason}|${source}|${periodKey}`;
     const pending = this.buffer.get(group);
     if (pending) pending.credits += credits;
-    else this.buffer.set(group, { id: newId('use'), orgId, keyId, credits, reason, createdAt: at });
+    else this.buffer.set(group, { id: newId('use'), orgId, keyId, credits, reason, source, createdAt: at });
     this.scheduleFlush();
   }
 
-  /** Credits used this period as known in memory (may trail other processes). */
+  /** Credits used this period (all sources) as known in memory (may trail other processes). */
   async approximateUsed(orgId: string): Promise<number> {
     const counter = await this.counter(orgId);
-    return counter.persisted + counter.buffered;
+    return total(counter.persisted) + total(counter.buffered);
   }
 
-  /** Credits used this period, read from the ledger after flushing this process's buffer. */
+  /** This process's view of the organization's period: may trail other processes by `reloadMs`. */
+  async snapshot(orgId: string): Promise<UsageSnapshot> {
+    const c = await this.counter(orgId);
+    const used = zero();
+    for (const source of SOURCES) used[source] = c.persisted[source] + c.buffered[source];
+    return { periodKey: c.periodKey, used, reserved: { ...c.reserved }, prepaidBalance: c.prepaidBalance - c.prepaidPending };
+  }
+
+  /** Credits used this period (all sources), read from the ledger after flushing this process's buffer. */
   async exactUsed(orgId: string): Promise<number> {
     await this.flush();
     const period = billingPeriod(this.now());
     return this.store.sumUsage(orgId, period.start, period.end);
+  }
+
+  /** Per-source usage of this period and the prepaid balance, read from the ledger after flushing. */
+  async exactSummary(orgId: string): Promise<UsageSummary & { period: BillingPeriod }> {
+    await this.flush();
+    const period = billingPeriod(this.now());
+    return { ...(await this.store.summarizeUsage(orgId, period.start, period.end)), period };
+  }
+
+  /** Makes the next read of the organization reload from the ledger (after a credit grant, for example). */
+  forget(orgId: string): void {
+    this.loadedAt.delete(orgId);
   }
 
   async flush(): Promise<void> {
@@ -105,6 +217,15 @@ export class UsageMeter {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.flush();
+  }
+
+  private availableIn(counter: OrgCounter, limits: SourceLimits): SourceCounts {
+    const { persisted: p, buffered: b, reserved: r } = counter;
+    return {
+      quota: Math.max(0, limits.quota - (p.quota + b.quota + r.quota)),
+      prepaid: Math.max(0, counter.prepaidBalance - counter.prepaidPending - r.prepaid),
+      overage: Math.max(0, limits.overage - (p.overage + b.overage + r.overage)),
+    };
   }
 
   private async writeBuffer(): Promise<void> {
@@ -123,15 +244,21 @@ export class UsageMeter {
     }
     for (const entry of entries) {
       const counter = this.counters.get(entry.orgId);
-      if (counter && counter.periodKey === this.period(entry.createdAt).key) {
-        counter.buffered -= entry.credits;
-        counter.persisted += entry.credits;
+      if (!counter) continue;
+      const source = entry.source ?? 'quota';
+      if (counter.periodKey === this.period(entry.createdAt).key) {
+        counter.buffered[source] -= entry.credits;
+        counter.persisted[source] += entry.credits;
+      }
+      if (source === 'prepaid') {
+        counter.prepaidPending -= entry.credits;
+        counter.prepaidBalance -= entry.credits;
       }
     }
   }
 
   private requeue(entry: UsageEntry): void {
-    const group = `${entry.orgId}|${entry.keyId ?? ''}|${entry.reason}|${this.period(entry.createdAt).key}`;
+    const group = `${entry.orgId}|${entry.keyId ?? ''}|${entry.reason}|${entry.source ?? 'quota'}|${this.period(entry.createdAt).key}`;
     const pending = this.buffer.get(group);
     if (pending) pending.credits += entry.credits;
     else this.buffer.set(group, entry);
@@ -160,23 +287,27 @@ export class UsageMeter {
     if (existing && existing.periodKey === period.key && fresh) return existing;
     let pending = this.loading.get(orgId);
     if (!pending) {
-      pending = this.load(orgId, existing).finally(() => this.loading.delete(orgId));
+      pending = this.load(orgId).finally(() => this.loading.delete(orgId));
       this.loading.set(orgId, pending);
     }
     return pending;
   }
 
-  /** Reloads the persisted sum; serialized with flushes so a flush is counted exactly once. */
-  private async load(orgId: string, existing: OrgCounter | undefined): Promise<OrgCounter> {
+  /** Reloads the persisted sums; serialized with flushes so a flush is counted exactly once. */
+  private async load(orgId: string): Promise<OrgCounter> {
     const run = this.flushing.then(async () => {
       const period = this.period(this.now());
-      const persisted = await this.store.sumUsage(orgId, period.start, period.end);
+      const summary = await this.store.summarizeUsage(orgId, period.start, period.end);
+      // Read after the await: charges and settlements made meanwhile went to the previous counter and the buffer.
+      const existing = this.counters.get(orgId);
       const samePeriod = existing?.periodKey === period.key;
       const counter: OrgCounter = {
         periodKey: period.key,
-        persisted,
-        buffered: samePeriod ? existing.buffered : this.bufferedCredits(orgId, period.key),
-        reserved: samePeriod ? existing.reserved : 0,
+        persisted: { quota: summary.quota, prepaid: summary.prepaid, overage: summary.overage },
+        buffered: this.bufferedCredits(orgId, period.key),
+        reserved: samePeriod ? existing.reserved : { ...zero(), prepaid: existing?.reserved.prepaid ?? 0 },
+        prepaidBalance: summary.prepaidBalance,
+        prepaidPending: this.pendingPrepaid(orgId),
       };
       this.counters.set(orgId, counter);
       this.loadedAt.set(orgId, this.now().getTime());
@@ -189,9 +320,17 @@ export class UsageMeter {
     return run;
   }
 
-  private bufferedCredits(orgId: string, periodKey: string): number {
+  private bufferedCredits(orgId: string, periodKey: string): SourceCounts {
+    const credits = zero();
+    for (const entry of this.buffer.values()) {
+      if (entry.orgId === orgId && this.period(entry.createdAt).key === periodKey) credits[entry.source ?? 'quota'] += entry.credits;
+    }
+    return credits;
+  }
+
+  private pendingPrepaid(orgId: string): number {
     let credits = 0;
-    for (const entry of this.buffer.values()) if (entry.orgId === orgId && this.period(entry.createdAt).key === periodKey) credits += entry.credits;
+    for (const entry of this.buffer.values()) if (entry.orgId === orgId && entry.source === 'prepaid') credits += entry.credits;
     return credits;
   }
 }

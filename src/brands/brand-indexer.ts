@@ -14,6 +14,10 @@ export type IndexOutcome = { ok: true; stored: StoredBrand } | { ok: false; reas
  */
 export class BrandIndexer {
   private readonly inFlight = new Map<string, Promise<IndexOutcome>>();
+  /** Domains whose last crawl failed, until when the failure is answered without crawling again. */
+  private readonly failures = new Map<string, { until: number; outcome: IndexOutcome }>();
+  /** How long a failed crawl is remembered: repeated lookups of a dead or hostile site must not crawl it each time. */
+  failureTtlMs = 10 * 60_000;
 
   constructor(
     private readonly store: BrandStore,
@@ -23,12 +27,24 @@ export class BrandIndexer {
     private readonly onSaved: (stored: StoredBrand, domains: string[]) => void = () => undefined,
   ) {}
 
-  index(domain: string): Promise<IndexOutcome> {
+  /** `retry`: a queued job retrying on purpose, so a remembered failure must not short-circuit it. */
+  index(domain: string, options: { retry?: boolean } = {}): Promise<IndexOutcome> {
+    const failed = options.retry ? null : this.recentFailure(domain);
+    if (failed) return Promise.resolve(failed);
     const running = this.inFlight.get(domain);
     if (running) return running;
     const started = this.run(domain).finally(() => this.inFlight.delete(domain));
     this.inFlight.set(domain, started);
     return started;
+  }
+
+  /** The outcome of a crawl of `domain` that failed within `failureTtlMs`, or null. */
+  recentFailure(domain: string): IndexOutcome | null {
+    const entry = this.failures.get(domain);
+    if (!entry) return null;
+    if (entry.until > this.now().getTime()) return entry.outcome;
+    this.failures.delete(domain);
+    return null;
   }
 
   /** Number of crawls running in this process. */
@@ -47,11 +63,17 @@ export class BrandIndexer {
     }
     if (!outcome.ok) {
       this.logger.info({ domain, reason: outcome.reason, ms: Date.now() - startedAt }, 'crawl failed');
-      return { ok: false, reason: outcome.reason, message: outcome.message };
+      return this.remember(domain, { ok: false, reason: outcome.reason, message: outcome.message });
     }
     const stored = await this.save(domain, outcome.domain, outcome.draft);
     this.logger.info({ domain, brandId: stored.brand.id, finalDomain: outcome.domain, ms: Date.now() - startedAt }, 'brand indexed');
     return { ok: true, stored };
+  }
+
+  private remember(domain: string, outcome: IndexOutcome): IndexOutcome {
+    if (this.failures.size > 10_000) this.failures.clear();
+    this.failures.set(domain, { until: this.now().getTime() + this.failureTtlMs, outcome });
+    return outcome;
   }
 
   private async save(requested: string, finalDomain: string, draft: Omit<Brand, 'id' | 'urn' | 'palette'>): Promise<StoredBrand> {

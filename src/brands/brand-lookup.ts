@@ -16,7 +16,7 @@ export type LookupResult =
   | { status: 'not_found'; message: string; domain: string | null };
 
 export const NOT_FOUND_MESSAGE = 'No brand found for this identifier.';
-const UNMATCHED_MESSAGE = 'This identifier cannot be matched to a company website.';
+export const UNMATCHED_MESSAGE = 'This identifier cannot be matched to a company website.';
 
 function identifierRef(identifier: Identifier): IdentifierRef | null {
   switch (identifier.kind) {
@@ -42,14 +42,14 @@ export class BrandLookup {
   ) {}
 
   async lookup(readings: Readings, options: LookupOptions): Promise<LookupResult> {
-    const all = [readings.primary, ...readings.fallbacks];
     const primaryDomain = readings.primary.kind === 'domain' ? readings.primary.domain : null;
     // Rule 6: every reading is tried against the store before anything is crawled.
-    for (const reading of all) {
-      const held = await this.held(reading);
-      if (held) return this.filtered(held, options, reading.kind === 'domain' ? reading.domain : null);
-    }
+    const known = await this.state(readings);
+    if (known.state === 'held') return this.filtered(known.brand, options, primaryDomain);
+    // A removed brand stays removed: it is not crawled back into existence by a lookup.
+    if (known.state === 'removed') return { status: 'not_found', message: NOT_FOUND_MESSAGE, domain: primaryDomain };
     if (options.cachedOnly) return { status: 'not_indexed', domain: primaryDomain };
+    const all = [readings.primary, ...readings.fallbacks];
     const crawlable = all.find((r): r is Extract<Identifier, { kind: 'domain' }> => r.kind === 'domain');
     if (!crawlable) return { status: 'not_found', message: readings.primary.kind === 'brandId' ? NOT_FOUND_MESSAGE : UNMATCHED_MESSAGE, domain: null };
     const outcome = await this.indexer.index(crawlable.domain);
@@ -60,16 +60,42 @@ export class BrandLookup {
 
   /** The brand held for one reading, or null. Removed brands count as not held. */
   async held(reading: Identifier): Promise<CachedBrand | null> {
+    const found = await this.find(reading);
+    return found && found.stored.status === 'indexed' ? found : null;
+  }
+
+  /** What the store knows of the readings, without crawling: held, removed, or absent (HEAD, batch). */
+  async state(readings: Readings): Promise<{ state: 'held'; brand: CachedBrand } | { state: 'removed' | 'absent' }> {
+    let removed = false;
+    for (const reading of [readings.primary, ...readings.fallbacks]) {
+      const found = await this.find(reading);
+      if (found?.stored.status === 'indexed') return { state: 'held', brand: found };
+      if (found) removed = true;
+    }
+    return { state: removed ? 'removed' : 'absent' };
+  }
+
+  /** True when a crawl of `domain` failed recently: nothing can be fetched for it right now. */
+  recentFailure(domain: string): boolean {
+    return this.indexer.recentFailure(domain) !== null;
+  }
+
+  /** Applies the allowNsfw rule (spec 4.1) to a held brand. */
+  visible(brand: CachedBrand, allowNsfw: boolean | undefined): boolean {
+    return !(brand.stored.brand.isNsfw && allowNsfw === false);
+  }
+
+  private async find(reading: Identifier): Promise<CachedBrand | null> {
     const hit = reading.kind === 'brandId' ? this.cache.getById(reading.id) : reading.kind === 'domain' ? this.cache.getByDomain(reading.domain) : null;
-    if (hit) return hit.stored.status === 'indexed' ? hit : null;
+    if (hit) return hit;
     const ref = identifierRef(reading);
     const stored: StoredBrand | null = ref ? await this.store.findBrandByIdentifier(ref) : reading.kind === 'brandId' ? await this.store.getBrand(reading.id) : null;
-    if (!stored || stored.status !== 'indexed') return null;
+    if (!stored) return null;
     return this.cache.put(stored, reading.kind === 'domain' ? [reading.domain] : []);
   }
 
   private filtered(brand: CachedBrand, options: LookupOptions, domain: string | null): LookupResult {
-    if (brand.stored.brand.isNsfw && options.allowNsfw === false) return { status: 'not_found', message: NOT_FOUND_MESSAGE, domain };
+    if (!this.visible(brand, options.allowNsfw)) return { status: 'not_found', message: NOT_FOUND_MESSAGE, domain };
     return { status: 'found', brand, domain: domain ?? brand.stored.brand.domain };
   }
 }

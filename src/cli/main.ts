@@ -3,6 +3,7 @@ import { loadConfig, ConfigError } from '../config/config.js';
 import { createLogger } from '../platform/logger.js';
 import { AccountError } from '../billing/accounts.js';
 import { registerAdminCommands } from './admin-commands.js';
+import { registerBillingCommands } from './billing-commands.js';
 import { registerServeCommands } from './serve-commands.js';
 
 function buildProgram(): Command {
@@ -15,6 +16,7 @@ function buildProgram(): Command {
   const quietLogger = () => createLogger({ level: 'warn', destination: process.stderr });
   registerServeCommands(program, config);
   registerAdminCommands(program, config, quietLogger);
+  registerBillingCommands(program, config, quietLogger);
   return program;
 }
 

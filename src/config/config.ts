@@ -30,6 +30,18 @@ export interface Config {
   defaultPaidQuota: number;
   /** Time allowed for in-flight requests and running jobs on SIGTERM/SIGINT. */
   shutdownGraceMs: number;
+  /** Per-item time budget of a batch lookup (504 `timeout` past it). */
+  batchItemTimeoutMs: number;
+  /** Byte budget of one batch response (items past it answer 413 `response_too_large`). */
+  batchResponseMaxBytes: number;
+  /** SMTP URL for usage warning emails; null means no email (the warning is logged as not sent). */
+  smtpUrl: string | null;
+  /** Sender of billing emails. */
+  mailFrom: string;
+  /** Request throughput limit per organization without its own (0: no limit). */
+  rateLimitPerMinute: number;
+  /** Monthly overage cap for paid organizations without their own, in US cents (0 disables overage). */
+  overageSpendingLimitCents: number;
 }
 
 /** Every environment variable Config reads, with its default as documented. */
@@ -49,6 +61,12 @@ export const ENV_VARS = [
   'BRANDBASE_DEFAULT_FREE_QUOTA',
   'BRANDBASE_DEFAULT_PAID_QUOTA',
   'BRANDBASE_SHUTDOWN_GRACE_MS',
+  'BRANDBASE_BATCH_ITEM_TIMEOUT_MS',
+  'BRANDBASE_BATCH_MAX_RESPONSE_BYTES',
+  'BRANDBASE_SMTP_URL',
+  'BRANDBASE_MAIL_FROM',
+  'BRANDBASE_RATE_LIMIT_PER_MINUTE',
+  'BRANDBASE_OVERAGE_SPENDING_LIMIT_CENTS',
 ] as const;
 
 export class ConfigError extends Error {
@@ -115,5 +133,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     defaultFreeQuota: integer(env, 'BRANDBASE_DEFAULT_FREE_QUOTA', 500),
     defaultPaidQuota: integer(env, 'BRANDBASE_DEFAULT_PAID_QUOTA', 10_000),
     shutdownGraceMs: integer(env, 'BRANDBASE_SHUTDOWN_GRACE_MS', 25_000, 0),
+    batchItemTimeoutMs: integer(env, 'BRANDBASE_BATCH_ITEM_TIMEOUT_MS', 2000, 1),
+    batchResponseMaxBytes: integer(env, 'BRANDBASE_BATCH_MAX_RESPONSE_BYTES', 8 * 1024 * 1024, 1024),
+    smtpUrl: text(env, 'BRANDBASE_SMTP_URL'),
+    mailFrom: text(env, 'BRANDBASE_MAIL_FROM') ?? 'Brandbase <billing@localhost>',
+    rateLimitPerMinute: integer(env, 'BRANDBASE_RATE_LIMIT_PER_MINUTE', 60_000),
+    overageSpendingLimitCents: integer(env, 'BRANDBASE_OVERAGE_SPENDING_LIMIT_CENTS', 10_000),
   });
 }

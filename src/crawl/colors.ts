@@ -1,29 +1,26 @@
 /**
- * Brand colours (spec 2.5) from static evidence, each observation weighted by how much it says about the brand:
- *   platform hints the brand set on purpose (mask-icon colour, theme-color, manifest theme_color, TileColor),
- *   root custom properties with brand names (tokens), button/CTA backgrounds, the logo's dominant pixels, and
- *   surfaces (html/body/header/footer backgrounds, manifest background_color).
- * Observations closer than ΔE_OK 0.04 merge into one colour (the heaviest observation's hex represents it).
- * Types: `accent` = the heaviest chromatic, not near-black colour backed by non-surface evidence (none on a
- * monochrome site: no accent is invented); `dark`/`light` = surfaces, neutrals and near-black tints by OKLab
- * lightness (< 0.5 dark); `brand` = other chromatic brand colours. At most 6 colours, accent first.
- * brightness: see domain/color-math.ts (the spec formula on 8-bit values, rounded to 2 decimals).
- * Not done yet: gradients, link/heading text colours, usage counts from rendering, dark-theme variants.
+ * Brand colours (spec 2.5) fused from the evidence in color-evidence.ts plus the logo's dominant pixels.
+ * Observations closer than ΔE_OK 0.04 (SAME_COLOR_DELTA) merge into one colour represented by its heaviest
+ * observation; agreement between independent sources multiplies a colour's score (+25 % per extra source).
+ *
+ * Types (spec 2.5):
+ *   accent  the main colour, used for calls to action: the best-scoring chromatic colour (OKLCH chroma ≥ 0.04,
+ *           OKLab L > 0.25) backed by identity evidence (platform hint, brand token, logo, primary CTA, hero
+ *           gradient or a coloured header). A monochrome brand has none: a chromatic colour seen only in links, headings or a
+ *           secondary button never becomes the accent, so no accent is invented.
+ *   brand   other chromatic colours with non-surface evidence of weight ≥ 1 (the rest of the scheme).
+ *   dark    surfaces and neutrals (and near-black tints) with OKLab L < 0.5; `light` the others.
+ * At most 6 colours: the accent first, then the others by score (evidence weight × source agreement).
+ * brightness: domain/color-math.ts (0.2126 R + 0.7152 G + 0.0722 B on 8-bit values, exactly the spec formula).
  */
 import type { Color, ColorType } from '../domain/brand.js';
-import { brightness, deltaE, isNeutral, lightness, parseCssColor, SAME_COLOR_DELTA } from '../domain/color-math.js';
-import { collectRootVariables, resolveVariables, type CssVariables } from './css-variables.js';
+import { brightness, deltaE, isNeutral, lightness, SAME_COLOR_DELTA } from '../domain/color-math.js';
+import { cssEvidence, platformHints, type ColorObservation, type ColorSource } from './color-evidence.js';
 import type { HtmlPage } from './html-page.js';
 import type { WebManifest } from './manifest.js';
-import { declaredValue, splitSelectors, type CssRule, type ParsedCss } from './parse-css.js';
+import type { ParsedCss } from './parse-css.js';
 
-export type ColorSource = 'platform' | 'token' | 'cta' | 'logo' | 'surface';
-
-export interface ColorObservation {
-  hex: string;
-  weight: number;
-  source: ColorSource;
-}
+export { backgroundColor } from './color-evidence.js';
 
 export interface ColorsInput {
   page: HtmlPage;
@@ -34,139 +31,82 @@ export interface ColorsInput {
 }
 
 const MAX_COLORS = 6;
-const BRAND_TOKEN = /(brand|primary|accent|secondary|tertiary|cta|highlight|theme|main|key)/i;
-const NOT_BRAND_TOKEN = /(^--tw-|error|danger|destructive|warning|success|info|alert|disabled|placeholder|skeleton|overlay|backdrop|tooltip|shadow|border|ring|divide|gutter|focus|hover|active|muted|text|foreground|fg\b|contrast|font|radius|size|spacing|width|height|duration|ease|z-index)/i;
-const SURFACE_TOKEN = /^--(?:color-)?(background|bg|surface|canvas|page-bg|body-bg|base-100)$/i;
-const CTA_SELECTOR = /(button|btn|cta|\.primary|type=["']?submit|\.action|get-started|signup|sign-up)/i;
-const STATE_SELECTOR = /:(hover|focus|active|disabled|visited)|\.(disabled|is-disabled)|\[disabled\]/i;
-const PAGE_SURFACE_SELECTOR = /^(html|body|:root)$/i;
-const CHROME_SURFACE_SELECTOR = /(^|[\s>.#-])(header|footer|nav|navbar|topbar|site-header|site-footer)([\s.#:[-]|$)/i;
+const LOGO_WEIGHT = 3;
+/** Chromatic colours with less evidence than this are decoration, not part of the brand's scheme. */
+const MIN_BRAND_WEIGHT = 1;
+/** Sources that say "this is our colour" rather than "this element happens to be coloured". */
+const IDENTITY_SOURCES = new Set<ColorSource>(['platform', 'token', 'logo']);
+const ACCENT_CTA_WEIGHT = 2;
+const ACCENT_GRADIENT_WEIGHT = 1.5;
+const ACCENT_CHROME_WEIGHT = 1.5;
+const DARK_TINT_LIGHTNESS = 0.25;
 
 export function extractColors(input: ColorsInput): Color[] {
   const observations = [
     ...platformHints(input.page, input.manifest),
     ...cssEvidence(input.css),
-    ...input.logoColors.map((c) => ({ hex: c.hex.toLowerCase(), weight: 3 * c.share, source: 'logo' as const })),
+    ...input.logoColors.map((c) => ({ hex: c.hex.toLowerCase(), weight: LOGO_WEIGHT * c.share, source: 'logo' as const })),
   ];
   return typeColors(clusterObservations(observations));
 }
-
-// ---------------------------------------------------------------- evidence
-
-export function platformHints(page: HtmlPage, manifest: WebManifest | null): ColorObservation[] {
-  const { $ } = page;
-  const out: ColorObservation[] = [];
-  const add = (value: string | null | undefined, weight: number, source: ColorSource): void => {
-    const hex = value ? parseCssColor(value) : null;
-    if (hex) out.push({ hex, weight, source });
-  };
-  add($('link[rel~="mask-icon" i][color]').attr('color'), 4, 'platform');
-  $('meta[name="theme-color" i]').each((_, el) => {
-    const media = $(el).attr('media') ?? '';
-    // The dark-scheme theme colour is the dark surface, not the brand colour.
-    add($(el).attr('content'), /dark/i.test(media) ? 1 : 3, /dark/i.test(media) ? 'surface' : 'platform');
-  });
-  add($('meta[name="msapplication-TileColor" i]').attr('content'), 2, 'platform');
-  add(manifest?.themeColor, 3, 'platform');
-  add(manifest?.backgroundColor, 1, 'surface');
-  return out;
-}
-
-export function cssEvidence(css: ParsedCss[]): ColorObservation[] {
-  const vars = collectRootVariables(css);
-  const out: ColorObservation[] = [...tokenColors(vars)];
-  for (const sheet of css) for (const rule of sheet.rules) {
-    if (rule.media && /prefers-color-scheme\s*:\s*dark|print/i.test(rule.media)) continue;
-    out.push(...ruleColors(rule, vars));
-  }
-  return out;
-}
-
-function tokenColors(vars: CssVariables): ColorObservation[] {
-  const out: ColorObservation[] = [];
-  for (const [name, raw] of vars) {
-    const surface = SURFACE_TOKEN.test(name);
-    if (!surface && (!BRAND_TOKEN.test(name) || NOT_BRAND_TOKEN.test(name))) continue;
-    const hex = tokenColor(resolveVariables(raw, vars));
-    if (!hex) continue;
-    const weight = surface ? 2 : /brand|primary|cta/i.test(name) ? 4 : 2;
-    out.push({ hex, weight, source: surface ? 'surface' : 'token' });
-  }
-  return out;
-}
-
-/** A token value; bare HSL channel triples (`222 47% 11%`, the shadcn convention) are read as hsl(). */
-function tokenColor(value: string): string | null {
-  const v = value.trim();
-  if (/^[\d.]+(deg)?\s+[\d.]+%\s+[\d.]+%$/.test(v)) return parseCssColor(`hsl(${v})`);
-  return parseCssColor(v);
-}
-
-function ruleColors(rule: CssRule, vars: CssVariables): ColorObservation[] {
-  const selectors = splitSelectors(rule.selector);
-  const background = declaredValue(rule, 'background-color') ?? declaredValue(rule, 'background');
-  if (!background) return [];
-  const hex = backgroundColor(resolveVariables(background, vars));
-  if (!hex) return [];
-  if (selectors.some((s) => PAGE_SURFACE_SELECTOR.test(s))) return [{ hex, weight: 2, source: 'surface' }];
-  if (selectors.every((s) => STATE_SELECTOR.test(s))) return [];
-  if (selectors.some((s) => CTA_SELECTOR.test(s))) return [{ hex, weight: 2, source: 'cta' }];
-  if (selectors.some((s) => CHROME_SURFACE_SELECTOR.test(s))) return [{ hex, weight: 1, source: 'surface' }];
-  return [];
-}
-
-/** The colour layer of a `background` value (gradients and images are skipped). */
-export function backgroundColor(value: string): string | null {
-  if (/gradient\(|url\(/i.test(value)) return null;
-  for (const token of value.match(/[a-z-]+\([^()]*\)|#[0-9a-f]{3,8}\b|[a-z]+/gi) ?? []) {
-    const hex = parseCssColor(token);
-    if (hex) return hex;
-  }
-  return null;
-}
-
-// ---------------------------------------------------------------- merging and typing
 
 export interface ColorCluster {
   hex: string;
   weight: number;
   sources: Set<ColorSource>;
+  /** Weight per source, so the accent rule can ask "was this a primary CTA?" */
+  bySource: Map<ColorSource, number>;
 }
 
 export function clusterObservations(observations: ColorObservation[]): ColorCluster[] {
   const clusters: ColorCluster[] = [];
   for (const o of [...observations].sort((a, b) => b.weight - a.weight)) {
-    const near = clusters.find((c) => deltaE(c.hex, o.hex) < SAME_COLOR_DELTA);
-    if (near) {
-      near.weight += o.weight;
-      near.sources.add(o.source);
-    } else clusters.push({ hex: o.hex, weight: o.weight, sources: new Set([o.source]) });
+    let near = clusters.find((c) => deltaE(c.hex, o.hex) < SAME_COLOR_DELTA);
+    if (!near) {
+      near = { hex: o.hex, weight: 0, sources: new Set(), bySource: new Map() };
+      clusters.push(near);
+    }
+    near.weight += o.weight;
+    near.sources.add(o.source);
+    near.bySource.set(o.source, (near.bySource.get(o.source) ?? 0) + o.weight);
   }
-  // Agreement between independent sources is the best evidence of a brand colour.
   return clusters.sort((a, b) => score(b) - score(a));
 }
 
-function score(c: ColorCluster): number {
+export function score(c: ColorCluster): number {
   return c.weight * (1 + 0.25 * (c.sources.size - 1));
 }
 
+function isChromatic(hex: string): boolean {
+  return !isNeutral(hex) && lightness(hex) > DARK_TINT_LIGHTNESS;
+}
+
+/** Identity evidence a chromatic colour needs to be the accent (see the header). */
+export function canBeAccent(c: ColorCluster): boolean {
+  if (!isChromatic(c.hex)) return false;
+  if ([...c.sources].some((s) => IDENTITY_SOURCES.has(s))) return true;
+  return (
+    (c.bySource.get('cta') ?? 0) >= ACCENT_CTA_WEIGHT ||
+    (c.bySource.get('gradient') ?? 0) >= ACCENT_GRADIENT_WEIGHT ||
+    (c.bySource.get('chrome') ?? 0) >= ACCENT_CHROME_WEIGHT
+  );
+}
+
 function typeColors(clusters: ColorCluster[]): Color[] {
-  const accent = clusters.find((c) => !isNeutral(c.hex) && hasBrandEvidence(c) && lightness(c.hex) > 0.25);
-  const typed = clusters.map((c) => ({ c, type: c === accent ? 'accent' : otherType(c) }) as const);
-  const order: Record<ColorType, number> = { accent: 0, brand: 1, dark: 2, light: 3 };
+  const accent = clusters.find(canBeAccent);
+  const typed = clusters
+    .map((c) => ({ c, type: c === accent ? ('accent' as const) : otherType(c) }))
+    .filter((t): t is { c: ColorCluster; type: ColorType } => t.type !== null);
+  // The accent leads; the rest keep their score order, so a monochrome brand's black comes before a link blue.
   return typed
     .slice(0, MAX_COLORS)
-    .sort((a, b) => order[a.type] - order[b.type])
+    .sort((a, b) => Number(b.type === 'accent') - Number(a.type === 'accent'))
     .map(({ c, type }) => ({ hex: c.hex, type, brightness: brightness(c.hex) }));
 }
 
-function hasBrandEvidence(c: ColorCluster): boolean {
-  return [...c.sources].some((s) => s !== 'surface');
-}
-
-function otherType(c: ColorCluster): ColorType {
-  const surfaceOnly = !hasBrandEvidence(c);
-  // A chromatic colour with brand evidence stays a brand colour unless it is nearly black (a dark surface tint).
-  if (!surfaceOnly && !isNeutral(c.hex) && lightness(c.hex) > 0.25) return 'brand';
+/** brand, dark or light; null for a weakly evidenced chromatic colour (decoration). */
+function otherType(c: ColorCluster): ColorType | null {
+  const surfaceOnly = [...c.sources].every((s) => s === 'surface');
+  if (isChromatic(c.hex) && !surfaceOnly) return c.weight >= MIN_BRAND_WEIGHT ? 'brand' : null;
   return lightness(c.hex) < 0.5 ? 'dark' : 'light';
 }

@@ -1,18 +1,28 @@
 /**
- * Firmographics (spec 2.7) from the site's own JSON-LD Organization node. Only stated facts are used: a field
- * without evidence stays null (no defaulting kind to PRIVATELY_HELD, no guessing employees from page size).
- * Not done yet: region/subregion (need a country→UN region table), industries (need the classifier), about-page
- * text patterns ("founded in 1999").
+ * Firmographics (spec 2.7) from what the site states: the JSON-LD Organization node of the homepage or of its
+ * about/contact pages (subtypes map to `kind`), then the running text of those pages (company-text.ts) for
+ * facts JSON-LD left out. Only stated facts are used: a field without evidence stays null (no defaulting kind to
+ * PRIVATELY_HELD, no guessing employees from page size). Industries are filled by the caller (industries/).
  */
 import { emptyCompany, type Company, type CompanyKind, type Location } from '../domain/brand.js';
+import { textFacts, type TextFacts } from './company-text.js';
+import { countryCode as codeOfCountry, countryInfo } from './countries.js';
 import { findOrganization, nodeTypes, nodeValue, stringValue, type JsonLdNode } from './json-ld.js';
 
 const EMPLOYEE_BANDS = [10001, 5001, 1001, 501, 201, 51, 11, 2, 1] as const;
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
 
-export function extractCompany(jsonLd: JsonLdNode[], label: string): Company {
+/**
+ * `jsonLd` holds the nodes of every fetched page (homepage first); `text` the running text of those pages
+ * without footers (company-text.ts bodyText). JSON-LD wins over text for every field it states.
+ */
+export function extractCompany(jsonLd: JsonLdNode[], label: string, text = '', now: Date = new Date()): Company {
   const org = findOrganization(jsonLd, label);
-  if (!org) return emptyCompany();
+  const facts = textFacts(text, now);
+  const company = org ? fromOrganization(org) : emptyCompany();
+  return mergeTextFacts(company, facts);
+}
+
+function fromOrganization(org: JsonLdNode): Company {
   const financialIdentifiers = financialIds(org);
   return {
     employees: employeeBand(org['numberOfEmployees']),
@@ -21,6 +31,19 @@ export function extractCompany(jsonLd: JsonLdNode[], label: string): Company {
     industries: [],
     kind: companyKind(org, financialIdentifiers !== null),
     location: location(org),
+  };
+}
+
+function mergeTextFacts(company: Company, facts: TextFacts): Company {
+  const ids = company.financialIdentifiers;
+  const ticker = [...new Set([...(ids?.ticker ?? []), ...facts.tickers])];
+  const isin = [...new Set([...(ids?.isin ?? []), ...facts.isins])];
+  return {
+    ...company,
+    employees: company.employees ?? (facts.employees !== null ? employeeBand(facts.employees) : null),
+    foundedYear: company.foundedYear ?? facts.foundedYear,
+    financialIdentifiers: ticker.length || isin.length ? { isin, ticker } : null,
+    kind: company.kind ?? facts.kind,
   };
 }
 
@@ -53,9 +76,12 @@ function toNumber(value: unknown): number | null {
   return text && Number.isFinite(n) ? n : null;
 }
 
+const EDUCATIONAL_TYPES = ['EducationalOrganization', 'CollegeOrUniversity', 'School', 'HighSchool', 'ElementarySchool', 'MiddleSchool', 'Preschool'];
+
+/** kind from the schema.org type, nonprofitStatus, a listing, or an explicit `kind`-like property; else null. */
 function companyKind(org: JsonLdNode, listed: boolean): CompanyKind | null {
   const types = nodeTypes(org);
-  if (types.some((t) => ['EducationalOrganization', 'CollegeOrUniversity', 'School', 'HighSchool', 'ElementarySchool', 'MiddleSchool', 'Preschool'].includes(t))) return 'EDUCATIONAL';
+  if (types.some((t) => EDUCATIONAL_TYPES.includes(t))) return 'EDUCATIONAL';
   if (types.includes('GovernmentOrganization')) return 'GOVERNMENT_AGENCY';
   if (types.includes('NGO') || types.includes('NonprofitOrganization') || org['nonprofitStatus'] !== undefined) return 'NON_PROFIT';
   if (listed) return 'PUBLIC_COMPANY';
@@ -74,8 +100,9 @@ function listOf(value: unknown): string[] {
 }
 
 /**
- * Headquarters from `address` (or `location.address`): city, state, and the country as ISO 3166-1 alpha-2 when
- * given as a code, or matched from its English name via ICU's region names. region/subregion stay null.
+ * Headquarters from `address` (or `location.address`, or the first `department`-less address list entry): city,
+ * state (addressRegion), the country as ISO 3166-1 alpha-2 from a code or a name, and region/subregion of that
+ * country from world-countries ("Europe" / "Western Europe").
  */
 export function location(org: JsonLdNode): Location {
   const address = nodeValue(org['address']) ?? nodeValue(nodeValue(org['location'])?.['address']);
@@ -85,50 +112,15 @@ export function location(org: JsonLdNode): Location {
   loc.state = stringValue(address['addressRegion']);
   const countryValue = address['addressCountry'];
   const country = stringValue(nodeValue(countryValue)?.['name'] ?? countryValue);
-  const code = country ? countryCode(country) : null;
-  loc.countryCode = code;
-  loc.country = code ? (regionNames.of(code) ?? country) : country;
+  const info = country ? countryInfo(codeOfCountry(country) ?? '') : null;
+  loc.countryCode = info?.code ?? null;
+  loc.country = info?.name ?? country;
+  loc.region = info?.region ?? null;
+  loc.subregion = info?.subregion ?? null;
   return loc;
 }
 
-let namesToCodes: Map<string, string> | null = null;
-
-/** ISO-2 code for a code ("us", "GB") or an English country name ("United States"); null when unknown. */
+/** ISO-2 code for a code ("us", "GB") or a country name ("United States"); null when unknown. */
 export function countryCode(value: string): string | null {
-  const text = value.trim();
-  if (/^[A-Za-z]{2}$/.test(text)) {
-    const code = text.toUpperCase();
-    return isCountryCode(code) ? code : null;
-  }
-  namesToCodes ??= buildNameIndex();
-  return namesToCodes.get(normalizeName(text)) ?? null;
-}
-
-function buildNameIndex(): Map<string, string> {
-  const index = new Map<string, string>([['usa', 'US'], ['uk', 'GB'], ['england', 'GB'], ['unitedstatesofamerica', 'US']]);
-  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-  for (const a of letters) {
-    for (const b of letters) {
-      const name = isCountryCode(a + b) ? regionNames.of(a + b) : undefined;
-      if (name && !index.has(normalizeName(name))) index.set(normalizeName(name), a + b);
-    }
-  }
-  return index;
-}
-
-/** ICU knows some codes that are not countries (EU, UN, pseudo-locales, ZZ "Unknown Region"). */
-const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'QO', 'XA', 'XB', 'ZZ']);
-
-/** A current ISO code: known to ICU and not a deprecated alias (DD → DE, YU, ...), which ICU renames silently. */
-function isCountryCode(code: string): boolean {
-  if (NOT_COUNTRIES.has(code) || regionNames.of(code) === undefined) return false;
-  try {
-    return Intl.getCanonicalLocales(`und-${code}`)[0] === `und-${code}`;
-  } catch {
-    return false;
-  }
-}
-
-function normalizeName(name: string): string {
-  return name.toLowerCase().replace(/[^a-z]/g, '');
+  return codeOfCountry(value);
 }

@@ -8,22 +8,24 @@ import { qualityScore } from '../domain/quality-score.js';
 import type { AssetStore } from '../media/asset-store.js';
 import type { Fetcher } from '../platform/fetcher.js';
 import { extractColors } from './colors.js';
-import { extractCompany } from './company.js';
+import { fetchAboutPages } from './about-pages.js';
 import { createCrawlBudget } from './crawl-budget.js';
 import { extractFonts } from './fonts.js';
 import { fetchHomepage, type HomepageFailure } from './fetch-homepage.js';
 import { parseHtmlPage, type HtmlPage } from './html-page.js';
+import { extractFirmographics } from './firmographics.js';
 import { extractIdentity } from './identity.js';
-import { bannerImages, findBannerUrls, ingestBanners } from './images.js';
+import { collectImages } from './brand-images.js';
 import type { AssetDeps } from './ingest-remote-image.js';
 import { readJsonLd, type JsonLdNode } from './json-ld.js';
 import { extractLinks } from './links.js';
 import { findIconCandidates, findMarkCandidates } from './logo-candidates.js';
 import { buildLogos } from './logos.js';
 import { fetchManifest, type WebManifest } from './manifest.js';
-import { detectNsfw } from './nsfw.js';
 import type { ParsedCss } from './parse-css.js';
 import { collectStylesheets } from './stylesheets.js';
+import type { PageRenderer } from './render/page-renderer.js';
+import { renderIfNeeded } from './render/render-if-needed.js';
 
 export type BrandDraft = Omit<Brand, 'id' | 'urn' | 'palette'>;
 
@@ -37,6 +39,8 @@ export interface CrawlDeps {
   fetcher: Fetcher;
   assets: AssetStore;
   now?: () => Date;
+  /** Headless-browser rendering for JavaScript-built homepages; absent when Chromium is not installed. */
+  renderer?: PageRenderer;
 }
 
 export interface CrawlOptions {
@@ -52,7 +56,8 @@ export async function crawlBrand(domain: string, deps: CrawlDeps, opts: CrawlOpt
   try {
     const home = await fetchHomepage(domain, deps.fetcher, budget);
     if (!home.ok) return home;
-    const page = parseHtmlPage(home.result.body, home.result.url, home.result.headers['content-type']);
+    const staticPage = parseHtmlPage(home.result.body, home.result.url, home.result.headers['content-type']);
+    const page = await renderIfNeeded(staticPage, deps.renderer, budget);
     const draft = await extractDraft(page, { fetcher: deps.fetcher, assets: deps.assets, budget }, deps.now ?? (() => new Date()));
     return { ok: true, domain: page.domain, draft };
   } finally {
@@ -63,12 +68,13 @@ export async function crawlBrand(domain: string, deps: CrawlDeps, opts: CrawlOpt
 /** Sub-resources that fail or run out of budget are missing evidence, not a failed crawl. */
 async function extractDraft(page: HtmlPage, deps: AssetDeps, now: () => Date): Promise<BrandDraft> {
   const jsonLd = readJsonLd(page.$);
-  const [manifest, css] = await Promise.all([
+  const [manifest, css, aboutPages] = await Promise.all([
     fetchManifest(page, deps.fetcher, deps.budget),
     collectStylesheets(page, deps.fetcher, deps.budget),
+    fetchAboutPages(page, deps.fetcher, deps.budget),
   ]);
-  const identity = extractIdentity({ page, jsonLd, manifest });
-  const visuals = await extractVisuals(page, jsonLd, manifest, css, identity.name, deps);
+  const identity = extractIdentity({ page, jsonLd, manifest, aboutPages });
+  const visuals = await extractVisuals(page, jsonLd, manifest, css, identity.name, deps, aboutPages);
   const record = {
     name: identity.name,
     domain: page.domain,
@@ -78,8 +84,7 @@ async function extractDraft(page: HtmlPage, deps: AssetDeps, now: () => Date): P
     links: extractLinks(page, jsonLd),
     ...visuals,
     fonts: extractFonts({ page, css }),
-    company: extractCompany(jsonLd, page.label),
-    isNsfw: detectNsfw(page),
+    ...extractFirmographics(page, jsonLd, aboutPages, now(), identity.name),
   };
   const at = now();
   return { ...record, qualityScore: qualityScore({ ...record, crawledAt: at, now: at }) };
@@ -92,14 +97,16 @@ async function extractVisuals(
   css: ParsedCss[],
   brandName: string | null,
   deps: AssetDeps,
+  aboutPages: HtmlPage[],
 ): Promise<Pick<BrandDraft, 'logos' | 'colors' | 'images'>> {
   const icons = findIconCandidates(page, manifest);
-  const marks = findMarkCandidates({ page, jsonLd, brandName, cssRules: css.flatMap((s) => s.rules) });
-  const [logos, banners] = await Promise.all([buildLogos(icons, marks, deps), ingestBanners(findBannerUrls(page), deps)]);
+  const marks = findMarkCandidates({ page, jsonLd, brandName, cssRules: css.flatMap((s) => s.rules), sheets: css });
+  const pendingLogos = buildLogos(icons, marks, deps, brandName);
+  const [logos, images] = await Promise.all([pendingLogos, collectImages({ page, sheets: css, aboutPages, brandName }, deps, pendingLogos)]);
   return {
     logos: logos.logos,
     colors: extractColors({ page, css, manifest, logoColors: logos.logoColors }),
-    images: bannerImages(banners, logos.hashes),
+    images,
   };
 }
 

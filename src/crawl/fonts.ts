@@ -9,7 +9,14 @@
  * @fontsource) is also `google` with the Google family name as originId, because a client can load the same
  * font from Google by that id; any other @font-face family is `custom`; a family used but never seen loaded is
  * `system` when it ships with the operating systems, else `google`/`custom` by name. Icon fonts are skipped.
- * Not done yet: rendering-based usage counts, Typekit kit contents, reading names from WOFF2 files.
+ * Adobe Fonts (Typekit) kit families are `custom` (licensed per site, not loadable by name): their @font-face
+ * rules arrive with the kit CSS (stylesheets.ts); a kit whose CSS could not be read still yields its families
+ * as `custom` through the cascade. A family stack that starts with a system font (`-apple-system`,
+ * `system-ui`, `Segoe UI`...) is reported as `system-ui` with origin `system`.
+ * Weights (spec: "objects, fields not shown"): `{ weight, style }`, weight the CSS numeric weight (100–900; a
+ * variable range is listed by its two ends), style `normal`/`italic` where the source says, null when only the
+ * cascade's font-weight was seen. Sorted by weight, normal before italic.
+ * Not done yet: rendering-based usage counts, reading names from WOFF2 files.
  */
 import type { Font, FontOrigin, FontType, FontWeight } from '../domain/brand.js';
 import { collectRootVariables, resolveVariables, type CssVariables } from './css-variables.js';
@@ -200,20 +207,39 @@ interface RoleUsage {
   bodyWeights: number[];
 }
 
+/**
+ * How directly a selector addresses a role (0: not at all). Body: `html`/`body`/`:root` 3, a bare `p` 2, a
+ * descendant paragraph (`.footer p`) 1. Title: bare `h1`–`h3` 3, a bare title/heading class 2, a heading inside
+ * a component (`.card h2`) 1. A higher rank wins; within a rank the later rule wins, as in the cascade. This
+ * keeps widget, footer and card rules from overriding the site-wide typography.
+ */
+export function roleRank(selector: string, role: 'title' | 'body'): number {
+  const s = selector.trim();
+  if (role === 'body') {
+    if (/^(html|body|:root)$/i.test(s)) return 3;
+    if (/^p$/i.test(s)) return 2;
+    return BODY_SELECTOR.test(s) ? 1 : 0;
+  }
+  if (/^h[1-3]$/i.test(s)) return 3;
+  if (/^(\.(title|heading|headline|display)[\w-]*|\[class\*=["']?(title|heading|display)["']?\])$/i.test(s)) return 2;
+  return TITLE_SELECTOR.test(s) ? 1 : 0;
+}
+
 function roleFamilies(css: ParsedCss[], vars: CssVariables): RoleUsage {
   const usage: RoleUsage = { title: null, body: null, titleWeights: [], bodyWeights: [] };
+  const best = { title: 0, body: 0 };
   for (const sheet of css) for (const rule of sheet.rules) {
     if (rule.media && /prefers-color-scheme|print/i.test(rule.media)) continue;
     const selectors = splitSelectors(rule.selector);
-    const isTitle = selectors.some((s) => TITLE_SELECTOR.test(s));
-    const isBody = selectors.some((s) => BODY_SELECTOR.test(s));
-    if (!isTitle && !isBody) continue;
+    const titleRank = Math.max(0, ...selectors.map((sel) => roleRank(sel, 'title')));
+    const bodyRank = Math.max(0, ...selectors.map((sel) => roleRank(sel, 'body')));
+    if (titleRank === 0 && bodyRank === 0) continue;
     const stack = familyStack(rule, vars);
     const weight = namedWeight(resolveVariables(declaredValue(rule, 'font-weight') ?? '', vars));
-    if (isTitle && stack) usage.title = stack;
-    if (isBody && stack) usage.body = stack;
-    if (isTitle && weight) usage.titleWeights.push(weight);
-    if (isBody && weight) usage.bodyWeights.push(weight);
+    if (stack && titleRank >= best.title && titleRank > 0) [usage.title, best.title] = [stack, titleRank];
+    if (stack && bodyRank >= best.body && bodyRank > 0) [usage.body, best.body] = [stack, bodyRank];
+    if (titleRank > 0 && weight) usage.titleWeights.push(weight);
+    if (bodyRank > 0 && weight) usage.bodyWeights.push(weight);
   }
   return usage;
 }
@@ -224,7 +250,9 @@ function familyStack(rule: ParsedCss['rules'][number], vars: CssVariables): stri
   const value = family ? resolveVariables(family, vars) : shorthand ? shorthandFamily(resolveVariables(shorthand, vars)) : null;
   if (!value) return null;
   const stack = value.split(',').map(unquote).map((f) => f.trim()).filter(Boolean);
-  return stack.length > 0 ? stack : null;
+  // `inherit` and friends say "whatever the parent uses": no evidence about this role.
+  if (stack.length === 0 || /^(inherit|initial|unset|revert|revert-layer)$/i.test(stack[0] ?? '')) return null;
+  return stack;
 }
 
 /** The family list of a `font` shorthand: everything after the size (and optional /line-height). */

@@ -1,9 +1,13 @@
 /**
- * Popular Google Fonts families, used to recognise a Google family that a site hosts itself (next/font,
- * @fontsource, a copied WOFF2). First version: the ~150 most used families by hand; a complete list (e.g. from
- * google-font-metadata) would replace it without changing callers.
+ * Google Fonts families, used to recognise a Google family that a site hosts itself (next/font, @fontsource, a
+ * copied WOFF2) and to classify a family used without a visible loader. The complete list (1,581 families) is
+ * generated from the `google-fonts-complete` package by eval/record/build-google-font-list.ts; the hand list
+ * below adds families renamed or added since that data (Source Sans Pro → Source Sans 3, Geist) so both names
+ * resolve.
  */
-const FAMILIES = `
+import generated from './google-font-families.json' with { type: 'json' };
+
+const EXTRA_FAMILIES = `
 ABeeZee|Abril Fatface|Alegreya|Alegreya Sans|Alfa Slab One|Amatic SC|Anton|Archivo|Archivo Black|Archivo Narrow|Arimo|
 Arvo|Asap|Assistant|Barlow|Barlow Condensed|Barlow Semi Condensed|Be Vietnam Pro|Bebas Neue|Bitter|Bodoni Moda|
 Cabin|Cairo|Cardo|Caveat|Chakra Petch|Cinzel|Comfortaa|Cormorant|Cormorant Garamond|Crimson Pro|Crimson Text|DM Mono|
@@ -21,7 +25,7 @@ Space Mono|Spectral|Syne|Teko|Titillium Web|Ubuntu|Ubuntu Mono|Unbounded|Urbanis
 Yanone Kaffeesatz|Zilla Slab`;
 
 const INDEX = new Map(
-  FAMILIES.split('|')
+  [...(generated as string[]), ...EXTRA_FAMILIES.split('|')]
     .map((name) => name.trim())
     .filter(Boolean)
     .map((name) => [name.toLowerCase(), name] as const),

@@ -17,6 +17,8 @@ export interface IdentityInput {
   page: HtmlPage;
   jsonLd: JsonLdNode[];
   manifest: WebManifest | null;
+  /** About/contact pages of the site (about-pages.ts): their lead paragraphs can be the long description. */
+  aboutPages?: HtmlPage[];
 }
 
 const MAX_NAME_CHARS = 80;
@@ -120,18 +122,49 @@ function compact(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '').replace(/^the(?=.{3})/, '');
 }
 
+/**
+ * The short description: og:description, meta description, twitter:description, then the page's first lead
+ * paragraph; each cleaned of navigation crumbs ("Home | …", "… - Brand"), and rejected when it is cookie or
+ * consent text, a bare navigation word, or too short to say anything.
+ */
 export function extractDescription(page: HtmlPage): string | null {
   const { $ } = page;
   const candidates = [
     $('meta[property="og:description" i]').attr('content'),
     $('meta[name="description" i]').attr('content'),
     $('meta[name="twitter:description" i]').attr('content'),
+    leadParagraph(page),
   ];
   for (const candidate of candidates) {
-    const text = cleanText(candidate);
-    if (text.length >= 10) return truncateAtSentence(text, MAX_DESCRIPTION_CHARS);
+    const text = cleanDescription(candidate);
+    if (text) return truncateAtSentence(text, MAX_DESCRIPTION_CHARS);
   }
   return null;
+}
+
+const BOILERPLATE = /(\bcookies?\b.*\b(use|accept|consent|settings|policy)\b|\b(accept|manage) (all )?cookies\b|\bwe use cookies\b|\bjavascript (is )?(disabled|required)\b|\benable javascript\b|\byour browser\b.*\b(not supported|out of date|outdated)\b|^(skip to (main )?content|menu|navigation|search|loading\.*|log ?in|sign ?in)$)/i;
+const NAV_PREFIX = /^(home|homepage|start)\s*[|›»>:/–—-]\s*/i;
+
+/** A usable description, or null for boilerplate; leading crumbs like "Home | " are removed. */
+export function cleanDescription(value: string | null | undefined): string | null {
+  const text = cleanText(value).replace(NAV_PREFIX, '').trim();
+  if (text.length < 10 || GENERIC_NAMES.test(text) || BOILERPLATE.test(text)) return null;
+  // Mostly link labels glued together ("Home Products Pricing Blog Contact") is navigation, not prose.
+  const words = text.split(' ');
+  if (words.length >= 4 && !/[.,!?;:]/.test(text) && words.every((w) => /^[A-Z]/.test(w))) return null;
+  return text;
+}
+
+/** The first substantial paragraph of the main content (outside header, nav, footer and consent banners). */
+function leadParagraph(page: HtmlPage): string | null {
+  const { $ } = page;
+  const el = $('main p, article p, body p')
+    .toArray()
+    .find((p) => {
+      if ($(p).closest('header, nav, footer, [role="dialog"], [class*="cookie" i], [id*="cookie" i], [class*="consent" i]').length > 0) return false;
+      return cleanText($(p).text()).length >= 50;
+    });
+  return el ? cleanText($(el).text()) : null;
 }
 
 /** Cuts to at most `max` characters at the last sentence end; at a word with an ellipsis when there is none. */
@@ -144,13 +177,34 @@ export function truncateAtSentence(text: string, max: number): string {
   return `${head.slice(0, wordEnd > 0 ? wordEnd : max - 1).replace(/[\s,;:.-]+$/, '')}…`;
 }
 
-function extractLongDescription({ page, jsonLd, manifest }: IdentityInput, description: string | null): string | null {
-  const candidates = [stringValue(findOrganization(jsonLd, page.label)?.['description']), manifest?.description];
+/** The longer self-description: JSON-LD Organization description, the about page's lead text, the manifest's. */
+function extractLongDescription({ page, jsonLd, manifest, aboutPages = [] }: IdentityInput, description: string | null): string | null {
+  const candidates = [
+    stringValue(findOrganization(jsonLd, page.label)?.['description']),
+    ...aboutPages.map(aboutText),
+    manifest?.description,
+  ];
   for (const candidate of candidates) {
-    const text = cleanText(candidate);
+    const text = cleanDescription(candidate);
     if (text && text !== description && text.length > (description?.length ?? 0)) {
       return truncateAtSentence(text, MAX_LONG_DESCRIPTION_CHARS);
     }
   }
   return null;
+}
+
+/** The about page's opening prose: its first paragraphs of at least 60 characters, up to ~1,200 characters. */
+export function aboutText(page: HtmlPage): string | null {
+  const { $ } = page;
+  const paragraphs = $('main p, article p, body p')
+    .toArray()
+    .filter((p) => $(p).closest('header, nav, footer, [role="dialog"], [class*="cookie" i], [class*="consent" i]').length === 0)
+    .map((p) => cleanText($(p).text()))
+    .filter((t) => t.length >= 60 && !/©|copyright|all rights reserved/i.test(t) && cleanDescription(t) !== null);
+  let text = '';
+  for (const p of paragraphs) {
+    if (text.length > 1200) break;
+    text = text ? `${text} ${p}` : p;
+  }
+  return text || null;
 }

@@ -18,6 +18,7 @@ export function serializeInlineSvg(page: HtmlPage, el: HtmlElement, rules: CssRu
   const { $ } = page;
   const clone = $(el).clone();
   if (clone.find('image, foreignObject, foreignobject').length > 0) return null;
+  inlineLoneSymbol(page, clone);
   inlineUseTargets(page, clone);
   if (!clone.attr('xmlns')) clone.attr('xmlns', SVG_NS);
   let markup = $.html(clone);
@@ -26,6 +27,25 @@ export function serializeInlineSvg(page: HtmlPage, el: HtmlElement, rules: CssRu
   const color = currentColorOf(page, el, rules) ?? '#000000';
   // HTML serialisation may emit named entities XML does not know.
   return markup.replace(/currentcolor/gi, color).replace(/&nbsp;/g, '&#160;');
+}
+
+/**
+ * The icon-sprite pattern `<svg width=…><use href="#logo"/></svg>` with `<symbol id="logo" viewBox=…>` elsewhere
+ * in the page: a browser scales the symbol into the outer box, but a standalone file with a bare <use> of a
+ * symbol renders empty in most rasterizers. The symbol's drawing and viewBox are moved into the root instead.
+ */
+function inlineLoneSymbol(page: HtmlPage, clone: ReturnType<HtmlPage['$']>): void {
+  const { $ } = page;
+  const drawn = clone.children().filter((_, child) => !/^(title|desc)$/i.test(child.tagName));
+  if (drawn.length !== 1 || drawn[0]?.tagName.toLowerCase() !== 'use') return;
+  const use = drawn.first();
+  const href = (use.attr('href') ?? use.attr('xlink:href') ?? '').trim();
+  const symbol = href.startsWith('#') ? $(`symbol[id="${cssEscape(href.slice(1))}"]`).first() : null;
+  if (!symbol || symbol.length === 0) return;
+  const viewBox = symbol.attr('viewBox') ?? symbol.attr('viewbox');
+  if (viewBox && !clone.attr('viewBox') && !clone.attr('viewbox')) clone.attr('viewBox', viewBox);
+  for (const side of ['width', 'height']) if (!clone.attr(side) && use.attr(side)) clone.attr(side, use.attr(side) ?? '');
+  use.replaceWith(symbol.html() ?? '');
 }
 
 function inlineUseTargets(page: HtmlPage, clone: ReturnType<HtmlPage['$']>): void {

@@ -114,6 +114,13 @@ const ORGANIZATION_TYPES = new Set([
   'NewsMediaOrganization', 'OnlineBusiness', 'OnlineStore', 'Store', 'SportsOrganization', 'MedicalOrganization',
   'NonprofitOrganization', 'Airline', 'Consortium', 'FundingScheme', 'LibrarySystem', 'PerformingGroup',
   'ResearchOrganization', 'WorkersUnion', 'Brand', 'Project', 'ResearchProject', 'FundingAgency',
+  // LocalBusiness subtypes that name an industry (industries/industry-rules.ts).
+  'Restaurant', 'CafeOrCoffeeShop', 'FastFoodRestaurant', 'Bakery', 'BarOrPub', 'Brewery', 'Winery', 'Hotel', 'Motel',
+  'Resort', 'Hostel', 'BedAndBreakfast', 'LodgingBusiness', 'TravelAgency', 'BankOrCreditUnion', 'InsuranceAgency',
+  'AccountingService', 'Hospital', 'MedicalClinic', 'Dentist', 'Physician', 'LegalService', 'Attorney', 'AutoDealer',
+  'AutoRepair', 'RealEstateAgent', 'ClothingStore', 'ShoeStore', 'JewelryStore', 'FurnitureStore',
+  'HealthAndBeautyBusiness', 'ExerciseGym', 'SportingGoodsStore', 'GroceryStore', 'EmploymentAgency',
+  'GeneralContractor', 'HomeAndConstructionBusiness', 'FinancialService', 'ProfessionalService',
 ]);
 
 /**

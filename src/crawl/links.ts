@@ -1,7 +1,9 @@
 /**
  * Social profile links (spec 2.2) from JSON-LD sameAs and the page's anchors. Only profile URLs count: share
- * buttons, posts, videos and personal profiles are rejected. Each network gets its most-cited profile, with
- * sameAs and header/footer placements weighing more than a mention in body copy.
+ * buttons, intent links, posts, videos and personal profiles are rejected; x.com counts as twitter. URLs are
+ * normalised (https, lower-case host, no query, fragment or trailing slash). Each network gets its most-cited
+ * profile, with sameAs and header/footer placements weighing more than a mention in body copy, and a handle
+ * that resembles the brand's domain label winning over one that does not (a partner's or an author's account).
  */
 import { LINK_NAMES, type Link, type LinkName } from '../domain/brand.js';
 import { resolveUrl, type HtmlPage } from './html-page.js';
@@ -19,6 +21,7 @@ const WEIGHT_CHROME = 2;
 const WEIGHT_BODY = 1;
 /** A repository link names the org only indirectly. */
 const WEIGHT_FACTOR_INDIRECT = 0.5;
+const BRAND_LIKE_FACTOR = 1.5;
 
 export function extractLinks(page: HtmlPage, jsonLd: JsonLdNode[]): Link[] {
   const scores = new Map<string, { profile: SocialProfile; score: number; order: number }>();
@@ -38,7 +41,15 @@ export function extractLinks(page: HtmlPage, jsonLd: JsonLdNode[]): Link[] {
     const inChrome = $a.closest('header, footer, nav, [role="banner"], [role="contentinfo"]').length > 0;
     add($a.attr('href'), inChrome ? WEIGHT_CHROME : WEIGHT_BODY);
   });
-  return pickPerNetwork([...scores.values()]);
+  return pickPerNetwork([...scores.values()].map((e) => ({ ...e, score: e.score * brandLikeness(e.profile.key, page.label) })));
+}
+
+/** 1.5 when the handle contains the domain label (or the reverse), else 1. */
+export function brandLikeness(key: string, label: string): number {
+  const handle = (key.split('/').pop() ?? '').toLowerCase().replace(/[^a-z0-9]/g, '');
+  const l = label.toLowerCase().replace(/[^a-z0-9]/g, '');
+  if (handle.length < 2 || l.length < 2) return 1;
+  return handle.includes(l) || l.includes(handle) ? BRAND_LIKE_FACTOR : 1;
 }
 
 function pickPerNetwork(entries: { profile: SocialProfile; score: number; order: number }[]): Link[] {

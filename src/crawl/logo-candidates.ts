@@ -11,9 +11,10 @@ import { cleanText, registrableDomain, resolveUrl, type HtmlElement, type HtmlPa
 import { findOrganization, nodeValue, stringValue, type JsonLdNode } from './json-ld.js';
 import { largestSize, type WebManifest } from './manifest.js';
 import { serializeInlineSvg } from './inline-svg.js';
-import type { CssRule } from './parse-css.js';
+import type { CssRule, ParsedCss } from './parse-css.js';
+import { backgroundLogos, type SpriteCrop } from './logo-backgrounds.js';
 
-export type IconKind = 'icon' | 'apple-touch-icon' | 'mask-icon' | 'manifest-icon' | 'favicon-fallback';
+export type IconKind = 'icon' | 'apple-touch-icon' | 'mask-icon' | 'fluid-icon' | 'tile' | 'manifest-icon' | 'favicon-fallback';
 export type MarkKind = 'header' | 'meta-logo' | 'json-ld-logo';
 
 export interface IconCandidate {
@@ -31,6 +32,10 @@ export interface MarkCandidate {
   score: number;
   /** Hint from the file name or alt text (`logo-white.svg` is a light logo). */
   themeHint: 'dark' | 'light' | null;
+  /** The colour scheme this variant is shown in, when the page offers one per scheme (<picture>, CSS). */
+  scheme?: 'dark' | 'light' | null;
+  /** The logo's box inside a CSS sprite sheet. */
+  crop?: SpriteCrop | null;
 }
 
 const MAX_ICON_CANDIDATES = 8;
@@ -41,21 +46,28 @@ export function findIconCandidates(page: HtmlPage, manifest: WebManifest | null)
   const out: IconCandidate[] = [];
   $('link[rel][href]').each((_, el) => {
     const rel = ($(el).attr('rel') ?? '').toLowerCase().split(/\s+/);
-    const kind: IconKind | null = rel.includes('mask-icon')
-      ? 'mask-icon'
-      : rel.some((r) => r.startsWith('apple-touch-icon'))
-        ? 'apple-touch-icon'
-        : rel.includes('icon')
-          ? 'icon'
-          : null;
+    const kind = iconKind(rel);
     const url = resolveUrl($(el).attr('href'), page.baseUrl);
     if (kind && url) out.push({ kind, url, declaredSize: largestSize($(el).attr('sizes')) });
+  });
+  // Windows tiles: a square brand image the site declares for pinned sites, usually 144–310 px.
+  $('meta[name="msapplication-TileImage" i], meta[name^="msapplication-square" i]').each((_, el) => {
+    const url = resolveUrl($(el).attr('content'), page.baseUrl);
+    const size = /(\d+)x\1/i.exec($(el).attr('name') ?? '')?.[1];
+    if (url) out.push({ kind: 'tile', url, declaredSize: size ? Number(size) : 144 });
   });
   for (const icon of manifest?.icons ?? []) {
     if (!icon.purpose.includes('monochrome')) out.push({ kind: 'manifest-icon', url: icon.url, declaredSize: icon.size });
   }
   if (out.length === 0) out.push({ kind: 'favicon-fallback', url: new URL('/favicon.ico', page.url).href, declaredSize: 0 });
   return dedupe(out).sort((a, b) => b.declaredSize - a.declaredSize).slice(0, MAX_ICON_CANDIDATES);
+}
+
+function iconKind(rel: string[]): IconKind | null {
+  if (rel.includes('mask-icon')) return 'mask-icon';
+  if (rel.some((r) => r.startsWith('apple-touch-icon'))) return 'apple-touch-icon';
+  if (rel.includes('fluid-icon')) return 'fluid-icon';
+  return rel.includes('icon') ? 'icon' : null;
 }
 
 function dedupe<T extends { url: string | null }>(list: T[]): T[] {
@@ -77,6 +89,8 @@ export interface MarkContext {
   brandName: string | null;
   /** Style rules of the page, for the colour an inline SVG's `currentColor` takes. */
   cssRules: CssRule[];
+  /** The stylesheets themselves (URL + rules), for CSS background logos; optional for pure callers. */
+  sheets?: ParsedCss[];
 }
 
 export function findMarkCandidates(ctx: MarkContext): MarkCandidate[] {
@@ -102,10 +116,10 @@ function metaLogos({ page, jsonLd }: MarkContext): MarkCandidate[] {
   const out: MarkCandidate[] = [];
   for (const href of hrefs) {
     const url = resolveUrl(href, page.baseUrl);
-    if (url) out.push({ kind: 'meta-logo', url, svg: null, score: 60 + siteBonus(url, page), themeHint: themeHint(url) });
+    if (url && !isPlaceholderUrl(url)) out.push({ kind: 'meta-logo', url, svg: null, score: 60 + siteBonus(url, page), themeHint: themeHint(url) });
   }
   const url = resolveUrl(jsonLdHref, page.baseUrl);
-  if (url) out.push({ kind: 'json-ld-logo', url, svg: null, score: 55 + siteBonus(url, page), themeHint: themeHint(url) });
+  if (url && !isPlaceholderUrl(url)) out.push({ kind: 'json-ld-logo', url, svg: null, score: 55 + siteBonus(url, page), themeHint: themeHint(url) });
   return out;
 }
 
@@ -116,50 +130,217 @@ function siteBonus(url: string, page: HtmlPage): number {
 
 const EXCLUDED_CONTAINERS = '[class*="cookie" i], [id*="cookie" i], [class*="consent" i], [id*="consent" i], [class*="gdpr" i], [role="dialog"], [aria-modal="true"], dialog, [class*="modal" i], [id*="onetrust" i]';
 const HEADER_ZONE = 'header, [role="banner"], .header, #header, .site-header, .navbar, nav';
+/** Badges and other brands' marks that sit near a logo: payment, partner, award, store and social glyphs. */
+const FOREIGN_MARK = /(payment|partner|sponsor|award|badge|certif|trust(ed|pilot)|app-?store|google-?play|social|share)/i;
+const SOCIAL_HOSTS = /(^|\.)(twitter|x|facebook|instagram|linkedin|youtube|tiktok|github|pinterest|discord|reddit|threads|mastodon\.social|medium)\.com$/i;
+/** Default avatars and "no image" graphics are never a brand's logo (spec 2.3 placeholder). */
+const PLACEHOLDER_URL = /(default[-_]?(avatar|user|profile|logo)|avatar[-_]?(default|placeholder)|placeholder|no[-_]?(image|logo|photo)|blank\.(png|gif|jpe?g)|spacer\.gif|gravatar\.com\/avatar\/[0-9a-f]*\?.*d=(mp|mm|identicon|blank))/i;
+
+interface Zones {
+  /** Elements inside a consent banner, dialog or button. */
+  excluded: Set<HtmlElement>;
+  /** Elements inside the header/nav. */
+  header: Set<HtmlElement>;
+}
+
+const zoneCache = new WeakMap<HtmlPage, Zones>();
+
+/** Zone membership computed once per page: `closest()` with these selectors per element dominated the run time. */
+function zonesOf(page: HtmlPage): Zones {
+  let zones = zoneCache.get(page);
+  if (!zones) {
+    const { $ } = page;
+    const inside = (selector: string) => new Set<HtmlElement>($(selector).find('*').addBack().toArray());
+    zones = { excluded: inside(`${EXCLUDED_CONTAINERS}, button`), header: inside(HEADER_ZONE) };
+    zoneCache.set(page, zones);
+  }
+  return zones;
+}
+
+export function isPlaceholderUrl(url: string): boolean {
+  return PLACEHOLDER_URL.test(url);
+}
 
 function pageMarks(ctx: MarkContext): MarkCandidate[] {
   const { $ } = ctx.page;
   const out: MarkCandidate[] = [];
   $('img, svg').each((index, el) => {
     if (el.tagName === 'svg' && $(el).parents('svg').length > 0) return;
-    const candidate = judgeMark(ctx, el, index);
-    if (candidate) out.push(candidate);
+    out.push(...judgeMark(ctx, el, index));
+  });
+  out.push(...cssBackgroundMarks(ctx));
+  return out;
+}
+
+interface Placement {
+  inHeader: boolean;
+  inFooter: boolean;
+  homeLinked: boolean;
+  named: boolean;
+  label: string;
+}
+
+/** Where the element sits and what names it, or null when it is clearly not the brand's own mark. */
+function placementOf(ctx: MarkContext, el: HtmlElement): Placement | null {
+  const { page } = ctx;
+  const $el = page.$(el);
+  const zones = zonesOf(page);
+  if (zones.excluded.has(el)) return null;
+  const inHeader = zones.header.has(el);
+  const homeLinked = isHomeLinked(page, el);
+  const named = isLogoNamed(page.$, el);
+  if (!inHeader && !homeLinked && !named) return null;
+  if (isForeignMark(page, el) || namesAnotherBrand(ctx, el)) return null;
+  const label = markLabel(page.$, el);
+  if (label && isThirdPartyLabel(label, page.label, ctx.brandName)) return null;
+  if (!inHeader && !homeLinked && isInLogoWall(page.$, el)) return null;
+  return { inHeader, inFooter: $el.closest('footer, [role="contentinfo"]').length > 0, homeLinked, named, label };
+}
+
+function placementScore(ctx: MarkContext, p: Placement, index: number): number {
+  let score = (p.inHeader ? 50 : 0) + (p.inFooter ? 20 : 0) + (p.homeLinked ? 40 : 0) + (p.named ? 30 : 0);
+  if (p.label && matchesBrand(p.label, ctx.page.label, ctx.brandName)) score += 40;
+  if (p.label.length > 50) score -= 40;
+  return score - Math.min(index, 20);
+}
+
+function judgeMark(ctx: MarkContext, el: HtmlElement, index: number): MarkCandidate[] {
+  const { page } = ctx;
+  const placement = placementOf(ctx, el);
+  if (!placement) return [];
+  const size = paintedSize(page.$, el);
+  if (size && Math.max(size.width, size.height) < 24) return [];
+  const tag = String(page.$(el).prop('tagName') ?? '').toLowerCase();
+  const url = tag === 'img' ? resolveUrl(imageSource(page.$, el), page.baseUrl) : null;
+  const svg = tag === 'svg' ? serializeInlineSvg(page, el, ctx.cssRules) : null;
+  if ((!url && !svg) || (url && isPlaceholderUrl(url))) return [];
+  let score = placementScore(ctx, placement, index);
+  if (url) score += siteBonus(url, page) * 1.5;
+  if (size && (size.width > 800 || size.height > 500)) score -= 80;
+  const scheme = tag === 'img' ? classScheme(page.$, el) : null;
+  const hint = themeHint(`${url ?? ''} ${placement.label}`);
+  const own: MarkCandidate = { kind: 'header', url, svg, score: scheme === 'dark' ? score - 5 : score, themeHint: hint ?? schemeTheme(scheme), scheme };
+  const variants = tag === 'img' ? pictureVariants(ctx, el, score) : [];
+  if (variants.length > 0 && !own.scheme) {
+    own.scheme = 'light';
+    own.themeHint ??= 'dark';
+  }
+  return [own, ...variants];
+}
+
+/** The theme a scheme variant implies: the dark-scheme asset is drawn light, and vice versa (notes 1.4). */
+function schemeTheme(scheme: 'dark' | 'light' | null | undefined): 'dark' | 'light' | null {
+  if (scheme === 'dark') return 'light';
+  return scheme === 'light' ? 'dark' : null;
+}
+
+/** Tailwind-style scheme switches: `dark:hidden` shows in light mode only, `hidden dark:block` in dark only. */
+function classScheme($: CheerioAPI, el: HtmlElement): 'dark' | 'light' | null {
+  const cls = `${$(el).attr('class') ?? ''} ${$(el).parent().attr('class') ?? ''}`;
+  if (/(^|\s)dark:(block|inline|inline-block|flex)(\s|$)/.test(cls)) return 'dark';
+  if (/(^|\s)dark:hidden(\s|$)/.test(cls)) return 'light';
+  if (/(^|[\s_-])(logo|brand)[-_]{1,2}(on-)?dark(\s|$)/i.test(cls) || /(^|\s)(only-dark|show-dark|dark-only)(\s|$)/i.test(cls)) return 'dark';
+  return null;
+}
+
+/** <picture><source media="(prefers-color-scheme: dark)" srcset="…"> alternates of a header <img>. */
+function pictureVariants(ctx: MarkContext, el: HtmlElement, score: number): MarkCandidate[] {
+  const { $ } = ctx.page;
+  const out: MarkCandidate[] = [];
+  $(el).parent('picture').children('source[srcset]').each((_, source) => {
+    const media = $(source).attr('media') ?? '';
+    const scheme = /prefers-color-scheme\s*:\s*dark/i.test(media) ? 'dark' : /prefers-color-scheme\s*:\s*light/i.test(media) ? 'light' : null;
+    if (!scheme) return;
+    const url = resolveUrl(largestSrcsetEntry($(source).attr('srcset')), ctx.page.baseUrl);
+    if (url && !isPlaceholderUrl(url)) out.push({ kind: 'header', url, svg: null, score: score - 5, themeHint: schemeTheme(scheme), scheme });
   });
   return out;
 }
 
-function judgeMark(ctx: MarkContext, el: HtmlElement, index: number): MarkCandidate | null {
+/** Elements that may carry a CSS-painted logo (narrowed further by mayPaintLogo). */
+const PAINTABLE = ['a', 'div', 'span', 'h1', 'i', 'b', 'strong', 'p'].map((t) => `${t}[class], ${t}[id], ${t}[style], header ${t}, nav ${t}`).join(', ');
+
+/** Logos drawn as CSS backgrounds on header/home-link/logo-named elements (see logo-backgrounds.ts). */
+function cssBackgroundMarks(ctx: MarkContext): MarkCandidate[] {
   const { page } = ctx;
-  const $el = page.$(el);
-  if ($el.closest(EXCLUDED_CONTAINERS).length > 0 || $el.closest('button').length > 0) return null;
-  const inHeader = $el.closest(HEADER_ZONE).length > 0;
-  const inFooter = $el.closest('footer, [role="contentinfo"]').length > 0;
-  const homeLinked = isHomeLinked(page, el);
-  const named = isLogoNamed(page.$, el);
-  if (!inHeader && !homeLinked && !named) return null;
-  const label = markLabel(page.$, el);
-  if (label && isThirdPartyLabel(label, page.label, ctx.brandName)) return null;
-  if (!inHeader && !homeLinked && isInLogoWall(page.$, el)) return null;
-  const size = paintedSize(page.$, el);
-  if (size && Math.max(size.width, size.height) < 24) return null;
-  const tag = String($el.prop('tagName') ?? '').toLowerCase();
-  const url = tag === 'img' ? resolveUrl(imgSrc(page.$, el), page.baseUrl) : null;
-  const svg = tag === 'svg' ? serializeInlineSvg(page, el, ctx.cssRules) : null;
-  if (!url && !svg) return null;
-  let score = (inHeader ? 50 : 0) + (inFooter ? 20 : 0) + (homeLinked ? 40 : 0) + (named ? 30 : 0);
-  if (label && matchesBrand(label, page.label, ctx.brandName)) score += 40;
-  if (url) score += siteBonus(url, page) * 1.5;
-  if (size && (size.width > 800 || size.height > 500)) score -= 80;
-  if (label.length > 50) score -= 40;
-  score -= Math.min(index, 20);
-  return { kind: 'header', url, svg, score, themeHint: themeHint(`${url ?? ''} ${label}`) };
+  const sheets = ctx.sheets ?? [];
+  const out: MarkCandidate[] = [];
+  const hasRules = sheets.some((sheet) => sheet.rules.some((rule) => /url\(/i.test(rule.declarations.map((d) => d.value).join(' '))));
+  const selector = hasRules ? PAINTABLE : '[style*="background" i]';
+  page.$(selector).each((index, el) => {
+    const $el = page.$(el);
+    if ($el.find('img, svg').length > 0 || out.length >= 6) return;
+    if (!mayPaintLogo(page, el)) return;
+    const placement = placementOf(ctx, el);
+    if (!placement) return;
+    const score = placementScore(ctx, { ...placement, label: placement.label || cleanText($el.text()) }, index);
+    for (const bg of backgroundLogos(page, el, sheets)) {
+      if (isPlaceholderUrl(bg.url)) continue;
+      const base = score + siteBonus(bg.url, page) * 1.5 - (bg.scheme === 'dark' ? 5 : 0);
+      out.push({ kind: 'header', url: bg.url, svg: null, score: base, themeHint: themeHint(bg.url) ?? schemeTheme(bg.scheme), scheme: bg.scheme, crop: bg.crop });
+    }
+  });
+  return out;
 }
 
-function imgSrc($: CheerioAPI, el: HtmlElement): string | undefined {
+/**
+ * Elements worth matching against background rules: logo-named ones, inline backgrounds, and the two places
+ * sites paint a text-hidden logo without naming it: the header's <h1> and the header's home link.
+ */
+function mayPaintLogo(page: HtmlPage, el: HtmlElement): boolean {
+  const $el = page.$(el);
+  if (/logo|brand/i.test(`${$el.attr('class') ?? ''} ${$el.attr('id') ?? ''}`) || /background/i.test($el.attr('style') ?? '')) return true;
+  if (!zonesOf(page).header.has(el)) return false;
+  const tag = String($el.prop('tagName') ?? '').toLowerCase();
+  return tag === 'h1' || (tag === 'a' && isHomeLinked(page, el));
+}
+
+/** Words that name a logo's variant or place, not a brand: `site-logo`, `logo-white`, `footer-logo`. */
+const GENERIC_LOGO_WORDS = /^(site|main|primary|secondary|header|footer|nav|navbar|top|brand|company|home|our|the|img|image|icon|svg|png|dark|light|white|black|color|colour|mono|inverse|negative|full|small|large|mobile|desktop|default|alt|new|old|v\d+|\d+x?|sticky|fixed|text|mark|type|wrapper|container|link|holder|box|area|wrap)$/i;
+
+/**
+ * `id="icann-logo"` or `partner-logo-stripe.svg` on a page of iana.org: a class, id or file name that names
+ * a logo after something that is neither generic nor the brand is another organisation's mark.
+ */
+function namesAnotherBrand(ctx: MarkContext, el: HtmlElement): boolean {
+  const $el = ctx.page.$(el);
+  const names = `${$el.attr('class') ?? ''} ${$el.attr('id') ?? ''} ${fileName($el.attr('src')).replace(/\.[a-z0-9]+$/i, '')}`.toLowerCase();
+  const words = [...names.matchAll(/([a-z0-9]+)[-_]logo|logo[-_]([a-z0-9]+)/g)].map((m) => m[1] ?? m[2] ?? '');
+  return words.some((word) => !GENERIC_LOGO_WORDS.test(word) && !matchesBrand(word, ctx.page.label, ctx.brandName) && !ctx.page.label.includes(word));
+}
+
+/** Payment/partner/award badges and marks linking to social networks are other brands' marks. */
+function isForeignMark(page: HtmlPage, el: HtmlElement): boolean {
+  const { $ } = page;
+  const chain = [el, ...$(el).parents().toArray().slice(0, 3)];
+  const names = chain.map((n) => `${$(n).attr('class') ?? ''} ${$(n).attr('id') ?? ''}`).join(' ');
+  if (FOREIGN_MARK.test(names) || FOREIGN_MARK.test(fileName($(el).attr('src')))) return true;
+  const href = resolveUrl($(el).closest('a[href]').attr('href'), page.baseUrl);
+  return href !== null && SOCIAL_HOSTS.test(new URL(href).hostname);
+}
+
+/** The file an <img> shows: src, unless it is a lazy loader's data: placeholder; then data-src or the largest srcset entry. */
+export function imageSource($: CheerioAPI, el: HtmlElement): string | undefined {
   const $el = $(el);
-  const srcset = $el.attr('srcset') ?? $el.attr('data-srcset');
-  const fromSet = srcset ? srcset.split(',').map((s) => s.trim().split(/\s+/)[0]).filter(Boolean).pop() : undefined;
-  return $el.attr('src') ?? $el.attr('data-src') ?? fromSet;
+  const src = $el.attr('src');
+  const lazy = $el.attr('data-src') ?? $el.attr('data-lazy-src') ?? $el.attr('data-original');
+  const fromSet = largestSrcsetEntry($el.attr('srcset') ?? $el.attr('data-srcset'));
+  // A data: URI src is a lazy loader's blank placeholder; the real file is in data-src or srcset.
+  if (src && !src.trim().startsWith('data:')) return src;
+  return lazy ?? fromSet ?? src;
+}
+
+/** The srcset candidate with the largest width (`w`) or density (`x`) descriptor; the last one on a tie. */
+export function largestSrcsetEntry(srcset: string | undefined): string | undefined {
+  if (!srcset) return undefined;
+  let best: { url: string; weight: number } | undefined;
+  for (const part of srcset.split(/,\s+/)) {
+    const [url, descriptor = '1x'] = part.trim().split(/\s+/);
+    if (!url) continue;
+    const weight = Number.parseFloat(descriptor) || 1;
+    if (!best || weight >= best.weight) best = { url, weight };
+  }
+  return best?.url;
 }
 
 /** A link to the site's own home page: `/`, `./`, the own origin, or a locale root such as `/en` or `/de-ch`. */

@@ -6,12 +6,18 @@
  *   - the primary mark from the header/metadata: aspect ≥ 1.5 → `logo`, square-ish → `symbol`, tall → `other`;
  *   - a `symbol` next to a wide logo: a square header/metadata mark or the mask-icon.
  * The same file (by hash) is listed once. Theme comes from the ingested pixels, else the file-name/alt hint.
- * Tags stay empty: the spec assigns one only when the image clearly is that kind, which needs a classifier.
+ * The variant for the other colour scheme is kept next to the primary mark. SVG logos get PNG and WebP
+ * renditions, rasters a WebP (media/logo-renditions.ts); tags only where the file proves them (logo-tags.ts).
  */
+import sharp from 'sharp';
 import type { Logo, LogoType } from '../domain/brand.js';
 import type { IngestedImage } from '../media/ingest-image.js';
+import { logoRenditions } from '../media/logo-renditions.js';
 import { ingestBytes, ingestRemoteImage, type AssetDeps } from './ingest-remote-image.js';
+import { fetchResource } from './fetch-resource.js';
 import type { IconCandidate, MarkCandidate } from './logo-candidates.js';
+import type { SpriteCrop } from './logo-backgrounds.js';
+import { svgMarkTag } from './logo-tags.js';
 
 export interface LogosResult {
   logos: Logo[];
@@ -19,6 +25,8 @@ export interface LogosResult {
   logoColors: { hex: string; share: number }[];
   /** sha256 of every stored logo file, so images.ts does not list a logo again as a banner. */
   hashes: Set<string>;
+  /** The ingested image behind each entry of `logos`, same order (renditions and tags are made from them). */
+  images: IngestedImage[];
 }
 
 export interface IngestedIcon {
@@ -32,46 +40,111 @@ export interface IngestedMark {
 }
 
 const MIN_PREFERRED_ICON = 64;
+const MAX_SPRITE_BYTES = 5 * 1024 * 1024;
 
-export async function buildLogos(icons: IconCandidate[], marks: MarkCandidate[], deps: AssetDeps): Promise<LogosResult> {
+export async function buildLogos(icons: IconCandidate[], marks: MarkCandidate[], deps: AssetDeps, brandName: string | null = null): Promise<LogosResult> {
   const [ingestedIcons, ingestedMarks] = await Promise.all([
     Promise.all(icons.map(async (candidate) => ({ candidate, image: await ingestRemoteImage(candidate.url, deps) }))),
     Promise.all(marks.map(async (candidate) => ({ candidate, image: await ingestMark(candidate, deps) }))),
   ]);
-  return chooseLogos(present(ingestedIcons), present(ingestedMarks));
+  const result = chooseLogos(present(ingestedIcons), present(ingestedMarks));
+  return { ...result, logos: await finishLogos(result, deps, brandName) };
+}
+
+/** Adds the PNG/WebP renditions and the tags the files prove (logo-tags.ts) to the chosen entries. */
+async function finishLogos(result: LogosResult, deps: AssetDeps, brandName: string | null): Promise<Logo[]> {
+  return Promise.all(
+    result.logos.map(async (logo, i) => {
+      const image = result.images[i];
+      if (!image) return logo;
+      const [renditions, tags] = await Promise.all([logoRenditions(image, deps.assets), tagsOf(image, logo.type, deps, brandName)]);
+      return { ...logo, formats: [...logo.formats, ...renditions], tags };
+    }),
+  );
+}
+
+async function tagsOf(image: IngestedImage, type: LogoType, deps: AssetDeps, brandName: string | null): Promise<string[]> {
+  if (image.original.format !== 'svg') return [];
+  const stored = await deps.assets.get(image.assetKey);
+  const tag = stored ? svgMarkTag(stored.bytes.toString('utf8'), type, brandName) : null;
+  return tag ? [tag] : [];
 }
 
 function present<T extends { image: IngestedImage | null }>(list: T[]): (T & { image: IngestedImage })[] {
-  return list.filter((x): x is T & { image: IngestedImage } => x.image !== null);
+  // Blank or single-colour files are placeholders (spec 2.3), never a brand's logo or icon.
+  return list.filter((x): x is T & { image: IngestedImage } => x.image !== null && !x.image.uniform);
 }
 
-function ingestMark(candidate: MarkCandidate, deps: AssetDeps): Promise<IngestedImage | null> {
+async function ingestMark(candidate: MarkCandidate, deps: AssetDeps): Promise<IngestedImage | null> {
   if (candidate.svg) return ingestBytes(Buffer.from(candidate.svg, 'utf8'), deps);
-  return candidate.url ? ingestRemoteImage(candidate.url, deps) : Promise.resolve(null);
+  if (!candidate.url) return null;
+  return candidate.crop ? ingestSpriteBox(candidate.url, candidate.crop, deps) : ingestRemoteImage(candidate.url, deps);
+}
+
+/** Only the sprite sheet's box that CSS shows is the logo: cut it out before ingesting. */
+async function ingestSpriteBox(url: string, crop: SpriteCrop, deps: AssetDeps): Promise<IngestedImage | null> {
+  const res = await fetchResource(deps.fetcher, deps.budget, url, { maxBytes: MAX_SPRITE_BYTES, accept: 'image/*' });
+  if (!res) return null;
+  try {
+    const image = sharp(res.body, { limitInputPixels: 40_000_000, failOn: 'error' });
+    const meta = await image.metadata();
+    if (!meta.width || !meta.height || crop.left + crop.width > meta.width || crop.top + crop.height > meta.height) return null;
+    return ingestBytes(await image.extract(crop).png().toBuffer(), deps);
+  } catch {
+    return null;
+  }
+}
+
+interface Chosen {
+  image: IngestedImage;
+  type: LogoType;
+  hint: 'dark' | 'light' | null;
 }
 
 /** Pure selection over ingested candidates (marks in descending candidate score). */
 export function chooseLogos(icons: IngestedIcon[], marks: IngestedMark[]): LogosResult {
-  const chosen: { image: IngestedImage; type: LogoType; hint: 'dark' | 'light' | null }[] = [];
-  const primary = marks[0];
-  if (primary) chosen.push({ image: primary.image, type: markType(primary.image), hint: primary.candidate.themeHint });
-  if (primary && markType(primary.image) === 'logo') {
-    const symbol = marks.slice(1).find((m) => markType(m.image) === 'symbol')?.image
-      ?? icons.find((i) => i.candidate.kind === 'mask-icon' && isSquare(i.image))?.image;
-    if (symbol) chosen.push({ image: symbol, type: 'symbol', hint: null });
+  const chosen: Chosen[] = [];
+  const primary = marks.find((m) => m.candidate.scheme !== 'dark') ?? marks[0];
+  if (primary) {
+    const type = markType(primary.image);
+    chosen.push({ image: primary.image, type, hint: primary.candidate.themeHint });
+    const variant = schemeVariant(primary, marks, type);
+    if (variant) chosen.push({ image: variant.image, type, hint: variant.candidate.themeHint });
+    if (type === 'logo') {
+      const symbol = marks.find((m) => m !== primary && m !== variant && !m.candidate.scheme && markType(m.image) === 'symbol')?.image
+        ?? icons.find((i) => i.candidate.kind === 'mask-icon' && isSquare(i.image))?.image;
+      if (symbol) chosen.push({ image: symbol, type: 'symbol', hint: null });
+    }
   }
   const icon = chooseIcon(icons);
   if (icon) chosen.push({ image: icon, type: 'icon', hint: null });
   const hashes = new Set<string>();
   const logos: Logo[] = [];
+  const images: IngestedImage[] = [];
   for (const c of chosen) {
     if (hashes.has(c.image.sha256)) continue;
     hashes.add(c.image.sha256);
-    logos.push({ theme: c.image.theme ?? c.hint, formats: [c.image.original], tags: [], type: c.type });
+    logos.push({ theme: themeOf(c), formats: [c.image.original], tags: [], type: c.type });
+    images.push(c.image);
   }
   const colorSource = primary?.image ?? icon;
   const logoColors = colorSource ? colorSource.dominantColors.map((c) => ({ hex: c.hex, share: c.share })) : [];
-  return { logos, logoColors, hashes };
+  return { logos, logoColors, hashes, images };
+}
+
+/**
+ * Pixels decide for transparent files (what you see is the mark); for an opaque file the pixel test already
+ * separated the mark from its plate; the file-name/scheme hint is the fallback when the pixels are ambiguous.
+ */
+function themeOf(c: Chosen): 'dark' | 'light' | null {
+  return c.image.theme ?? c.hint;
+}
+
+/** The other colour scheme's version of the primary mark (both are kept, spec 2.3 / issue 4 item 3). */
+function schemeVariant(primary: IngestedMark, marks: IngestedMark[], type: LogoType): IngestedMark | undefined {
+  const scheme = primary.candidate.scheme;
+  if (!scheme) return undefined;
+  return marks.find((m) => m !== primary && m.candidate.scheme && m.candidate.scheme !== scheme && markType(m.image) === type);
 }
 
 export function markType(image: IngestedImage): LogoType {

@@ -1,7 +1,9 @@
 /**
  * The homepage's CSS: inline <style> blocks plus up to 10 linked stylesheets hosted on the brand's own
  * registrable domain or a public CDN, each ≤ 1 MB, with their @imports followed one level deep.
- * Font-provider stylesheets (Google Fonts, Bunny, Typekit) are not fetched: fonts.ts reads their URLs.
+ * Font-provider stylesheets (Google Fonts, Bunny) are not fetched: fonts.ts reads their URLs, which name the
+ * families and weights. An Adobe Fonts (Typekit) kit URL names nothing, so the kit CSS (use.typekit.net/<kit>.css,
+ * public, small) is fetched: its @font-face rules declare the kit's families and weights.
  */
 import type { Fetcher } from '../platform/fetcher.js';
 import type { CrawlBudget } from './crawl-budget.js';
@@ -26,8 +28,11 @@ export function findStylesheetUrls(page: HtmlPage): string[] {
   return urls.slice(0, MAX_STYLESHEETS);
 }
 
+const TYPEKIT_KIT = /^https:\/\/use\.typekit\.net\/[a-z0-9]{5,12}\.css$/i;
+
 export function isFetchableStylesheet(url: string, domain: string): boolean {
   const host = new URL(url).hostname;
+  if (TYPEKIT_KIT.test(url)) return true;
   if (FONT_PROVIDER_HOSTS.test(host)) return false;
   return registrableDomain(url) === domain || CDN_HOSTS.test(host);
 }

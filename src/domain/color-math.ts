@@ -2,7 +2,7 @@
  * Colour arithmetic shared by the crawler and the palette builder. Pure functions over `#rrggbb` strings.
  * Parsing of arbitrary CSS colour syntax lives here too (culori), so every caller normalises the same way.
  */
-import { clampRgb, converter, formatHex, parse } from 'culori';
+import { clampRgb, converter, formatHex, interpolate, parse, type Color } from 'culori';
 
 const toOklab = converter('oklab');
 const toOklch = converter('oklch');
@@ -19,18 +19,68 @@ export const NEUTRAL_CHROMA = 0.04;
 export const SAME_COLOR_DELTA = 0.04;
 
 /**
- * Parses any CSS Color 4 value culori knows (hex 3/4/6/8, rgb(), hsl(), hwb(), lab/lch, oklab/oklch, color(),
- * named colours) into `#rrggbb` (lower case, gamut-clamped). Returns null for keywords without a fixed value
- * (`currentColor`, `inherit`, `var(...)`) and for colours mostly transparent (alpha < 0.5), because a
- * see-through colour is not the colour a visitor perceives.
+ * Parses any CSS Color 4/5 value into `#rrggbb` (lower case, gamut-clamped): hex 3/4/6/8, rgb()/rgba() in comma
+ * and space syntax, hsl(), hwb(), lab()/lch(), oklab()/oklch(), color() (display-p3, srgb-linear, ...), named
+ * colours, plus color-mix() and light-dark() (light branch), which culori does not parse itself. Returns null
+ * for keywords without a fixed value (`currentColor`, `inherit`, `var(...)`) and for colours mostly transparent
+ * (alpha < 0.5), because a see-through colour is not the colour a visitor perceives; alpha ≥ 0.5 is ignored
+ * (a brand token at 90 % opacity is still the brand colour).
  */
 export function parseCssColor(value: string): string | null {
-  const text = value.trim();
-  if (text === '' || /^(currentcolor|inherit|initial|unset|revert|none)$/i.test(text) || /var\(/i.test(text)) return null;
-  const color = parse(text);
+  const color = parseColor(value.trim(), 0);
   if (!color) return null;
   if (color.alpha !== undefined && color.alpha < 0.5) return null;
   return formatHex(clampRgb({ ...color, alpha: undefined })).toLowerCase();
+}
+
+function parseColor(text: string, depth: number): Color | undefined {
+  if (text === '' || depth > 3 || /^(currentcolor|inherit|initial|unset|revert|revert-layer|none|auto)$/i.test(text) || /var\(/i.test(text)) return undefined;
+  const fn = /^([a-z-]+)\((.*)\)$/is.exec(text);
+  if (fn?.[1]?.toLowerCase() === 'light-dark') return parseColor(splitArgs(fn[2] ?? '')[0] ?? '', depth + 1);
+  if (fn?.[1]?.toLowerCase() === 'color-mix') return colorMix(fn[2] ?? '', depth);
+  return parse(text);
+}
+
+/** color-mix(in <space>, <color> [p%], <color> [p%]) with the CSS percentage normalisation. */
+function colorMix(args: string, depth: number): Color | undefined {
+  const [space = '', first = '', second = ''] = splitArgs(args);
+  const mode = /^in\s+(srgb|oklab|oklch|lab|lch|hsl|hwb|srgb-linear|xyz)/i.exec(space)?.[1]?.toLowerCase() ?? 'srgb';
+  const a = mixStop(first, depth);
+  const b = mixStop(second, depth);
+  if (!a || !b) return undefined;
+  const pa = a.p ?? (b.p !== null ? 100 - b.p : 50);
+  const pb = b.p ?? 100 - pa;
+  const total = pa + pb;
+  if (total <= 0) return undefined;
+  const culoriMode = mode === 'srgb' ? 'rgb' : mode === 'srgb-linear' ? 'lrgb' : mode === 'xyz' ? 'xyz65' : mode;
+  const mixed = interpolate([a.color, b.color], culoriMode as 'rgb')(pb / total);
+  return total < 100 ? { ...mixed, alpha: (mixed.alpha ?? 1) * (total / 100) } : mixed;
+}
+
+function mixStop(text: string, depth: number): { color: Color; p: number | null } | null {
+  const m = /^(.*?)(?:\s+(\d+(?:\.\d+)?)%)?$/s.exec(text.trim());
+  const lead = /^(\d+(?:\.\d+)?)%\s+(.*)$/s.exec(text.trim());
+  const colorText = lead ? (lead[2] ?? '') : (m?.[1] ?? '');
+  const percent = lead ? lead[1] : m?.[2];
+  const color = parseColor(colorText.trim(), depth + 1);
+  return color ? { color, p: percent !== undefined ? Number(percent) : null } : null;
+}
+
+/** Splits function arguments on top-level commas. */
+function splitArgs(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const ch of text) {
+    if (ch === '(') depth += 1;
+    if (ch === ')') depth -= 1;
+    if (ch === ',' && depth === 0) {
+      out.push(current.trim());
+      current = '';
+    } else current += ch;
+  }
+  if (current.trim()) out.push(current.trim());
+  return out;
 }
 
 /** `#rrggbb` to its 8-bit channels. */

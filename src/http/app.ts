@@ -1,10 +1,15 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppDeps } from './app-deps.js';
 import { installErrorHandling } from './error-handler.js';
+import { registerOpenApi } from './openapi.js';
 import { installRequestLogging } from './request-logging.js';
 import { registerAssetRoutes } from './routes/assets-route.js';
-import { registerBrandLookupRoutes } from './routes/brand-lookup-route.js';
+import { registerBatchRoute } from './routes/batch-route.js';
+import { registerBrandGetRoutes } from './routes/brand-get-route.js';
+import { registerBrandHeadRoutes } from './routes/brand-head-route.js';
 import { registerHealthRoutes } from './routes/health-route.js';
+import { registerIndustriesRoutes } from './routes/industries-route.js';
+import { registerViewerRoute } from './routes/viewer-route.js';
 
 const REQUEST_ID_PREFIX = crypto.randomUUID().slice(0, 8);
 let requestCounter = 0;
@@ -14,8 +19,8 @@ function nextRequestId(): string {
   return `${REQUEST_ID_PREFIX}-${requestCounter.toString(36)}`;
 }
 
-/** Builds the HTTP API. It never listens: `main/serve.ts` does, and tests use `inject`. */
-export function buildApp(deps: AppDeps): FastifyInstance {
+/** Builds the HTTP API. It never listens: `main/serve.ts` does, and tests use `inject`. Await `app.ready()`. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     // Request logs are written by request-logging.ts with the resolved domain only, never the raw URL.
@@ -26,11 +31,18 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // A process prefix and a counter: unique enough to follow a request, and cheaper than a UUID per request.
     genReqId: nextRequestId,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 4096 },
+    // The batch body is validated strictly: unknown properties are an error, never silently removed.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true } },
   });
   installErrorHandling(app);
   installRequestLogging(app);
+  await registerOpenApi(app, deps.publicUrl);
   registerHealthRoutes(app, deps);
   registerAssetRoutes(app, deps);
-  registerBrandLookupRoutes(app, deps);
+  registerViewerRoute(app, deps);
+  registerBatchRoute(app, deps);
+  registerIndustriesRoutes(app, deps);
+  registerBrandHeadRoutes(app, deps);
+  registerBrandGetRoutes(app, deps);
   return app;
 }

@@ -4,6 +4,7 @@ import { buildApp } from '../http/app.js';
 import { JOB_NAMES, type CrawlBrandPayload } from '../jobs/queue.js';
 import { WorkerPool } from '../jobs/worker-pool.js';
 import type { Logger } from '../platform/logger.js';
+import { appDepsFor } from './app-deps.js';
 import { createServices, type Services } from './services.js';
 
 export interface RunningServer {
@@ -22,7 +23,7 @@ export function createWorkerPool(services: Services): WorkerPool {
     {
       [JOB_NAMES.crawlBrand]: async (job) => {
         const { domain } = job.payload as CrawlBrandPayload;
-        const outcome = await services.indexer.index(domain);
+        const outcome = await services.indexer.index(domain, { retry: job.attempts > 1 });
         // A site that answers "no brand here" is a result, not a failure to retry; transport trouble is retried.
         if (!outcome.ok && (outcome.reason === 'timeout' || outcome.reason === 'unreachable' || outcome.reason === 'crawl_error')) {
           throw new Error(`crawl of ${domain} failed: ${outcome.reason}`);
@@ -37,21 +38,13 @@ export function createWorkerPool(services: Services): WorkerPool {
 export async function serve(config: Readonly<Config>, logger: Logger, roles: { api: boolean; worker: boolean }): Promise<RunningServer> {
   const services = await createServices(config, logger);
   const pool = roles.worker && config.workerConcurrency > 0 ? createWorkerPool(services) : null;
+  if (pool) services.onJobQueued(() => pool.notify());
   pool?.start();
   let app: FastifyInstance | null = null;
   let address: string | null = null;
   let shuttingDown = false;
   if (roles.api) {
-    app = buildApp({
-      logger,
-      publicUrl: config.publicUrl,
-      operatorDomain: config.operatorDomain,
-      authenticator: services.authenticator,
-      meter: services.meter,
-      lookup: services.lookup,
-      assets: services.assets,
-      ping: () => services.store.ping(),
-    });
+    app = await buildApp(appDepsFor(services));
     // A keep-alive connection that is busy when shutdown starts must end with its response; otherwise close()
     // waits for it until the keep-alive timeout.
     app.addHook('onSend', (_request, reply, payload, done) => {

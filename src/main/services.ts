@@ -3,9 +3,13 @@ import type { Config } from '../config/config.js';
 import { Accounts } from '../billing/accounts.js';
 import { Authenticator } from '../billing/authenticator.js';
 import { UsageMeter } from '../billing/usage-meter.js';
+import { Billing, type BillingDefaults } from '../billing/billing.js';
+import { createSmtpMailer } from '../billing/mailer.js';
+import { BatchLookup } from '../brands/batch-lookup.js';
 import { BrandCache } from '../brands/brand-cache.js';
 import { BrandIndexer } from '../brands/brand-indexer.js';
 import { BrandLookup } from '../brands/brand-lookup.js';
+import { CrawlScheduler } from '../brands/crawl-scheduler.js';
 import { crawlBrand } from '../crawl/crawl-brand.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { LocalAssetStore } from '../media/local-asset-store.js';
@@ -25,10 +29,19 @@ export interface Services {
   accounts: Accounts;
   authenticator: Authenticator;
   meter: UsageMeter;
+  billing: Billing;
   cache: BrandCache;
   indexer: BrandIndexer;
   lookup: BrandLookup;
+  batch: BatchLookup;
+  scheduler: CrawlScheduler;
+  /** Registers the in-process worker pool's wake-up, called after each crawl this process queues. */
+  onJobQueued(listener: () => void): void;
   close(): Promise<void>;
+}
+
+function billingDefaults(config: Readonly<Config>): BillingDefaults {
+  return { spendingLimitCents: config.overageSpendingLimitCents, rateLimitPerMinute: config.rateLimitPerMinute };
 }
 
 /** Builds every service from Config. The only place that chooses backends (SQLite file or PostgreSQL). */
@@ -44,7 +57,12 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     () => new Date(),
     (stored, domains) => cache.put(stored, domains),
   );
-  const meter = new UsageMeter(store);
+  const meter = new UsageMeter(store, () => new Date(), { onFlushError: (err) => logger.error({ err }, 'usage ledger flush failed; retrying') });
+  const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : null;
+  const billing = new Billing({ store, meter, mailer, logger, defaults: billingDefaults(config) });
+  const listeners: (() => void)[] = [];
+  const scheduler = new CrawlScheduler(queue, config.queueMaxDepth, () => listeners.forEach((wake) => wake()));
+  const lookup = new BrandLookup(store, cache, indexer);
   return {
     config,
     logger,
@@ -55,10 +73,15 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     accounts: new Accounts(store, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota }),
     authenticator: new Authenticator(store, config.keyCacheMs),
     meter,
+    billing,
     cache,
     indexer,
-    lookup: new BrandLookup(store, cache, indexer),
+    lookup,
+    batch: new BatchLookup(lookup, scheduler, config.operatorDomain),
+    scheduler,
+    onJobQueued: (listener) => void listeners.push(listener),
     async close() {
+      await billing.close();
       await meter.close();
       await closeBackends();
     },

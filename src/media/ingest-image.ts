@@ -9,12 +9,14 @@ import { dominantColors } from './dominant-colors.js';
 import type { DominantColor } from './dominant-colors.js';
 import { largestIcoEntry } from './largest-ico-entry.js';
 import { logoTheme } from './logo-theme.js';
+import { differenceHash } from './perceptual-hash.js';
 import { assertPixelLimit, PixelLimitError } from './pixel-limit-error.js';
 import type { RgbaRaster } from './rgba-raster.js';
 import { sniff } from './sniff.js';
 import type { SniffedType } from './sniff.js';
 import { sanitizeSvg, svgDimensions, svgFittedTo } from './svg.js';
 import { hasTransparentEdges } from './transparent-edges.js';
+import { isUniformImage } from './uniform-image.js';
 
 export interface IngestOptions {
   /** Spec 2.4: images smaller than this on either side are not stored. Default 16. */
@@ -38,6 +40,12 @@ export interface IngestedImage {
   dominantColors: DominantColor[];
   /** sha256 hex of the stored bytes. */
   sha256: string;
+  /** Asset-store key of the stored file, for renditions made from it later. */
+  assetKey: string;
+  /** Blank or single-colour (see uniform-image.ts): the spec's `placeholder`. */
+  uniform: boolean;
+  /** Perceptual hash (see perceptual-hash.ts) for collapsing near-duplicates. */
+  dhash: string;
 }
 
 export type IngestFailureReason = 'not_an_image' | 'too_small' | 'undecodable' | 'too_large' | 'unsafe_svg';
@@ -194,5 +202,8 @@ function describe(prepared: Prepared, asset: StoredAsset, sourceFormat: SniffedT
     theme: logoTheme(raster),
     dominantColors: dominantColors(raster, prepared.declaredColors),
     sha256: createHash('sha256').update(prepared.stored).digest('hex'),
+    assetKey: asset.key,
+    uniform: isUniformImage(raster),
+    dhash: differenceHash(raster),
   };
 }

@@ -32,6 +32,17 @@ export interface Organization {
   plan: Plan;
   /** Credits per billing period. */
   quota: number;
+  /**
+   * Prepaid credit balance as of this read: credit grants minus prepaid consumption written to the ledger.
+   * Bought credits do not expire at the end of a period. Billing's in-memory counters are the exact view.
+   */
+  prepaidCredits: number;
+  /** Monthly overage cap in US cents (paid plan only); `null` means the configured default; 0 disables overage. */
+  spendingLimitCents: number | null;
+  /** Where usage warning emails go (the operator's customer contacts). */
+  billingContacts: string[];
+  /** Request throughput limit; `null` means the configured default. */
+  rateLimitPerMinute: number | null;
   createdAt: Date;
 }
 
@@ -40,8 +51,14 @@ export interface NewOrganization {
   name: string;
   plan: Plan;
   quota: number;
+  spendingLimitCents?: number | null;
+  billingContacts?: string[];
+  rateLimitPerMinute?: number | null;
   createdAt: Date;
 }
+
+/** The settings an operator may change on an organization. */
+export type OrganizationPatch = Partial<Pick<Organization, 'name' | 'plan' | 'quota' | 'spendingLimitCents' | 'billingContacts' | 'rateLimitPerMinute'>>;
 
 export interface ApiKeyRecord {
   id: string;
@@ -55,6 +72,9 @@ export interface ApiKeyRecord {
   revokedAt: Date | null;
 }
 
+/** Where a charged credit came from: the period quota, the prepaid balance, or overage (paid plan, billed). */
+export type UsageSource = 'quota' | 'prepaid' | 'overage';
+
 export interface UsageEntry {
   id: string;
   orgId: string;
@@ -63,6 +83,40 @@ export interface UsageEntry {
   credits: number;
   /** What was charged, e.g. `brand.lookup`. Never a URL or email address. */
   reason: string;
+  /** Defaults to `quota`. */
+  source?: UsageSource;
+  createdAt: Date;
+}
+
+/** Credits charged per source in a time range, and the prepaid balance over all time. */
+export interface UsageSummary {
+  quota: number;
+  prepaid: number;
+  overage: number;
+  /** Credit grants minus every prepaid charge ever written (not limited to the range). */
+  prepaidBalance: number;
+}
+
+/** Prepaid credits added to an organization. Appended, never updated. */
+export interface CreditGrant {
+  id: string;
+  orgId: string;
+  /** Positive integer credits. */
+  credits: number;
+  /** What was paid for them, in US cents, when known. */
+  amountCents: number | null;
+  /** Why, e.g. `purchase` or `operator`. Never an email address. */
+  reason: string;
+  createdAt: Date;
+}
+
+/** A usage warning (80 or 100 percent of the period quota) claimed for sending. */
+export interface UsageNotice {
+  orgId: string;
+  /** Billing period key, `YYYY-MM`. */
+  period: string;
+  /** Percent of the quota. */
+  threshold: number;
   createdAt: Date;
 }
 
@@ -82,7 +136,7 @@ export interface AccountStore {
   createOrganization(org: NewOrganization): Promise<Organization>;
   getOrganization(id: string): Promise<Organization | null>;
   listOrganizations(): Promise<Organization[]>;
-  updateOrganization(id: string, patch: Partial<Pick<Organization, 'name' | 'plan' | 'quota'>>): Promise<Organization | null>;
+  updateOrganization(id: string, patch: OrganizationPatch): Promise<Organization | null>;
   createApiKey(key: ApiKeyRecord): Promise<void>;
   getApiKey(id: string): Promise<ApiKeyRecord | null>;
   findApiKeyBySecretHash(secretHash: string): Promise<ApiKeyRecord | null>;
@@ -96,9 +150,24 @@ export interface UsageStore {
   appendUsage(entries: readonly UsageEntry[]): Promise<void>;
   /** Sum of credits charged to the organization with createdAt in [from, to). */
   sumUsage(orgId: string, from: Date, to: Date): Promise<number>;
+  /** Per-source sums with createdAt in [from, to), plus the all-time prepaid balance, in one consistent read. */
+  summarizeUsage(orgId: string, from: Date, to: Date): Promise<UsageSummary>;
 }
 
-export interface Store extends BrandStore, AccountStore, UsageStore {
+export interface CreditStore {
+  /** Appends a prepaid credit grant. */
+  addCreditGrant(grant: CreditGrant): Promise<void>;
+  listCreditGrants(orgId: string): Promise<CreditGrant[]>;
+  /**
+   * Records that a usage warning is being sent. Returns true only for the one caller that inserted the row:
+   * (orgId, period, threshold) is unique, so two processes can never both send the same warning.
+   */
+  claimUsageNotice(notice: UsageNotice): Promise<boolean>;
+  /** Drops a claim whose email could not be sent, so a later request may try again. */
+  releaseUsageNotice(orgId: string, period: string, threshold: number): Promise<void>;
+}
+
+export interface Store extends BrandStore, AccountStore, UsageStore, CreditStore {
   /** Applies pending migrations. Idempotent. */
   migrate(): Promise<void>;
   /** Cheap round trip used by readiness checks. */

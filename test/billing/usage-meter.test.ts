@@ -105,3 +105,35 @@ describe('billingPeriod', () => {
     expect(p.end.toISOString()).toBe('2027-02-01T00:00:00.000Z');
   });
 });
+
+describe('UsageMeter sources', () => {
+  it('a reservation made before the period ends and settled after it leaves the new quota whole', async () => {
+    const meter = new UsageMeter(db.store, () => now);
+    const late = await meter.reserveFromSources(ORG, null, 3, { quota: 3, overage: 0 }, true);
+    expect(late?.parts).toEqual({ quota: 3, prepaid: 0, overage: 0 });
+    now = new Date('2026-04-01T00:00:01.000Z');
+    expect(await meter.available(ORG, { quota: 3, overage: 0 })).toEqual({ quota: 3, prepaid: 0, overage: 0 });
+    meter.cancel(late!);
+    expect(await meter.available(ORG, { quota: 3, overage: 0 })).toEqual({ quota: 3, prepaid: 0, overage: 0 });
+  });
+
+  it('charges a partly used reservation in charging order and releases the rest', async () => {
+    await db.store.addCreditGrant({ id: 'crg_1', orgId: ORG, credits: 4, amountCents: null, reason: 'test', createdAt: now });
+    const meter = new UsageMeter(db.store, () => now);
+    const r = await meter.reserveFromSources(ORG, 'key_a', 9, { quota: 2, overage: 5 }, true);
+    expect(r?.parts).toEqual({ quota: 2, prepaid: 4, overage: 3 });
+    meter.commit(r!, 'brand.batch', 5);
+    const summary = await meter.exactSummary(ORG);
+    expect(summary).toMatchObject({ quota: 2, prepaid: 3, overage: 0, prepaidBalance: 1 });
+    expect(await meter.available(ORG, { quota: 2, overage: 5 })).toEqual({ quota: 0, prepaid: 1, overage: 5 });
+  });
+
+  it('counts prepaid credits still in the write buffer against the balance', async () => {
+    await db.store.addCreditGrant({ id: 'crg_2', orgId: ORG, credits: 2, amountCents: null, reason: 'test', createdAt: now });
+    const meter = new UsageMeter(db.store, () => now, { flushMs: 60_000 });
+    meter.charge(ORG, null, 2, 'brand.lookup', 'prepaid');
+    expect((await meter.snapshot(ORG)).prepaidBalance).toBe(0);
+    expect(await meter.reserveFromSources(ORG, null, 1, { quota: 0, overage: 0 }, false)).toBeNull();
+    await meter.close();
+  });
+});

@@ -51,13 +51,13 @@ describe('company facts', () => {
     expect(listed.financialIdentifiers).toEqual({ ticker: ['ACME'], isin: ['US0000000001'] });
   });
 
-  it('location from address with a Country object; region and subregion stay null', () => {
+  it('location from address with a Country object; region and subregion from the country', () => {
     const company = companyOf({
       '@type': 'Organization',
       name: 'Acme',
       address: { '@type': 'PostalAddress', addressLocality: 'Berlin', addressRegion: 'Berlin', addressCountry: { '@type': 'Country', name: 'DE' } },
     });
-    expect(company.location).toEqual({ city: 'Berlin', state: 'Berlin', country: 'Germany', countryCode: 'DE', region: null, subregion: null });
+    expect(company.location).toEqual({ city: 'Berlin', state: 'Berlin', country: 'Germany', countryCode: 'DE', region: 'Europe', subregion: 'Western Europe' });
   });
 
   it('no organization → the empty company', () => {

@@ -168,14 +168,21 @@ describe('crawlBrand on the full brand site (northwind.test)', () => {
   });
 
   it('reads firmographics from the JSON-LD Organization', () => {
-    expect(draft.company).toEqual({
+    expect({ ...draft.company, industries: [] }).toEqual({
       employees: 201,
       financialIdentifiers: null,
       foundedYear: 2014,
       industries: [],
       kind: null,
-      location: { city: 'Rotterdam', country: 'Netherlands', countryCode: 'NL', region: null, state: 'South Holland', subregion: null },
+      location: { city: 'Rotterdam', country: 'Netherlands', countryCode: 'NL', region: 'Europe', state: 'South Holland', subregion: 'Western Europe' },
     });
+  });
+
+  it('predicts its industry with a calibrated score below 1, sub-industry listed with its parent', () => {
+    const [first, second] = draft.company.industries;
+    expect(first).toMatchObject({ slug: 'logistics', parent: [{ slug: 'transportation' }] });
+    expect(second).toMatchObject({ slug: 'transportation', parent: null });
+    for (const industry of draft.company.industries) expect(industry.score).toBeLessThan(1);
   });
 
   it('stores the og:image as a banner', async () => {

@@ -67,3 +67,14 @@ describe('extractLinks', () => {
     expect(linksOf('<a href="https://github.com/acme/rocket-sdk">sdk</a>')).toEqual([{ name: 'github', url: 'https://github.com/acme' }]);
   });
 });
+
+describe('brand-like profiles', () => {
+  it('prefers the handle resembling the domain over an equally cited other account', async () => {
+    const { extractLinks, brandLikeness } = await import('../../src/crawl/links.js');
+    const { htmlPageOf } = await import('./html-page-of.js');
+    const page = htmlPageOf('<footer><a href="https://twitter.com/janedoe_dev">Jane</a><a href="https://x.com/AcmeHQ/">Acme</a></footer>');
+    expect(extractLinks(page, [])).toEqual([{ name: 'twitter', url: 'https://x.com/AcmeHQ' }]);
+    expect(brandLikeness('acmehq', 'acme')).toBe(1.5);
+    expect(brandLikeness('company/other', 'acme')).toBe(1);
+  });
+});

@@ -62,11 +62,36 @@ describe('findMarkCandidates', () => {
   });
 
   it('copies <use> targets into a standalone SVG and adds the namespace', () => {
-    const html = `<svg style="display:none"><symbol id="logo-mark" viewBox="0 0 24 24"><path d="M2 2h20v20H2z"/></symbol></svg>
-      <header><a href="/"><svg viewBox="0 0 24 24"><use href="#logo-mark"/></svg></a></header>`;
+    const html = `<svg style="display:none"><symbol id="logo-mark" viewBox="0 0 24 24"><path d="M2 2h20v20H2z"/></symbol><g id="dot"><circle r="2"/></g></svg>
+      <header><a href="/"><svg viewBox="0 0 24 24"><path d="M0 0h4v4z"/><use href="#dot"/></svg></a></header>`;
     const svg = marksOf(html)[0]?.svg ?? '';
     expect(svg).toContain('xmlns="http://www.w3.org/2000/svg"');
-    expect(svg).toContain('<symbol id="logo-mark"');
+    expect(svg).toContain('<defs><g id="dot">');
+  });
+
+  it('a lone <use> of a sprite <symbol> becomes the symbol drawing with its viewBox (rasterizers skip bare symbol uses)', () => {
+    const html = `<svg style="display:none"><symbol id="logo-mark" viewBox="0 0 48 12"><path d="M2 2h20v8H2z"/></symbol></svg>
+      <header><a href="/"><svg width="96" height="24"><title>Acme</title><use href="#logo-mark"/></svg></a></header>`;
+    const svg = marksOf(html)[0]?.svg ?? '';
+    expect(svg).toMatch(/<svg[^>]*viewBox="0 0 48 12"/);
+    expect(svg).toContain('<path d="M2 2h20v8H2z"');
+    expect(svg).not.toContain('<use');
+  });
+
+  it('a class, id or file name naming a logo after another organisation is not the brand mark (iana.org footer: id="icann-logo")', () => {
+    const page = htmlPageOf('<footer><img src="/_img/icann-logo.svg" id="icann-logo" width="57" height="48"></footer><footer><a href="/"><img src="/img/site-logo.svg"></a></footer>', 'https://www.iana.org/');
+    const marks = findMarkCandidates({ page, jsonLd: [], brandName: 'IANA', cssRules: [] });
+    expect(marks.map((m) => new URL(m.url ?? '').pathname)).toEqual(['/img/site-logo.svg']);
+  });
+
+  it('paints the header <h1> or home link background when it is the only logo (iana.org homepage)', () => {
+    const page = htmlPageOf('<header><h1><span>Internet Assigned Numbers Authority</span></h1></header>', 'https://www.iana.org/');
+    const sheets = [parseCss('.homepage header h1 { background-image: url("/_img/iana-logo-homepage.png"); width: 300px; height: 100px }', 'https://www.iana.org/_css/screen.css')];
+    const marks = findMarkCandidates({ page, jsonLd: [], brandName: 'IANA', cssRules: sheets.flatMap((s) => s.rules), sheets });
+    expect(marks).toEqual([]);
+    const home = htmlPageOf('<div class="homepage"><header><h1><span>IANA</span></h1></header></div>', 'https://www.iana.org/');
+    const found = findMarkCandidates({ page: home, jsonLd: [], brandName: 'IANA', cssRules: sheets.flatMap((s) => s.rules), sheets });
+    expect(found.map((m) => m.url)).toEqual(['https://www.iana.org/_img/iana-logo-homepage.png']);
   });
 
   it('penalises marks hosted on another registrable domain and reads og:logo / JSON-LD logo', () => {

@@ -17,6 +17,9 @@ function image(format: ImageFormat, width: number | null, height: number | null,
     theme,
     dominantColors: [{ hex: '#123456', share: 1 }],
     sha256,
+    assetKey: `${sha256}.${format}`,
+    uniform: false,
+    dhash: '0'.repeat(16),
   };
 }
 
@@ -71,6 +74,25 @@ describe('chooseLogos', () => {
   it('does not list the same file twice and emits nothing without candidates', () => {
     const same = image('png', 128, 128);
     expect(chooseLogos([icon('icon', same)], [mark(same)]).logos.map((l) => l.type)).toEqual(['symbol']);
-    expect(chooseLogos([], [])).toEqual({ logos: [], logoColors: [], hashes: new Set() });
+    expect(chooseLogos([], [])).toEqual({ logos: [], logoColors: [], hashes: new Set(), images: [] });
+  });
+});
+
+describe('chooseLogos: scheme variants and placeholders', () => {
+  const schemed = (img: IngestedImage, scheme: 'dark' | 'light', themeHint: MarkCandidate['themeHint'] = null): IngestedMark => ({
+    candidate: { kind: 'header', url: img.original.src, svg: null, score: 100, themeHint, scheme },
+    image: img,
+  });
+
+  it('keeps the light-scheme logo as primary and its dark-scheme twin as a second logo of the same type', () => {
+    const onLight = image('svg', 160, 40, 'dark');
+    const onDark = image('svg', 160, 40, 'light');
+    const { logos } = chooseLogos([], [schemed(onDark, 'dark'), schemed(onLight, 'light')]);
+    expect(logos.map((l) => [l.type, l.theme])).toEqual([['logo', 'dark'], ['logo', 'light']]);
+  });
+
+  it('falls back to the scheme hint when the pixels are ambiguous', () => {
+    const { logos } = chooseLogos([], [schemed(image('svg', 160, 40, null), 'light', 'dark'), schemed(image('svg', 160, 40, null), 'dark', 'light')]);
+    expect(logos.map((l) => l.theme)).toEqual(['dark', 'light']);
   });
 });

@@ -30,6 +30,10 @@ export const FIXTURE_HOSTS = {
   nightjar: 'nightjar.test',
   /** Declares itself adult content with <meta name="rating" content="adult">. */
   velvetroom: 'velvetroom.test',
+  /** <picture> logo with a dark-scheme variant, CSS hero background, photo pictures on home and /products. */
+  lumen: 'lumen.test',
+  /** Single-page-app shell: the header and its logo are built by JavaScript (needs rendering). */
+  spashell: 'spashell.test',
 } as const;
 
 export type FixtureSiteName = keyof typeof FIXTURE_HOSTS;
@@ -40,6 +44,8 @@ export const FIXTURE_ICONS = {
   nightjar: icons.siTwitch,
   newname: icons.siDigitalocean,
   logoWall: [icons.siStripe, icons.siShopify, icons.siNotion],
+  lumen: icons.siFramer,
+  spashell: icons.siSvelte,
 } as const;
 
 export interface FixtureSite {
@@ -79,6 +85,8 @@ export async function startFixtureSites(): Promise<FixtureSites> {
     hugepage: endlessSite(),
     nightjar: staticSite(await nightjarFiles()),
     velvetroom: staticSite({ '/': html(await template('velvetroom/index.html')) }),
+    lumen: staticSite(await lumenFiles()),
+    spashell: staticSite(await spashellFiles()),
   };
   const started = await Promise.all(
     (Object.keys(handlers) as FixtureSiteName[]).map(async (name) => [name, await listen(FIXTURE_HOSTS[name], handlers[name])] as const),
@@ -225,6 +233,42 @@ async function nightjarFiles(): Promise<Record<string, StaticFile>> {
   };
 }
 
+async function lumenFiles(): Promise<Record<string, StaticFile>> {
+  const mark = FIXTURE_ICONS.lumen;
+  const hex = `#${mark.hex.toLowerCase()}`;
+  const partners = await Promise.all(FIXTURE_ICONS.logoWall.map((icon) => pngOf(markSvg(icon.path, `#${icon.hex}`, 40))));
+  return {
+    '/': html(await template('lumen/index.html')),
+    '/products': html(await template('lumen/products.html')),
+    '/css/site.css': { type: 'text/css', body: await template('lumen/site.css') },
+    '/img/lumen-logo.svg': svgFile(wordmarkSvg(mark.path, hex, 'Lumen', '#111111')),
+    '/img/lumen-logo-on-dark.svg': svgFile(wordmarkSvg(mark.path, '#ffffff', 'Lumen', '#ffffff')),
+    '/favicon-32x32.png': png(await pngOf(markSvg(mark.path, hex, 32))),
+    '/apple-touch-icon.png': png(await pngOf(appIconSvg(mark.path, hex, 180))),
+    '/img/hero-wide.jpg': jpeg(await jpegOf(sceneSvg(1600, 600, '#1e3a8a', '#f59e0b', 3))),
+    '/img/gallery-hall.jpg': jpeg(await jpegOf(sceneSvg(1200, 800, '#0f766e', '#fde68a', 5))),
+    '/img/gallery-hall-small.jpg': jpeg(await jpegOf(sceneSvg(1200, 800, '#0f766e', '#fde68a', 5), 600)),
+    '/img/reading-room.jpg': jpeg(await jpegOf(sceneSvg(900, 900, '#7c2d12', '#fef3c7', 2))),
+    '/img/pendant.jpg': jpeg(await jpegOf(sceneSvg(800, 1000, '#1f2937', '#d4a373', 1))),
+    '/img/blank.png': png(await sharp({ create: { width: 400, height: 300, channels: 3, background: '#eeeeee' } }).png().toBuffer()),
+    '/img/tracking.png': png(await sharp({ create: { width: 1, height: 1, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer()),
+    '/img/partners/a.png': png(partners[0] ?? Buffer.alloc(0)),
+    '/img/partners/b.png': png(partners[1] ?? Buffer.alloc(0)),
+    '/img/partners/c.png': png(partners[2] ?? Buffer.alloc(0)),
+  };
+}
+
+async function spashellFiles(): Promise<Record<string, StaticFile>> {
+  const mark = FIXTURE_ICONS.spashell;
+  const hex = `#${mark.hex.toLowerCase()}`;
+  return {
+    '/': html(await template('spashell/index.html')),
+    '/static/js/main.js': { type: 'text/javascript', body: await template('spashell/main.js') },
+    '/static/media/spashell-logo.svg': svgFile(wordmarkSvg(mark.path, hex, 'Spashell', '#111111')),
+    '/favicon-32x32.png': png(await pngOf(markSvg(mark.path, hex, 32))),
+  };
+}
+
 // ---------------------------------------------------------------- files and images
 
 async function template(relativePath: string, vars: Record<string, string> = {}): Promise<string> {
@@ -242,6 +286,25 @@ function svgFile(body: string): StaticFile {
 
 function png(body: Buffer): StaticFile {
   return { type: 'image/png', body };
+}
+
+function jpeg(body: Buffer): StaticFile {
+  return { type: 'image/jpeg', body };
+}
+
+/** A photo-like scene (sky gradient, sun, hills): distinct per seed, so pictures differ by perceptual hash. */
+function sceneSvg(width: number, height: number, sky: string, sun: string, seed: number): string {
+  const hills = Array.from({ length: 3 }, (_, i) => {
+    const y = height * (0.55 + 0.12 * i);
+    const bump = (seed * 97 + i * 41) % 200;
+    return `<path d="M0 ${y} Q ${width * 0.3} ${y - 120 - bump} ${width * 0.6} ${y} T ${width} ${y - bump / 2} V ${height} H 0 Z" fill="#${(2 + i * 3).toString(16)}${(5 + seed).toString(16)}3${i}2${seed % 10}"/>`;
+  }).join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${sky}"/><stop offset="1" stop-color="#ffffff"/></linearGradient></defs><rect width="${width}" height="${height}" fill="url(#g)"/><circle cx="${width * (0.2 + 0.12 * seed)}" cy="${height * 0.3}" r="${height * 0.12}" fill="${sun}"/>${hills}</svg>`;
+}
+
+async function jpegOf(svg: string, width?: number): Promise<Buffer> {
+  const image = sharp(Buffer.from(svg));
+  return (width ? image.resize({ width }) : image).jpeg({ quality: 85 }).toBuffer();
 }
 
 /** A simple-icons mark (24×24 path) on a transparent square. */

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config/config.js';
 import { buildApp } from '../../src/http/app.js';
+import { appDepsFor } from '../../src/main/app-deps.js';
 import { createServices, type Services } from '../../src/main/services.js';
 import { createLogger } from '../../src/platform/logger.js';
 import type { Plan } from '../../src/store/store.js';
@@ -15,7 +16,8 @@ export interface TestStack {
   dataDir: string;
   /** Every log line the service wrote, as text. */
   logs: () => string;
-  newKey(options?: { plan?: Plan; quota?: number }): Promise<{ key: string; keyId: string; orgId: string }>;
+  /** A new organization and key. `overage: false` sets the spending limit to 0, so the quota is a hard stop. */
+  newKey(options?: { plan?: Plan; quota?: number; overage?: boolean }): Promise<{ key: string; keyId: string; orgId: string }>;
   close(): Promise<void>;
 }
 
@@ -32,16 +34,7 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
   const logger = createLogger({ level: 'info', destination: sink });
   const config = loadConfig({ BRANDBASE_DATA_DIR: dataDir, BRANDBASE_PUBLIC_URL: 'http://brandbase.test', BRANDBASE_KEY_CACHE_MS: '0', ...env });
   const services = await createServices(config, logger);
-  const app = buildApp({
-    logger,
-    publicUrl: config.publicUrl,
-    operatorDomain: config.operatorDomain,
-    authenticator: services.authenticator,
-    meter: services.meter,
-    lookup: services.lookup,
-    assets: services.assets,
-    ping: () => services.store.ping(),
-  });
+  const app = await buildApp(appDepsFor(services));
   await app.ready();
   return {
     app,
@@ -50,6 +43,7 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
     logs: () => lines.join(''),
     async newKey(options = {}) {
       const org = await services.accounts.createOrganization({ name: 'Test org', plan: options.plan ?? 'paid', quota: options.quota ?? 1000 });
+      if (options.overage === false) await services.store.updateOrganization(org.id, { spendingLimitCents: 0 });
       const key = await services.accounts.createApiKey({ orgId: org.id });
       return { key: key.key, keyId: key.id, orgId: org.id };
     },

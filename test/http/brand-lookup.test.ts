@@ -205,7 +205,7 @@ describe('invalid identifiers answer 400 and are never billed', () => {
 
 describe('quota', () => {
   it('429 "API key quota exceeded" once the credits are used, and nothing more is charged', async () => {
-    const { key, orgId } = await stack.newKey({ quota: 2 });
+    const { key, orgId } = await stack.newKey({ quota: 2, overage: false });
     for (let i = 0; i < 2; i++) expect((await stack.app.inject({ method: 'GET', url: '/v2/brands/acme.com', headers: bearer(key) })).statusCode).toBe(200);
     const res = await stack.app.inject({ method: 'GET', url: '/v2/brands/acme.com', headers: bearer(key) });
     expect(res.statusCode).toBe(429);
@@ -214,7 +214,7 @@ describe('quota', () => {
   });
 
   it('concurrent lookups never exceed the quota and are counted exactly', async () => {
-    const { key, orgId } = await stack.newKey({ quota: 50 });
+    const { key, orgId } = await stack.newKey({ quota: 50, overage: false });
     const responses = await Promise.all(Array.from({ length: 80 }, () => stack.app.inject({ method: 'GET', url: '/v2/brands/acme.com', headers: bearer(key) })));
     const codes = responses.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 200)).toHaveLength(50);

@@ -51,7 +51,7 @@ export function sampleBrand(domain: string, overrides: Partial<Brand> = {}): Bra
     ],
     qualityScore: 0.734,
     company: {
-      employees: 1200,
+      employees: 1001,
       financialIdentifiers: { isin: ['US0000000001'], ticker: ['ACME'] },
       foundedYear: 1949,
       industries: [

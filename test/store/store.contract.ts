@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
-import type { ApiKeyRecord, IdentifierRef, Organization, Store, StoredBrand } from '../../src/store/store.js';
+import type { ApiKeyRecord, CreditGrant, IdentifierRef, Organization, Store, StoredBrand, UsageSource } from '../../src/store/store.js';
 import { sampleBrand } from './sample-brand.js';
 
 const T0 = new Date('2024-05-06T07:08:09.123Z');
@@ -23,7 +23,18 @@ function stored(domain: string, overrides: Partial<StoredBrand> = {}): StoredBra
 }
 
 function newOrg(overrides: Partial<Organization> = {}): Organization {
-  return { id: newId('org'), name: 'Acme Inc', plan: 'free', quota: 500, createdAt: at(7), ...overrides };
+  return {
+    id: newId('org'),
+    name: 'Acme Inc',
+    plan: 'free',
+    quota: 500,
+    prepaidCredits: 0,
+    spendingLimitCents: null,
+    billingContacts: [],
+    rateLimitPerMinute: null,
+    createdAt: at(7),
+    ...overrides,
+  };
 }
 
 function newKey(orgId: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
@@ -162,6 +173,21 @@ export function storeContract(name: string, open: () => Promise<{ store: Store; 
         expect(ids.indexOf(early.id)).toBeLessThan(ids.indexOf(late.id));
       });
 
+      it('round-trips and updates the billing settings', async () => {
+        const org = newOrg({ plan: 'paid', spendingLimitCents: 2_500, billingContacts: ['billing@acme.test', 'cfo@acme.test'], rateLimitPerMinute: 120 });
+        expect(await store.createOrganization(org)).toEqual(org);
+        expect(await store.getOrganization(org.id)).toEqual(org);
+        const updated = await store.updateOrganization(org.id, { spendingLimitCents: 0, billingContacts: ['ops@acme.test'], rateLimitPerMinute: null });
+        expect(updated).toEqual({ ...org, spendingLimitCents: 0, billingContacts: ['ops@acme.test'], rateLimitPerMinute: null });
+        expect(await store.updateOrganization(org.id, { spendingLimitCents: null, billingContacts: [] })).toEqual({
+          ...org,
+          spendingLimitCents: null,
+          billingContacts: [],
+          rateLimitPerMinute: null,
+        });
+        await expect(store.updateOrganization(org.id, { spendingLimitCents: 12.5 })).rejects.toThrow(RangeError);
+      });
+
       it('rejects a fractional quota', async () => {
         await expect(store.createOrganization(newOrg({ quota: 1.5 }))).rejects.toThrow(RangeError);
         const org = await store.createOrganization(newOrg());
@@ -266,6 +292,77 @@ export function storeContract(name: string, open: () => Promise<{ store: Store; 
         ];
         await expect(store.appendUsage(bad)).rejects.toThrow();
         expect(await store.sumUsage(org.id, at(5000), at(6000))).toBe(0);
+      });
+    });
+
+    describe('usage sources, prepaid credits and usage notices', () => {
+      const use = (orgId: string, credits: number, createdAt: Date, source?: UsageSource) => ({
+        id: newId('use'),
+        orgId,
+        keyId: null,
+        credits,
+        reason: 'brand.lookup',
+        createdAt,
+        ...(source ? { source } : {}),
+      });
+      const grant = (orgId: string, credits: number, createdAt: Date, amountCents: number | null = null): CreditGrant => ({
+        id: newId('use').replace('use_', 'crg_'),
+        orgId,
+        credits,
+        amountCents,
+        reason: 'purchase',
+        createdAt,
+      });
+
+      it('sums each source over [from, to) and the prepaid balance over all time', async () => {
+        const org = await store.createOrganization(newOrg());
+        const other = await store.createOrganization(newOrg());
+        const from = at(10_000);
+        const to = at(20_000);
+        await store.addCreditGrant(grant(org.id, 1_000, at(0), 5_000));
+        await store.addCreditGrant(grant(org.id, 40, at(30_000)));
+        await store.addCreditGrant(grant(other.id, 7, at(0)));
+        await store.appendUsage([
+          use(org.id, 3, at(9_999), 'prepaid'),
+          use(org.id, 5, from),
+          use(org.id, 11, at(15_000), 'quota'),
+          use(org.id, 17, at(15_000), 'prepaid'),
+          use(org.id, 23, at(19_999), 'overage'),
+          use(org.id, 29, to, 'prepaid'),
+          use(other.id, 2, at(15_000), 'prepaid'),
+        ]);
+        expect(await store.summarizeUsage(org.id, from, to)).toEqual({ quota: 16, prepaid: 17, overage: 23, prepaidBalance: 1_040 - 3 - 17 - 29 });
+        expect(await store.sumUsage(org.id, from, to)).toBe(16 + 17 + 23);
+        expect(await store.summarizeUsage(other.id, from, to)).toEqual({ quota: 0, prepaid: 2, overage: 0, prepaidBalance: 5 });
+        expect(await store.summarizeUsage('org_missing', from, to)).toEqual({ quota: 0, prepaid: 0, overage: 0, prepaidBalance: 0 });
+        expect((await store.getOrganization(org.id))?.prepaidCredits).toBe(991);
+        expect((await store.listOrganizations()).find((o) => o.id === org.id)?.prepaidCredits).toBe(991);
+        expect((await store.updateOrganization(org.id, { quota: 1 }))?.prepaidCredits).toBe(991);
+      });
+
+      it('lists credit grants oldest first and rejects fractional credits', async () => {
+        const org = await store.createOrganization(newOrg());
+        const late = grant(org.id, 20, at(50), 100);
+        const early = grant(org.id, 500, at(10));
+        await store.addCreditGrant(late);
+        await store.addCreditGrant(early);
+        expect(await store.listCreditGrants(org.id)).toEqual([early, late]);
+        await expect(store.addCreditGrant(grant(org.id, 1.5, at(60)))).rejects.toThrow(RangeError);
+        await expect(store.addCreditGrant(grant('org_missing', 5, at(60)))).rejects.toThrow();
+        expect((await store.getOrganization(org.id))?.prepaidCredits).toBe(520);
+      });
+
+      it('lets exactly one of many concurrent claims of a usage notice win', async () => {
+        const org = await store.createOrganization(newOrg());
+        const notice = { orgId: org.id, period: '2024-05', threshold: 80, createdAt: at(0) };
+        const claims = await Promise.all(Array.from({ length: 20 }, () => store.claimUsageNotice(notice)));
+        expect(claims.filter(Boolean)).toHaveLength(1);
+        expect(await store.claimUsageNotice(notice)).toBe(false);
+        expect(await store.claimUsageNotice({ ...notice, threshold: 100 })).toBe(true);
+        expect(await store.claimUsageNotice({ ...notice, period: '2024-06' })).toBe(true);
+        await store.releaseUsageNotice(org.id, '2024-05', 80);
+        expect(await store.claimUsageNotice(notice)).toBe(true);
+        expect(await store.claimUsageNotice(notice)).toBe(false);
       });
     });
   });

@@ -7,21 +7,28 @@ import type { Kysely } from 'kysely';
 import type {
   ApiKeyRecord,
   BrandStatus,
+  CreditGrant,
   IdentifierRef,
   NewOrganization,
   Organization,
+  OrganizationPatch,
   Store,
   StoredBrand,
   UsageEntry,
+  UsageNotice,
+  UsageSummary,
 } from '../store.js';
 import { assertSafeInteger, toMillis, toSafeInteger } from './column-codec.js';
 import { migrateToLatest } from './migrations.js';
 import {
   apiKeyToRow,
   brandToRow,
+  contactsToColumn,
+  creditGrantToRow,
   organizationToRow,
   rowToApiKey,
   rowToBrand,
+  rowToCreditGrant,
   rowToOrganization,
   usageToRow,
 } from './row-mapping.js';
@@ -35,7 +42,16 @@ export interface KyselyStoreOptions {
   migrationTableSchema?: string;
 }
 
-type OrganizationPatch = Partial<Pick<Organization, 'name' | 'plan' | 'quota'>>;
+/** An aggregate as drivers return it: number (SQLite), text (PostgreSQL numeric) or bigint. */
+type Aggregate = number | string | bigint | null;
+
+/** The prepaid balance of organization `o`: grants minus prepaid charges, over all time. */
+const PREPAID_BALANCE = sql<Aggregate>`(select coalesce(sum(g.credits), 0) from credit_grants g where g.org_id = o.id)
+  - (select coalesce(sum(u.credits), 0) from usage_ledger u where u.org_id = o.id and u.source = 'prepaid')`;
+
+function aggregate(value: Aggregate): number {
+  return value === null ? 0 : toSafeInteger(value);
+}
 
 /** Identifiers deduplicated by (kind, value): PostgreSQL refuses to upsert the same row twice in one statement. */
 function uniqueIdentifiers(identifiers: IdentifierRef[]): IdentifierRef[] {
@@ -51,6 +67,15 @@ function organizationPatchToRow(patch: OrganizationPatch): Partial<Organizations
     assertSafeInteger(patch.quota, 'quota');
     row.quota = patch.quota;
   }
+  if (patch.spendingLimitCents !== undefined) {
+    if (patch.spendingLimitCents !== null) assertSafeInteger(patch.spendingLimitCents, 'spendingLimitCents');
+    row.spending_limit_cents = patch.spendingLimitCents;
+  }
+  if (patch.rateLimitPerMinute !== undefined) {
+    if (patch.rateLimitPerMinute !== null) assertSafeInteger(patch.rateLimitPerMinute, 'rateLimitPerMinute');
+    row.rate_limit_per_minute = patch.rateLimitPerMinute;
+  }
+  if (patch.billingContacts !== undefined) row.billing_contacts = contactsToColumn(patch.billingContacts);
   return row;
 }
 
@@ -131,24 +156,27 @@ export class KyselyStore implements Store {
   async createOrganization(org: NewOrganization): Promise<Organization> {
     const row = organizationToRow(org);
     await this.db.insertInto('organizations').values(row).execute();
-    return rowToOrganization(row);
+    return rowToOrganization({ ...row, prepaid_credits: 0 });
+  }
+
+  private selectOrganizations() {
+    return this.db.selectFrom('organizations as o').selectAll('o').select(PREPAID_BALANCE.as('prepaid_credits'));
   }
 
   async getOrganization(id: string): Promise<Organization | null> {
-    const row = await this.db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.selectOrganizations().where('o.id', '=', id).executeTakeFirst();
     return row === undefined ? null : rowToOrganization(row);
   }
 
   async listOrganizations(): Promise<Organization[]> {
-    const rows = await this.db.selectFrom('organizations').selectAll().orderBy('created_at').orderBy('id').execute();
+    const rows = await this.selectOrganizations().orderBy('o.created_at').orderBy('o.id').execute();
     return rows.map(rowToOrganization);
   }
 
   async updateOrganization(id: string, patch: OrganizationPatch): Promise<Organization | null> {
     const set = organizationPatchToRow(patch);
-    if (Object.keys(set).length === 0) return this.getOrganization(id);
-    const row = await this.db.updateTable('organizations').set(set).where('id', '=', id).returningAll().executeTakeFirst();
-    return row === undefined ? null : rowToOrganization(row);
+    if (Object.keys(set).length > 0) await this.db.updateTable('organizations').set(set).where('id', '=', id).execute();
+    return this.getOrganization(id);
   }
 
   async createApiKey(key: ApiKeyRecord): Promise<void> {
@@ -200,6 +228,46 @@ export class KyselyStore implements Store {
       .where('created_at', '<', toMillis(to))
       .executeTakeFirstOrThrow();
     return row.total === null ? 0 : toSafeInteger(row.total);
+  }
+
+  /** One statement, so PostgreSQL answers from one snapshot: the sums and the balance agree with each other. */
+  async summarizeUsage(orgId: string, from: Date, to: Date): Promise<UsageSummary> {
+    const start = toMillis(from);
+    const end = toMillis(to);
+    const inRange = (source: string) =>
+      sql<Aggregate>`(select coalesce(sum(credits), 0) from usage_ledger where org_id = ${orgId} and source = ${source} and created_at >= ${start} and created_at < ${end})`;
+    const { rows } = await sql<{ quota: Aggregate; prepaid: Aggregate; overage: Aggregate; balance: Aggregate }>`select
+        ${inRange('quota')} as quota, ${inRange('prepaid')} as prepaid, ${inRange('overage')} as overage,
+        (select coalesce(sum(credits), 0) from credit_grants where org_id = ${orgId})
+          - (select coalesce(sum(credits), 0) from usage_ledger where org_id = ${orgId} and source = 'prepaid') as balance`.execute(this.db);
+    const row = rows[0];
+    if (!row) throw new Error('summarizeUsage: no row');
+    return { quota: aggregate(row.quota), prepaid: aggregate(row.prepaid), overage: aggregate(row.overage), prepaidBalance: aggregate(row.balance) };
+  }
+
+  // ---- prepaid credits and usage warnings ----
+
+  async addCreditGrant(grant: CreditGrant): Promise<void> {
+    await this.db.insertInto('credit_grants').values(creditGrantToRow(grant)).execute();
+  }
+
+  async listCreditGrants(orgId: string): Promise<CreditGrant[]> {
+    const rows = await this.db.selectFrom('credit_grants').selectAll().where('org_id', '=', orgId).orderBy('created_at').orderBy('id').execute();
+    return rows.map(rowToCreditGrant);
+  }
+
+  async claimUsageNotice(notice: UsageNotice): Promise<boolean> {
+    const inserted = await this.db
+      .insertInto('usage_notices')
+      .values({ org_id: notice.orgId, period: notice.period, threshold: notice.threshold, created_at: toMillis(notice.createdAt) })
+      .onConflict((oc) => oc.columns(['org_id', 'period', 'threshold']).doNothing())
+      .returning('org_id')
+      .executeTakeFirst();
+    return inserted !== undefined;
+  }
+
+  async releaseUsageNotice(orgId: string, period: string, threshold: number): Promise<void> {
+    await this.db.deleteFrom('usage_notices').where('org_id', '=', orgId).where('period', '=', period).where('threshold', '=', threshold).execute();
   }
 
   // ---- lifecycle ----

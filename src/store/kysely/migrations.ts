@@ -104,9 +104,50 @@ const initial: Migration = {
   },
 };
 
+/**
+ * Billing: organization settings (spending limit, contacts, rate limit), the source of each ledger entry, the
+ * append-only prepaid credit grants, and the usage warnings claimed per (organization, period, threshold).
+ * SQLite adds one column per ALTER TABLE; a NOT NULL column needs a default there.
+ */
+const billing: Migration = {
+  async up(db) {
+    await db.schema.alterTable('organizations').addColumn('spending_limit_cents', 'bigint').execute();
+    await db.schema
+      .alterTable('organizations')
+      .addColumn('billing_contacts', 'text', (c) => c.notNull().defaultTo('[]'))
+      .execute();
+    await db.schema.alterTable('organizations').addColumn('rate_limit_per_minute', 'bigint').execute();
+    await db.schema
+      .alterTable('usage_ledger')
+      .addColumn('source', 'text', (c) => c.notNull().defaultTo('quota'))
+      .execute();
+    // The prepaid balance sums an organization's prepaid entries over all time.
+    await db.schema.createIndex('usage_ledger_org_source_idx').on('usage_ledger').columns(['org_id', 'source']).execute();
+    await db.schema
+      .createTable('credit_grants')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
+      .addColumn('credits', 'bigint', (c) => c.notNull())
+      .addColumn('amount_cents', 'bigint')
+      .addColumn('reason', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('credit_grants_org_id_idx').on('credit_grants').column('org_id').execute();
+    await db.schema
+      .createTable('usage_notices')
+      .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
+      .addColumn('period', 'text', (c) => c.notNull())
+      .addColumn('threshold', 'integer', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('usage_notices_pk', ['org_id', 'period', 'threshold'])
+      .execute();
+  },
+};
+
 /** Ordered by name; the Migrator applies them in that order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
+  '0002_billing': billing,
 };
 
 export interface MigrateOptions {

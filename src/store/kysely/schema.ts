@@ -9,7 +9,7 @@
  * JSON: documents (`brands.record`, `jobs.payload`) are stored as text on both dialects. Text round-trips
  * byte-for-byte (jsonb would reorder keys) and the store never queries inside them.
  */
-import type { BrandStatus, IdentifierKind, Plan } from '../store.js';
+import type { BrandStatus, IdentifierKind, Plan, UsageSource } from '../store.js';
 import type { JobState } from '../../jobs/queue.js';
 
 /** Epoch milliseconds. */
@@ -38,6 +38,12 @@ export interface OrganizationsTable {
   plan: Plan;
   quota: number;
   created_at: Millis;
+  /** 0002: null = configured default. */
+  spending_limit_cents: number | null;
+  /** 0002: JSON array of email addresses, as text. */
+  billing_contacts: string;
+  /** 0002: null = configured default. */
+  rate_limit_per_minute: number | null;
 }
 
 export interface ApiKeysTable {
@@ -56,6 +62,24 @@ export interface UsageLedgerTable {
   key_id: string | null;
   credits: number;
   reason: string;
+  created_at: Millis;
+  /** 0002: 'quota' for every entry written before it. */
+  source: UsageSource;
+}
+
+export interface CreditGrantsTable {
+  id: string;
+  org_id: string;
+  credits: number;
+  amount_cents: number | null;
+  reason: string;
+  created_at: Millis;
+}
+
+export interface UsageNoticesTable {
+  org_id: string;
+  period: string;
+  threshold: number;
   created_at: Millis;
 }
 
@@ -80,5 +104,7 @@ export interface Database {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
   usage_ledger: UsageLedgerTable;
+  credit_grants: CreditGrantsTable;
+  usage_notices: UsageNoticesTable;
   jobs: JobsTable;
 }

@@ -1,0 +1,156 @@
+/**
+ * Extraction speed (issue 4 item 9): per-site time of Brandbase's extractor against metascraper (with its
+ * logo, logo-favicon and image rules) on the same pages, in one run, without network. Every page and file
+ * of the labelled logo corpus (eval/logos/eval-sites.ts, 48 sites) is held in memory and served by an
+ * in-memory Fetcher, so both sides pay for parsing and deciding only:
+ *   - Brandbase: the full crawl record (logos downloaded from memory, sniffed, decoded, measured, stored
+ *     with renditions; colours, fonts, company, banners and pictures), asset store in a temp folder;
+ *   - metascraper: logo, favicon and image URLs only (it neither downloads nor decodes them); its favicon
+ *     reachability checks are answered from the same memory and its Google favicon lookup is off.
+ *   - Brandbase, decisions only: the same job metascraper does (HTML parsed, logo/icon/banner/picture
+ *     candidates found and ranked, no file touched), for an like-for-like ratio.
+ * Each site runs ROUNDS times per extractor, interleaved; the per-site median is kept. Prints the ratio of
+ * the summed medians (Brandbase / metascraper): below 1 means Brandbase is faster.
+ *
+ *   node --import tsx bench/extraction.ts [--rounds 5] [--json]
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { crawlBrand } from '../src/crawl/crawl-brand.js';
+import { parseHtmlPage } from '../src/crawl/html-page.js';
+import { findBannerUrls, findHeroBannerUrls } from '../src/crawl/images.js';
+import { readJsonLd } from '../src/crawl/json-ld.js';
+import { findIconCandidates, findMarkCandidates } from '../src/crawl/logo-candidates.js';
+import { findPictureCandidates } from '../src/crawl/pictures.js';
+import { LocalAssetStore } from '../src/media/local-asset-store.js';
+import type { Fetcher, FetchResult } from '../src/platform/fetcher.js';
+import { buildEvalSites, type StaticFile } from '../eval/logos/eval-sites.js';
+
+type Extract = (input: { url: string; html: string }) => Promise<Record<string, unknown>>;
+interface MetascraperRule {
+  pkgName?: string;
+}
+type RuleFactory = (options?: Record<string, unknown>) => MetascraperRule;
+
+const require = createRequire(import.meta.url);
+const metascraper = require('metascraper') as (rules: MetascraperRule[]) => Extract;
+const metascraperLogo = require('metascraper-logo') as RuleFactory;
+const metascraperLogoFavicon = require('metascraper-logo-favicon') as RuleFactory;
+const metascraperImage = require('metascraper-image') as RuleFactory;
+
+const ROUNDS = Number(argValue('--rounds') ?? 5);
+/** metascraper refuses URLs whose TLD is not public; the same pages are given a `.com` address there. */
+const PUBLIC_TLD = '.com';
+
+function argValue(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+/** Serves the corpus from memory: no sockets, no DNS, no robots.txt. */
+function memoryFetcher(sites: Record<string, Record<string, StaticFile>>): Fetcher {
+  return {
+    fetch(url: string): Promise<FetchResult> {
+      const target = new URL(url);
+      const file = sites[target.hostname]?.[target.pathname];
+      const body = file ? Buffer.from(file.body) : Buffer.from('<!doctype html><title>Not found</title>');
+      return Promise.resolve({ url: target.href, status: file ? 200 : 404, headers: { 'content-type': file?.type ?? 'text/html' }, body, redirects: [] });
+    },
+  };
+}
+
+function metascraperFor(sites: Record<string, Record<string, StaticFile>>): Extract {
+  // Reachability of a favicon URL, answered from memory (the rule's network check, without the network).
+  const resolveFaviconUrl = (url: string): Promise<{ url: string } | undefined> => {
+    const target = new URL(url);
+    const host = target.hostname.replace(/\.com$/, '.test');
+    return Promise.resolve(sites[host]?.[target.pathname] ? { url } : undefined);
+  };
+  return metascraper([metascraperLogo(), metascraperLogoFavicon({ google: false, resolveFaviconUrl }), metascraperImage()]);
+}
+
+/** Brandbase's side of metascraper's job: the page parsed and every candidate found, scored and ordered. */
+function decideCandidates(host: string, html: string): number {
+  const page = parseHtmlPage(Buffer.from(html), `https://${host}/`, 'text/html; charset=utf-8');
+  const jsonLd = readJsonLd(page.$);
+  const icons = findIconCandidates(page, null);
+  const marks = findMarkCandidates({ page, jsonLd, brandName: null, cssRules: [] });
+  const banners = [...findBannerUrls(page), ...findHeroBannerUrls(page)];
+  const pictures = findPictureCandidates([page], null);
+  return icons.length + marks.length + banners.length + pictures.length;
+}
+
+async function timed(task: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await task();
+  return performance.now() - start;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+async function main(): Promise<void> {
+  const corpus = await buildEvalSites();
+  const files = Object.fromEntries(corpus.map((s) => [s.host, s.files]));
+  const fetcher = memoryFetcher(files);
+  const scrape = metascraperFor(files);
+  const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-bench-'));
+  const assets = new LocalAssetStore({ dir, publicUrl: 'http://bench.local' });
+  const ours: number[] = [];
+  const decisions: number[] = [];
+  const theirs: number[] = [];
+  try {
+    for (const site of corpus) {
+      const html = String(site.files['/']?.body ?? '');
+      const url = `https://${site.host.replace(/\.test$/, PUBLIC_TLD)}/`;
+      const a: number[] = [];
+      const b: number[] = [];
+      const c: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        a.push(await timed(async () => {
+          const outcome = await crawlBrand(site.host, { fetcher, assets }, { timeoutMs: 20_000 });
+          if (!outcome.ok) throw new Error(`${site.host}: ${outcome.reason}`);
+        }));
+        b.push(await timed(() => scrape({ url, html })));
+        c.push(await timed(() => Promise.resolve(decideCandidates(site.host, html))));
+      }
+      ours.push(median(a));
+      decisions.push(median(c));
+      theirs.push(median(b));
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
+  const result = {
+    sites: corpus.length,
+    rounds: ROUNDS,
+    brandbaseMedianMs: round(median(ours)),
+    brandbaseDecisionsMedianMs: round(median(decisions)),
+    metascraperMedianMs: round(median(theirs)),
+    brandbaseTotalMs: round(sum(ours)),
+    brandbaseDecisionsTotalMs: round(sum(decisions)),
+    metascraperTotalMs: round(sum(theirs)),
+    ratio: round(sum(ours) / sum(theirs)),
+    decisionsRatio: round(sum(decisions) / sum(theirs)),
+  };
+  if (process.argv.includes('--json')) console.log(JSON.stringify(result));
+  else {
+    console.log(`extraction, ${result.sites} sites × ${ROUNDS} rounds, no network (pages and files in memory)`);
+    console.log(`  Brandbase full record   median ${result.brandbaseMedianMs} ms/site   total ${result.brandbaseTotalMs} ms`);
+    console.log(`  metascraper logo+image  median ${result.metascraperMedianMs} ms/site   total ${result.metascraperTotalMs} ms`);
+    console.log(`  Brandbase decisions     median ${result.brandbaseDecisionsMedianMs} ms/site   total ${result.brandbaseDecisionsTotalMs} ms`);
+    console.log(`  ratio, same job (candidate URLs from HTML), Brandbase / metascraper: ${result.decisionsRatio} (target ≤ 1)`);
+    console.log(`  ratio, Brandbase full record (files fetched from memory, decoded, stored, renditions) / metascraper: ${result.ratio}`);
+  }
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+await main();

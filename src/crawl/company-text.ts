@@ -1,0 +1,137 @@
+/**
+ * Firmographic facts stated in a page's running text (homepage, about and contact pages). Only phrasings that
+ * state the fact directly count; the footer and copyright lines are removed first, because "© 2009–2026" is the
+ * year of the page, not of the company.
+ */
+import type { CompanyKind } from '../domain/brand.js';
+import { cleanText, type HtmlElement, type HtmlPage } from './html-page.js';
+
+export interface TextFacts {
+  foundedYear: number | null;
+  employees: number | null;
+  tickers: string[];
+  isins: string[];
+  kind: CompanyKind | null;
+}
+
+const MAX_TEXT_CHARS = 60_000;
+const YEAR = '(1[6-9]\\d{2}|20\\d{2})';
+/**
+ * Founding statements. "since YYYY" only counts sentence-initially ("Since 1998, Acme has…") or after a verb of
+ * doing business ("serving Ohio since 1998"): "available since 2024" is about a feature, not the company.
+ */
+const FOUNDED_PATTERNS = [
+  new RegExp(`\\b(?:founded|established|incorporated|started|formed)\\s+(?:in\\s+(?:the\\s+year\\s+)?|back\\s+in\\s+)?(?:(?:january|february|march|april|may|june|july|august|september|october|november|december)\\s+)?${YEAR}\\b`, 'i'),
+  new RegExp(`\\b(?:est\\.?|estd\\.?|founded)\\s+${YEAR}\\b`, 'i'),
+  new RegExp(`\\bin\\s+${YEAR},?\\s+(?:\\S+\\s+){0,5}?(?:founded|started|established)\\b`, 'i'),
+  new RegExp(`(?:^|[.!?]\\s+|\\n)since\\s+${YEAR},`, 'i'),
+  new RegExp(`\\b(?:serving|trading|operating|in business|family[- ]owned|making|brewing|crafting|building|helping|supporting)\\b[^.\\n]{0,50}?\\bsince\\s+${YEAR}\\b`, 'i'),
+];
+/** Head-count statements about the company itself; "40,000 employees at 300 companies" is about customers. */
+const EMPLOYEE_PATTERNS = [
+  /\b(?:over|more than|about|around|nearly|almost|some)?\s*(\d{1,3}(?:[,.]\d{3})*|\d+)\s*\+?\s+(?:employees|staff members|team members|colleagues|full-time employees)\b(?!\s+(?:at|from|of|across|in|use|using|rely|trust)\s+(?:\d|more|over|companies|customers|businesses|organi[sz]ations|teams|brands))/i,
+  /\bteam of\s+(?:over|more than|about|around)?\s*(\d{1,3}(?:[,.]\d{3})*|\d+)\+?\s+(?:people|employees|experts|engineers|designers|professionals)?/i,
+  /\bemploys\s+(?:over|more than|about|around)?\s*(\d{1,3}(?:[,.]\d{3})*|\d+)\+?\s+(?:people|employees|staff)\b/i,
+];
+const TICKER_PATTERN = /\((?:NYSE|NASDAQ|Nasdaq|LSE|TSX|ASX|XETRA|Euronext|SIX|TSE|HKEX|NYSE American)\s*:\s*([A-Z][A-Z0-9.]{0,6})\)|\b(?:NYSE|NASDAQ|Nasdaq|LSE|TSX|ASX)\s*:\s*([A-Z][A-Z0-9.]{0,6})\b/g;
+const ISIN_PATTERN = /\bISIN\s*:?\s*([A-Z]{2}[A-Z0-9]{9}\d)\b/g;
+const NON_PROFIT_PATTERN = /\b(501\s*\(c\)\s*\(3\)|registered charity(?: number| no\.?)?|non-profit organi[sz]ation|nonprofit organi[sz]ation|charitable organi[sz]ation|gemeinnützige)/i;
+
+const EXCLUDED = 'footer, nav, script, style, noscript, template, svg, [role="contentinfo"], [role="navigation"], [class*="cookie" i], [id*="cookie" i], [class*="consent" i]';
+const BLOCKS = 'h1, h2, h3, h4, p, li, dd, dt, td, blockquote, address, div';
+const MAX_BLOCKS = 3000;
+
+/**
+ * Visible running text of a page, one block per line, without footer, navigation, scripts, cookie banners and
+ * copyright lines. Walks at most MAX_BLOCKS blocks and MAX_TEXT_CHARS characters, so a huge page stays cheap;
+ * a `div` counts only when it holds text directly (no nested blocks), so wrappers do not repeat their children.
+ */
+export function bodyText(page: HtmlPage): string {
+  const $ = page.$;
+  const excluded = new Set($(EXCLUDED).toArray());
+  const seen = new Set<string>();
+  let size = 0;
+  for (const el of $('body').find(BLOCKS).toArray().slice(0, MAX_BLOCKS)) {
+    if (size >= MAX_TEXT_CHARS) break;
+    if (el.tagName === 'div' && $(el).children('p, div, li, h1, h2, h3, ul, ol, table, section').length > 0) continue;
+    if (insideExcluded(el, excluded)) continue;
+    const text = cleanText($(el).text());
+    if (!text || seen.has(text) || /©|\bcopyright\b|all rights reserved/i.test(text)) continue;
+    seen.add(text);
+    size += text.length + 1;
+  }
+  return [...seen].join('\n').slice(0, MAX_TEXT_CHARS);
+}
+
+function insideExcluded(el: HtmlElement, excluded: Set<HtmlElement>): boolean {
+  for (let node: HtmlElement | null = el; node; node = node.parent && node.parent.type === 'tag' ? (node.parent as HtmlElement) : null) {
+    if (excluded.has(node)) return true;
+  }
+  return false;
+}
+
+/**
+ * The blocks of a homepage's text that speak about the site's own company: first person ("we", "our") or the
+ * brand's name. A homepage, unlike an about page, is full of news and customer stories that mention other
+ * companies' founding years and head counts.
+ */
+export function selfStatements(text: string, names: string[]): string {
+  const words = names.map((n) => n.trim().toLowerCase()).filter((n) => n.length >= 2);
+  return text
+    .split('\n')
+    .filter((block) => {
+      const lower = block.toLowerCase();
+      return /\b(we|our|us|we're|we've)\b/.test(lower) || words.some((w) => lower.includes(w));
+    })
+    .join('\n');
+}
+
+export function textFacts(text: string, now: Date = new Date()): TextFacts {
+  const tickers = uniq([...text.matchAll(TICKER_PATTERN)].map((m) => (m[1] ?? m[2] ?? '').toUpperCase()));
+  const isins = uniq([...text.matchAll(ISIN_PATTERN)].map((m) => m[1] ?? '').filter(isValidIsin));
+  return {
+    foundedYear: foundedYearInText(text, now),
+    employees: employeesInText(text),
+    tickers,
+    isins,
+    kind: tickers.length || isins.length ? 'PUBLIC_COMPANY' : NON_PROFIT_PATTERN.test(text) ? 'NON_PROFIT' : null,
+  };
+}
+
+export function foundedYearInText(text: string, now: Date = new Date()): number | null {
+  for (const pattern of FOUNDED_PATTERNS) {
+    const year = Number(pattern.exec(text)?.[1] ?? NaN);
+    if (Number.isFinite(year) && year <= now.getUTCFullYear()) return year;
+  }
+  return null;
+}
+
+export function employeesInText(text: string): number | null {
+  for (const pattern of EMPLOYEE_PATTERNS) {
+    const digits = pattern.exec(text)?.[1]?.replace(/[,.]/g, '');
+    const n = digits ? Number(digits) : NaN;
+    // A four-digit number that looks like a year ("2019 employees") is far more likely a misread.
+    if (Number.isFinite(n) && n >= 1 && n < 5_000_000) return n;
+  }
+  return null;
+}
+
+/** ISO 6166 check digit (Luhn over the letters expanded to numbers). */
+export function isValidIsin(isin: string): boolean {
+  if (!/^[A-Z]{2}[A-Z0-9]{9}\d$/.test(isin)) return false;
+  const digits = [...isin].map((ch) => (/\d/.test(ch) ? ch : String(ch.charCodeAt(0) - 55))).join('');
+  let sum = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+function uniq(values: string[]): string[] {
+  return [...new Set(values.filter(Boolean))];
+}

@@ -1,0 +1,21 @@
+/**
+ * The port the crawler renders JavaScript-built pages through (browser-renderer.ts implements it with
+ * headless Chromium). Kept as an interface so the crawl runs, and is tested, without a browser.
+ */
+export interface RenderOptions {
+  /** Hard cap for the whole render, including launch of the page and consent dismissal. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface RenderedPage {
+  /** The DOM after scripts ran, serialised. */
+  html: string;
+  /** The URL the page ended on. */
+  url: string;
+}
+
+export interface PageRenderer {
+  /** null when rendering failed or ran out of time: the static page is used instead. */
+  render(url: string, options: RenderOptions): Promise<RenderedPage | null>;
+}

@@ -1,0 +1,44 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { apiKeyUrn, organizationUrn } from '../../domain/ids.js';
+import type { AppDeps } from '../app-deps.js';
+import { authenticate } from '../credentials.js';
+import { ErrorBody } from '../schemas/route-schemas.js';
+
+/** The API-key shape of spec 2.9. Never credential material: no secret, no hash, no prefix. */
+export const ViewerBody = Type.Object(
+  {
+    type: Type.Literal('api-key'),
+    id: Type.String(),
+    urn: Type.String(),
+    name: Type.String(),
+    createdAt: Type.String({ format: 'date-time' }),
+    usage: Type.Object({ used: Type.Integer(), quota: Type.Integer() }, { additionalProperties: false }),
+    organization: Type.Object({ id: Type.String(), urn: Type.String(), name: Type.String() }, { additionalProperties: false }),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * GET /v2/viewer (spec 4.4): free, valid even when the quota is exhausted (no credit or plan check here), exact
+ * `usage.used` (the ledger after a flush), 401 with `agentAccess` when no Authorization header is sent.
+ */
+export function registerViewerRoute(app: FastifyInstance, deps: AppDeps): void {
+  app.get(
+    '/v2/viewer',
+    { schema: { summary: 'The calling credential and its credit usage', tags: ['account'], response: { 200: ViewerBody, 401: ErrorBody, 403: ErrorBody } } },
+    async (request, reply) => {
+      const { key, org } = await authenticate(deps, request, { answer: 'agent-access' });
+      const usage = await deps.billing.usage(org);
+      return reply.send({
+        type: 'api-key',
+        id: key.id,
+        urn: apiKeyUrn(org.id, key.id),
+        name: key.name,
+        createdAt: key.createdAt.toISOString(),
+        usage: { used: usage.used, quota: usage.quota },
+        organization: { id: org.id, urn: organizationUrn(org.id), name: org.name },
+      });
+    },
+  );
+}

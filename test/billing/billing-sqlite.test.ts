@@ -1,0 +1,4 @@
+import { tempSqlite } from '../store/temp-database.js';
+import { billingSuite } from './billing.suite.js';
+
+billingSuite('SQLite (temp file)', tempSqlite);

@@ -1,0 +1,71 @@
+/**
+ * BatchLookup's per-item budgets on a real SQLite store. A slow or failing database is simulated by wrapping the
+ * real store's read (the port is the boundary); everything else is the real code.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BrandCache } from '../../src/brands/brand-cache.js';
+import { BatchLookup } from '../../src/brands/batch-lookup.js';
+import { BrandIndexer } from '../../src/brands/brand-indexer.js';
+import { BrandLookup } from '../../src/brands/brand-lookup.js';
+import { CrawlScheduler } from '../../src/brands/crawl-scheduler.js';
+import { SqlJobQueue } from '../../src/jobs/sql/sql-job-queue.js';
+import { silentLogger } from '../../src/platform/logger.js';
+import type { IdentifierRef, Store } from '../../src/store/store.js';
+import { sampleBrand } from '../store/sample-brand.js';
+import { tempSqlite, type TempDatabase } from '../store/temp-database.js';
+
+let db: TempDatabase;
+
+beforeEach(async () => {
+  db = await tempSqlite();
+  await db.store.migrate();
+  const now = new Date();
+  await db.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
+});
+afterEach(async () => db.cleanup());
+
+/** The real store, except that reads of `slowDomain` take `delayMs` and reads of `brokenDomain` fail. */
+function degradedStore(store: Store, slowDomain: string, delayMs: number, brokenDomain: string): Store {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop !== 'findBrandByIdentifier') return Reflect.get(target, prop, receiver) as unknown;
+      return async (ref: IdentifierRef) => {
+        if (ref.value === slowDomain) await new Promise((r) => setTimeout(r, delayMs));
+        if (ref.value === brokenDomain) throw new Error('connection reset');
+        return target.findBrandByIdentifier(ref);
+      };
+    },
+  });
+}
+
+function batchLookup(store: Store): BatchLookup {
+  const cache = new BrandCache(60_000);
+  const indexer = new BrandIndexer(store, async () => ({ ok: false, reason: 'unreachable', message: 'not crawled in this test' }), silentLogger());
+  const lookup = new BrandLookup(store, cache, indexer);
+  return new BatchLookup(lookup, new CrawlScheduler(new SqlJobQueue(db.db, 'sqlite'), 100), null);
+}
+
+describe('BatchLookup budgets', () => {
+  it('an item not answered within its time budget is 504 timeout; the others are answered', async () => {
+    const lookup = batchLookup(degradedStore(db.store, 'slow.test', 500, 'none'));
+    const started = Date.now();
+    const outcomes = await lookup.resolve(['acme.com', 'slow.test', 'AAPL'], { cachedOnly: true, allowNsfw: undefined, itemTimeoutMs: 100 });
+    expect(outcomes.map((o) => o.status)).toEqual([200, 504, 204]);
+    expect(outcomes[1]).toEqual({ status: 504, code: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(450);
+  });
+
+  it('an item whose lookup fails is 500; the others are answered', async () => {
+    const lookup = batchLookup(degradedStore(db.store, 'none', 0, 'broken.test'));
+    const outcomes = await lookup.resolve(['broken.test', 'acme.com'], { cachedOnly: false, allowNsfw: undefined, itemTimeoutMs: 1000 });
+    expect(outcomes.map((o) => o.status)).toEqual([500, 200]);
+  });
+
+  it('a full queue answers 500 for the items it could not queue', async () => {
+    const cache = new BrandCache(60_000);
+    const indexer = new BrandIndexer(db.store, async () => ({ ok: false, reason: 'unreachable', message: '' }), silentLogger());
+    const lookup = new BatchLookup(new BrandLookup(db.store, cache, indexer), new CrawlScheduler(new SqlJobQueue(db.db, 'sqlite'), 1), null);
+    const outcomes = await lookup.resolve(['one.test', 'two.test'], { cachedOnly: false, allowNsfw: undefined, itemTimeoutMs: 1000 });
+    expect(outcomes.map((o) => o.status).sort()).toEqual([202, 500]);
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * 0002_billing on a database that already holds 0001 data: organizations keep their plan and quota and get the
+ * defaults (no own spending or rate limit, no contacts, no prepaid credits); old ledger entries count as quota.
+ */
+import { Migrator, sql, type Kysely } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../src/store/kysely/migrations.js';
+import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from './temp-database.js';
+
+async function migrateTo0001(db: Kysely<unknown>, dialect: string, schema?: string): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => ({ '0001_initial': MIGRATIONS['0001_initial']! }) },
+    ...(dialect === 'postgres' && schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
+}
+
+const cases: [string, () => Promise<TempDatabase>][] = [['SQLite', tempSqlite]];
+const pgUrl = PG_URL;
+if (pgUrl !== undefined) cases.push(['PostgreSQL', () => tempPostgres(pgUrl)]);
+
+describe.each(cases)('migration 0002_billing on %s', (_name, open) => {
+  let temp: TempDatabase | undefined;
+  afterEach(async () => {
+    await temp?.cleanup();
+    temp = undefined;
+  });
+
+  it('keeps 0001 data and gives it the billing defaults', async () => {
+    temp = await open();
+    const db = temp.db as unknown as Kysely<unknown>;
+    const schema = temp.dialect === 'postgres' ? ((await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s ?? undefined) : undefined;
+    await migrateTo0001(db, temp.dialect, schema);
+    await sql`insert into organizations (id, name, plan, quota, created_at) values ('org_old', 'Old Co', 'paid', 50, 1000)`.execute(db);
+    await sql`insert into usage_ledger (id, org_id, key_id, credits, reason, created_at) values ('use_old', 'org_old', null, 7, 'brand.lookup', 2000)`.execute(db);
+    await temp.store.migrate();
+    expect(await temp.store.getOrganization('org_old')).toEqual({
+      id: 'org_old',
+      name: 'Old Co',
+      plan: 'paid',
+      quota: 50,
+      prepaidCredits: 0,
+      spendingLimitCents: null,
+      billingContacts: [],
+      rateLimitPerMinute: null,
+      createdAt: new Date(1000),
+    });
+    expect(await temp.store.summarizeUsage('org_old', new Date(0), new Date(10_000))).toEqual({ quota: 7, prepaid: 0, overage: 0, prepaidBalance: 0 });
+    await temp.store.migrate();
+    expect(await temp.store.sumUsage('org_old', new Date(0), new Date(10_000))).toBe(7);
+  });
+});
