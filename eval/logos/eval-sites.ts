@@ -532,6 +532,19 @@ const mobileAndDesktop: Scenario = async (brand) => {
   };
 };
 
+/** A mid-tone one-colour logo (red): its pixels fit both backgrounds, so the header it sits on decides. */
+function midtoneOn(headerStyle: string | undefined, theme: 'dark' | 'light'): Scenario {
+  return async (brand) => {
+    const base = await baseFiles(brand);
+    const red = recoloredLogo(brand, '#e5484d');
+    return {
+      files: { ...base.files, '/': html(page(brand, { header: homeLinkedImg(brand, '/img/logo.svg'), headerStyle })), '/img/logo.svg': svg(red) },
+      registry: { ...base.registry, logo: red },
+      label: label({ primary: 'logo', theme }),
+    };
+  };
+}
+
 export const SCENARIOS: Record<string, Scenario> = {
   lightHeaderImg,
   darkHeaderWhiteLogo,
@@ -563,6 +576,8 @@ export const SCENARIOS: Record<string, Scenario> = {
   svgSpriteUse,
   darkPlatePng,
   mobileAndDesktop,
+  midtoneOnDarkHeader: midtoneOn('background-color:#0f0f14', 'light'),
+  midtoneOnWhiteHeader: midtoneOn(undefined, 'dark'),
 };
 
 /** Two sites per scenario where brands allow (every scenario at least once), each with its own brand. */

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { cleanDescription } from '../../src/crawl/identity.js';
 import type { EvalMetric } from '../run.js';
 import * as icons from 'simple-icons';
+import realIndustries from './industries/real-pages-industry.json' with { type: 'json' };
 import { brandColorCorrect } from './suite.js';
 import type { SiteResult } from './suite.js';
 import type { GeneratedSite } from './site-generator.js';
@@ -24,11 +25,16 @@ export async function realCorpusSites(corpus: string): Promise<GeneratedSite[]> 
     const body = await readFile(path.join(dir, name, 'input.html'), 'utf8').catch(() => null);
     if (body === null) continue;
     const hex = officialHex(labels[name]?.names ?? []);
-    sites.push({ host: new URL(url).hostname, nsfw: false, truth: null, files: { '/': { type: 'text/html; charset=utf-8', body } }, ...(hex ? { officialHex: hex } : {}) });
+    const industry = REAL_INDUSTRIES[name];
+    sites.push({
+      host: new URL(url).hostname, nsfw: false, truth: null, files: { '/': { type: 'text/html; charset=utf-8', body } },
+      ...(hex ? { officialHex: hex } : {}), ...(industry ? { topIndustry: industry } : {}),
+    });
   }
   return sites;
 }
 
+const REAL_INDUSTRIES = realIndustries as Record<string, string>;
 const normalize = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '');
 const ICONS = (Object.values(icons) as unknown[]).filter((i): i is { title: string; hex: string } => typeof i === 'object' && i !== null && 'title' in i && 'hex' in i);
 
@@ -51,7 +57,13 @@ export function realCorpusMetrics(results: SiteResult[], failures: string[]): Ev
   for (const r of flagged) failures.push(`real ${r.site.host}: NSFW false positive`);
   for (const r of dirty) failures.push(`real ${r.site.host}: description is boilerplate: ${r.draft?.description}`);
   for (const r of results.filter((x) => x.error)) failures.push(`real ${r.site.host}: crawl failed (${r.error})`);
+  const labelled = crawled.filter((r) => r.site.topIndustry);
+  const topOf = (r: SiteResult) => r.draft?.company.industries.find((i) => i.parent === null);
+  const industryHits = labelled.filter((r) => topOf(r)?.id === r.site.topIndustry);
+  const confidence = labelled.reduce((sum, r) => sum + (topOf(r)?.score ?? 0), 0);
   return [
+    { name: `real pages: industry top-level top-1 (${industryHits.length}/${labelled.length}, article pages)`, value: labelled.length ? industryHits.length / labelled.length : 0, unit: '%' },
+    { name: 'real pages: industry mean top-level score', value: labelled.length ? confidence / labelled.length : 0, unit: '%' },
     { name: `real pages: NSFW false positives (of ${crawled.length})`, value: flagged.length, unit: 'count', target: { value: 0, direction: 'lower' } },
     { name: `real pages: description present (${withDescription.length}/${crawled.length})`, value: crawled.length ? withDescription.length / crawled.length : 0, unit: '%' },
     { name: 'real pages: boilerplate descriptions', value: dirty.length, unit: 'count', target: { value: 0, direction: 'lower' } },

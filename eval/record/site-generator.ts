@@ -54,6 +54,8 @@ export interface GeneratedSite {
   lowQuality?: boolean;
   /** Real pages: simple-icons' hex for the brand, when it has one. */
   officialHex?: string;
+  /** Real pages: the hand-labelled top-level industry id. */
+  topIndustry?: string;
 }
 
 interface SimpleIcon {
@@ -269,7 +271,9 @@ function companyPlan(brand: LabelledBrand, variant: (typeof COMPANY_VARIANTS)[nu
   const icon = iconOf(brand.slug);
   const type = brand.type ?? 'Organization';
   const code = COUNTRY_CODES[brand.country] ?? brand.country;
-  const kind: CompanyKind | undefined = type === 'NGO' ? 'NON_PROFIT' : type === 'EducationalOrganization' ? 'EDUCATIONAL' : brand.ticker ? 'PUBLIC_COMPANY' : undefined;
+  const listedKind: CompanyKind | undefined = type === 'NGO' ? 'NON_PROFIT' : type === 'EducationalOrganization' ? 'EDUCATIONAL' : brand.ticker ? 'PUBLIC_COMPANY' : undefined;
+  // The footer's legal name states how an unlisted company is held when its form is unambiguous (GmbH, B.V., Ltd).
+  const kind: CompanyKind | undefined = listedKind ?? (legalSuffix(code) ? 'PRIVATELY_HELD' : undefined);
   const band = bandOf(brand.employees);
   const location = { city: brand.city, countryCode: code, region: REGIONS[code] ?? '' };
   const org = (extra: Record<string, unknown>): Record<string, unknown> => ({ '@type': type, '@id': `https://${host}/#org`, name: icon.title, url: `https://${host}/`, logo: `https://${host}/logo.svg`, ...extra });
@@ -311,6 +315,11 @@ function companyPlan(brand: LabelledBrand, variant: (typeof COMPANY_VARIANTS)[nu
         truth: { foundedYear: brand.founded, employees: band, kind, ticker: brand.ticker },
       };
   }
+}
+
+/** The legal-form suffix a site in this country writes after its name in the footer; '' when ambiguous (Inc., AB). */
+export function legalSuffix(countryCode: string): string {
+  return ({ DE: 'GmbH', NL: 'B.V.', GB: 'Ltd', IE: 'Ltd' } as Record<string, string>)[countryCode] ?? '';
 }
 
 export function bandOf(n: number): number {
@@ -359,7 +368,7 @@ ${company.homeJsonLd}
 <section class="proof"><p>${COPY_TRAPS[brand.founded % COPY_TRAPS.length]}</p></section>
 <section class="share"><a href="https://twitter.com/intent/tweet?url=https%3A%2F%2F${host}">Share</a></section>
 </main>
-<footer class="site-footer"><p>© ${copyrightYear}–2026 ${icon.title}. All rights reserved.</p>
+<footer class="site-footer"><p>© ${copyrightYear}–2026 ${icon.title}${legalName(brand)}. All rights reserved.</p>
 <a href="https://x.com/${brand.slug}">X</a> <a href="https://www.linkedin.com/company/${brand.slug}">LinkedIn</a></footer>
 </body>
 </html>`;
@@ -372,6 +381,13 @@ const COPY_TRAPS = [
   'Trusted by 2,000,000+ people and teams.',
   'Rated 4.8 by 12,000 reviewers in 2025.',
 ];
+
+function legalName(brand: LabelledBrand): string {
+  const code = COUNTRY_CODES[brand.country] ?? brand.country;
+  const suffix = legalSuffix(code);
+  if (suffix) return ` ${suffix}`;
+  return code === 'US' ? ', Inc.' : code === 'SE' ? ' AB' : '';
+}
 
 function aboutPage(brand: LabelledBrand, icon: SimpleIcon, company: CompanyPlan): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>About us | ${icon.title}</title>${company.aboutJsonLd}</head>

@@ -210,6 +210,16 @@ export class Billing {
 
   private afterCharge(org: Organization): void {
     if (org.quota <= 0) return;
+    // The hot path: below the first threshold, or every warning of this period already handled, costs no promise.
+    const peek = this.meter.peekQuotaUsed(org.id);
+    if (peek) {
+      const crossed = (t: number) => peek.quotaUsed * 100 >= org.quota * t;
+      const handled = (t: number) => {
+        const state = this.notices.get(`${org.id}|${peek.periodKey}|${t}`)?.state;
+        return state === 'done' || (state === 'no-contacts' && org.billingContacts.length === 0);
+      };
+      if (WARNING_THRESHOLDS.every((t) => !crossed(t) || handled(t))) return;
+    }
     const task = this.checkThresholds(org).catch((error: unknown) => {
       this.logger.error({ err: error, orgId: org.id }, 'usage warning check failed');
     });

@@ -187,6 +187,12 @@ export class UsageMeter {
     return { periodKey: c.periodKey, used, reserved: { ...c.reserved }, prepaidBalance: c.prepaidBalance - c.prepaidPending };
   }
 
+  /** Synchronous peek at a loaded counter (null when none is loaded): credits charged from the quota this period. */
+  peekQuotaUsed(orgId: string): { periodKey: string; quotaUsed: number } | null {
+    const c = this.counters.get(orgId);
+    return c ? { periodKey: c.periodKey, quotaUsed: c.persisted.quota + c.buffered.quota } : null;
+  }
+
   /** Credits used this period (all sources), read from the ledger after flushing this process's buffer. */
   async exactUsed(orgId: string): Promise<number> {
     await this.flush();

@@ -19,7 +19,17 @@ async function withServices<T>(config: ConfigFn, logger: () => Logger, run: (s: 
 }
 
 function orgJson(org: Organization): Record<string, unknown> {
-  return { id: org.id, name: org.name, plan: org.plan, quota: org.quota, createdAt: org.createdAt.toISOString() };
+  return {
+    id: org.id,
+    name: org.name,
+    plan: org.plan,
+    quota: org.quota,
+    prepaidCredits: org.prepaidCredits,
+    spendingLimitCents: org.spendingLimitCents,
+    rateLimitPerMinute: org.rateLimitPerMinute,
+    billingContacts: org.billingContacts,
+    createdAt: org.createdAt.toISOString(),
+  };
 }
 
 /** Never includes the secret or its hash. */

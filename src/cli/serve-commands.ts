@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Config } from '../config/config.js';
-import { serve, type RunningServer } from '../main/serve.js';
+import type { RunningServer } from '../main/serve.js';
 import { openBackends } from '../main/open-backends.js';
 import { createLogger } from '../platform/logger.js';
 
@@ -31,6 +31,8 @@ export function registerServeCommands(program: Command, config: () => Readonly<C
     .action(async (opts: { worker: boolean }) => {
       const cfg = config();
       const logger = createLogger({ level: cfg.logLevel });
+      // Loaded here, not at the top: admin commands should not pay for Fastify and the worker pool.
+      const { serve } = await import('../main/serve.js');
       const running = await serve(cfg, logger, { api: true, worker: opts.worker });
       logger.info({ address: running.address, dataDir: cfg.dataDir, worker: opts.worker }, 'brandbase is serving');
       stopOnSignals(running);
@@ -42,6 +44,7 @@ export function registerServeCommands(program: Command, config: () => Readonly<C
     .action(async () => {
       const cfg = config();
       const logger = createLogger({ level: cfg.logLevel });
+      const { serve } = await import('../main/serve.js');
       const running = await serve(cfg, logger, { api: false, worker: true });
       logger.info({ concurrency: cfg.workerConcurrency }, 'brandbase worker running');
       stopOnSignals(running);

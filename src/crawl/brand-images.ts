@@ -5,6 +5,7 @@
  * so a logo is never listed again as a banner or picture.
  */
 import type { Image } from '../domain/brand.js';
+import { StagedAssetStore } from '../media/staged-asset-store.js';
 import type { HtmlPage } from './html-page.js';
 import { bannerImages, findBannerUrls, findHeroBannerUrls, ingestBanners } from './images.js';
 import type { AssetDeps } from './ingest-remote-image.js';
@@ -21,8 +22,11 @@ export interface ImageSources {
   brandName: string | null;
 }
 
-export async function collectImages(sources: ImageSources, deps: AssetDeps, logos: Promise<LogosResult>): Promise<Image[]> {
+export async function collectImages(sources: ImageSources, real: AssetDeps, logos: Promise<LogosResult>): Promise<Image[]> {
   const { page } = sources;
+  // Every candidate is decoded to be judged; only the listed banners and pictures reach the asset store.
+  const staging = new StagedAssetStore(real.assets);
+  const deps = { ...real, assets: staging };
   const [declared, heroes, productPages] = await Promise.all([
     ingestBanners(findBannerUrls(page), deps),
     ingestBanners(findHeroBannerUrls(page, sources.sheets), deps, true),
@@ -35,5 +39,5 @@ export async function collectImages(sources: ImageSources, deps: AssetDeps, logo
   const pictures = downloaded
     .filter((p) => !p.formats.some((f) => taken.has(f.src) || [...hashes].some((h) => f.src.includes(h))))
     .map((p, i) => (p.pictureMetadata ? { ...p, pictureMetadata: { ...p.pictureMetadata, rank: i + 1 } } : p));
-  return [...banners, ...pictures];
+  return staging.commitAll([...banners, ...pictures]);
 }

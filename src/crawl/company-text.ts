@@ -70,6 +70,17 @@ function insideExcluded(el: HtmlElement, excluded: Set<HtmlElement>): boolean {
   return false;
 }
 
+/** Footer and copyright lines of a page: where sites state their legal entity ("© 2026 Acme Logistics B.V."). */
+export function legalNameText(page: HtmlPage): string {
+  const $ = page.$;
+  const lines = $('footer, [role="contentinfo"], .footer, #footer, .legal, .imprint, .copyright')
+    .toArray()
+    .slice(0, 10)
+    .map((el) => cleanText($(el).text()))
+    .filter(Boolean);
+  return lines.join('\n').slice(0, MAX_TEXT_CHARS);
+}
+
 /**
  * The blocks of a homepage's text that speak about the site's own company: first person ("we", "our") or the
  * brand's name. A homepage, unlike an about page, is full of news and customer stories that mention other
@@ -112,6 +123,38 @@ export function employeesInText(text: string): number | null {
     const n = digits ? Number(digits) : NaN;
     // A four-digit number that looks like a year ("2019 employees") is far more likely a misread.
     if (Number.isFinite(n) && n >= 1 && n < 5_000_000) return n;
+  }
+  return null;
+}
+
+/**
+ * Legal forms that say how a company is held. Only unambiguous forms count: private limited companies (GmbH,
+ * B.V., Ltd, LLC, SARL, Sp. z o.o., ...) are PRIVATELY_HELD, partnerships (LLP, L.P., GbR, OHG, KG) PARTNERSHIP,
+ * sole proprietorships SELF_EMPLOYED. "Inc.", "AG", "S.A.", "plc" and "AB" can be listed or not and count for
+ * nothing. The form must follow the brand's name or domain label ("Acme Logistics B.V."), so a partner's legal
+ * name elsewhere on an imprint page is not read as the brand's.
+ */
+/** Written as companies write them: case matters, so "5 kg" or "lp" in running text is not a legal form. */
+const LEGAL_FORMS: [RegExp, CompanyKind][] = [
+  [/^(GmbH|gGmbH|UG|B\.\s?V\.|BV|Ltd\.?|LTD\.?|Limited|LLC|L\.L\.C\.|S\.\s?à\s?r\.\s?l\.|SARL|S\.R\.L\.|S\.r\.l\.|SRL|Sp\.\s?z\s?o\.\s?o\.|ApS|Oy|Pty\.?\s?Ltd\.?|S\.L\.|BVBA|SPRL|Kft\.|s\.r\.o\.|d\.o\.o\.)$/, 'PRIVATELY_HELD'],
+  [/^(LLP|L\.L\.P\.|L\.P\.|LP|GbR|OHG|KG)$/, 'PARTNERSHIP'],
+  [/^(e\.\s?K\.|Einzelunternehmen)$/, 'SELF_EMPLOYED'],
+];
+/** After the name: up to 40 characters of further name ("Logistics", ", Partners"), then the form. */
+const AFTER_NAME = /^[\p{L}\p{N}\s&'.,-]{0,40}?[\s,](GmbH|gGmbH|UG|B\.\s?V\.|BV|Ltd\.?|LTD\.?|Limited|LLC|L\.L\.C\.|S\.\s?à\s?r\.\s?l\.|SARL|S\.R\.L\.|S\.r\.l\.|SRL|Sp\.\s?z\s?o\.\s?o\.|ApS|Oy|Pty\.?\s?Ltd\.?|S\.L\.|BVBA|SPRL|Kft\.|s\.r\.o\.|d\.o\.o\.|LLP|L\.L\.P\.|L\.P\.|LP|GbR|OHG|KG|e\.\s?K\.|Einzelunternehmen)(?=$|[\s,;.)·|])/u;
+const MAX_NAME_HITS = 20;
+
+/** kind from the legal form following one of `names` in `text`; null when none or ambiguous. */
+export function legalFormKind(text: string, names: string[]): CompanyKind | null {
+  const lower = text.toLowerCase();
+  for (const name of names.map((n) => n.trim().toLowerCase()).filter((n) => n.length >= 2)) {
+    let at = lower.indexOf(name);
+    for (let hits = 0; at >= 0 && hits < MAX_NAME_HITS; hits += 1, at = lower.indexOf(name, at + 1)) {
+      if (at > 0 && /[\p{L}\p{N}]/u.test(text[at - 1] ?? '')) continue;
+      const form = AFTER_NAME.exec(text.slice(at + name.length, at + name.length + 60))?.[1];
+      const kind = form ? LEGAL_FORMS.find(([re]) => re.test(form))?.[1] : undefined;
+      if (kind) return kind;
+    }
   }
   return null;
 }

@@ -5,21 +5,32 @@
  * PRIVATELY_HELD, no guessing employees from page size). Industries are filled by the caller (industries/).
  */
 import { emptyCompany, type Company, type CompanyKind, type Location } from '../domain/brand.js';
-import { textFacts, type TextFacts } from './company-text.js';
+import { legalFormKind, textFacts, type TextFacts } from './company-text.js';
 import { countryCode as codeOfCountry, countryInfo } from './countries.js';
 import { findOrganization, nodeTypes, nodeValue, stringValue, type JsonLdNode } from './json-ld.js';
 
 const EMPLOYEE_BANDS = [10001, 5001, 1001, 501, 201, 51, 11, 2, 1] as const;
 
+export interface LegalNameEvidence {
+  /** Text that states the legal entity: footer © lines and imprint text (company-text.ts legalNameText). */
+  text: string;
+  /** The brand's name and domain label, which the legal form must follow. */
+  names: string[];
+}
+
 /**
  * `jsonLd` holds the nodes of every fetched page (homepage first); `text` the running text of those pages
- * without footers (company-text.ts bodyText). JSON-LD wins over text for every field it states.
+ * without footers (company-text.ts bodyText). JSON-LD wins over text for every field it states. `kind` comes from
+ * the schema.org type, a listing or non-profit wording, and last from an unambiguous legal form (legalFormKind).
  */
-export function extractCompany(jsonLd: JsonLdNode[], label: string, text = '', now: Date = new Date()): Company {
+export function extractCompany(jsonLd: JsonLdNode[], label: string, text = '', now: Date = new Date(), legal?: LegalNameEvidence): Company {
   const org = findOrganization(jsonLd, label);
   const facts = textFacts(text, now);
-  const company = org ? fromOrganization(org) : emptyCompany();
-  return mergeTextFacts(company, facts);
+  const company = mergeTextFacts(org ? fromOrganization(org) : emptyCompany(), facts);
+  if (company.kind !== null) return company;
+  const names = [...(legal?.names ?? []), stringValue(org?.['name']) ?? '', label];
+  const legalText = [stringValue(org?.['legalName']) ?? '', legal?.text ?? ''].join('\n');
+  return { ...company, kind: legalFormKind(legalText, names) };
 }
 
 function fromOrganization(org: JsonLdNode): Company {

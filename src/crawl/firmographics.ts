@@ -3,9 +3,9 @@
  * firmographic facts (company.ts), industries set by content rules (score 1) merged with the classifier's
  * calibrated predictions, and isNsfw from self-labels, the adult industry and age-gate evidence.
  */
-import type { Company } from '../domain/brand.js';
+import type { Company, Industry } from '../domain/brand.js';
 import { isPlaceholderText } from '../domain/quality-score.js';
-import { bodyText, selfStatements } from './company-text.js';
+import { bodyText, legalNameText, selfStatements } from './company-text.js';
 import { extractCompany } from './company.js';
 import type { HtmlPage } from './html-page.js';
 import { industryText, predictIndustries } from './industries/industry-classifier.js';
@@ -24,15 +24,28 @@ export interface Firmographics {
 
 export function extractFirmographics(page: HtmlPage, jsonLd: JsonLdNode[], aboutPages: HtmlPage[], now: Date, brandName: string | null = null): Firmographics {
   const allJsonLd = [...jsonLd, ...aboutPages.flatMap((p) => readJsonLd(p.$))];
-  // About pages speak about the company; on the homepage only first-person or brand-named statements count.
-  const text = [...aboutPages.map(bodyText), selfStatements(bodyText(page), [page.label, brandName ?? ''])].join('\n');
-  const company = extractCompany(allJsonLd, page.label, text, now);
-  const set = ruleIndustries(allJsonLd, page.label, isAdultRated(page));
-  const setIds = new Set(set.map((i) => i.id));
-  // A predicted industry that contradicts nothing is listed after the set ones; a set one is never overridden.
-  // A parked or placeholder page describes the domain market, not a business: nothing to predict.
-  const placeholder = isPlaceholderText(`${page.$('title').text()} ${page.$('meta[name="description" i]').attr('content') ?? ''} ${page.$('h1').first().text()}`);
-  const predicted = set.length > 0 || placeholder ? [] : predictIndustries(industryText(page, jsonLd, aboutPages)).filter((i) => !setIds.has(i.id));
-  const industries = sortIndustries([...set, ...predicted]).slice(0, MAX_INDUSTRIES);
+  const company = companyOf(page, allJsonLd, aboutPages, now, brandName);
+  const industries = industriesOf(page, jsonLd, allJsonLd, aboutPages);
   return { company: { ...company, industries }, isNsfw: detectNsfw(page, industries) };
+}
+
+function companyOf(page: HtmlPage, allJsonLd: JsonLdNode[], aboutPages: HtmlPage[], now: Date, brandName: string | null): Company {
+  const aboutText = aboutPages.map(bodyText);
+  // About pages speak about the company; on the homepage only first-person or brand-named statements count.
+  const text = [...aboutText, selfStatements(bodyText(page), [page.label, brandName ?? ''])].join('\n');
+  // Footers and the imprint/contact page name the legal entity; its form can tell how the company is held.
+  const legalText = [...[page, ...aboutPages].map(legalNameText), ...aboutText].join('\n');
+  return extractCompany(allJsonLd, page.label, text, now, { text: legalText, names: [brandName ?? '', page.label] });
+}
+
+/**
+ * Industries a content rule set (score 1) when the site states its business type; otherwise the classifier's
+ * calibrated predictions. A parked or placeholder page describes the domain market, not a business: none.
+ */
+function industriesOf(page: HtmlPage, jsonLd: JsonLdNode[], allJsonLd: JsonLdNode[], aboutPages: HtmlPage[]): Industry[] {
+  const set = ruleIndustries(allJsonLd, page.label, isAdultRated(page));
+  if (set.length > 0) return sortIndustries(set).slice(0, MAX_INDUSTRIES);
+  const $ = page.$;
+  if (isPlaceholderText(`${$('title').text()} ${$('meta[name="description" i]').attr('content') ?? ''} ${$('h1').first().text()}`)) return [];
+  return predictIndustries(industryText(page, jsonLd, aboutPages)).slice(0, MAX_INDUSTRIES);
 }

@@ -38,6 +38,7 @@ const SYSTEM_UI_ALIASES = new Set(['system-ui', '-apple-system', 'blinkmacsystem
 const SYSTEM_FONTS = /^(segoe ui.*|roboto|helvetica.*|arial.*|ubuntu|cantarell|oxygen|noto sans|georgia|times( new roman)?|courier( new)?|verdana|tahoma|trebuchet ms|menlo|monaco|consolas|sf (pro|mono).*|san francisco|apple color emoji|lucida (grande|sans.*)|palatino.*|book antiqua|impact|comic sans ms|avenir.*|optima|gill sans.*|futura|baskerville|didot|hoefler text|american typewriter)$/i;
 /** Icon fonts draw pictograms, not text: never a brand's title or body font. */
 const ICON_FONTS = /(icon|awesome|glyph|symbols?$|dashicons|fontello|icomoon|feather|remixicon|ionicons|material (icons|symbols))/i;
+const ICON_FONT_FILE = /url\(\s*["']?[^"')]*(\/icons?\/|icon|glyph|fontello|icomoon|awesome|dashicons|symbols?\.)/i;
 const TITLE_SELECTOR = /(^|[\s>+~])(h[1-3]|\.(title|heading|headline|display)[\w-]*|\[class\*=["']?(title|heading|display)["']?\])$/i;
 const BODY_SELECTOR = /(^|[\s>+~])(html|body|p|:root)$/i;
 
@@ -151,6 +152,8 @@ function parseFontFace(declarations: ParsedCss['fontFaces'][number], base: strin
   const name = rawFamily ? cleanFamilyName(unquote(rawFamily)) : null;
   if (!name) return null;
   const src = declaredValue(rule, 'src') ?? '';
+  // Icon fonts live in icon folders or files (WordPress themes ship `/images/icons/newspaper.woff`).
+  if (ICON_FONT_FILE.test(src)) return null;
   const google = googleFamily(name);
   const fromGoogle = /fonts\.gstatic\.com|fonts\.bunny\.net/i.test(src) || (resolveUrl(firstUrl(src), base) ?? '').includes('fonts.gstatic.com');
   const origin: FontOrigin = fromGoogle || google ? 'google' : 'custom';

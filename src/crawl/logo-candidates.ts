@@ -13,6 +13,7 @@ import { largestSize, type WebManifest } from './manifest.js';
 import { serializeInlineSvg } from './inline-svg.js';
 import type { CssRule, ParsedCss } from './parse-css.js';
 import { backgroundLogos, type SpriteCrop } from './logo-backgrounds.js';
+import { backdropTheme } from './logo-backdrop.js';
 
 export type IconKind = 'icon' | 'apple-touch-icon' | 'mask-icon' | 'fluid-icon' | 'tile' | 'manifest-icon' | 'favicon-fallback';
 export type MarkKind = 'header' | 'meta-logo' | 'json-ld-logo';
@@ -36,6 +37,11 @@ export interface MarkCandidate {
   scheme?: 'dark' | 'light' | null;
   /** The logo's box inside a CSS sprite sheet. */
   crop?: SpriteCrop | null;
+  /**
+   * Theme implied by the background colour the mark sits on (logo-backdrop.ts), for ambiguous pixels. A
+   * function because the cascade walk is only worth doing for the chosen mark when its pixels say nothing.
+   */
+  backdrop?: () => 'dark' | 'light' | null;
 }
 
 const MAX_ICON_CANDIDATES = 8;
@@ -96,10 +102,18 @@ export interface MarkContext {
 export function findMarkCandidates(ctx: MarkContext): MarkCandidate[] {
   // Sorted before de-duplication so a file both declared in metadata and shown in the header keeps its best score.
   const candidates = [...metaLogos(ctx), ...pageMarks(ctx)].sort((a, b) => b.score - a.score);
-  return dedupe(candidates)
+  const kept = dedupe(candidates)
     .filter((c) => c.score > 0)
     .slice(0, MAX_MARK_CANDIDATES);
+  for (const c of kept) {
+    const el = elementOf.get(c);
+    if (el) c.backdrop = () => backdropTheme(ctx.page, el, ctx.cssRules);
+  }
+  return kept;
 }
+
+/** The page element behind each page candidate (metadata candidates have none). */
+const elementOf = new WeakMap<MarkCandidate, HtmlElement>();
 
 /** og:logo, itemprop=logo and JSON-LD Organization.logo: declared by the site, but untyped (wide or square). */
 function metaLogos({ page, jsonLd }: MarkContext): MarkCandidate[] {
@@ -220,6 +234,7 @@ function judgeMark(ctx: MarkContext, el: HtmlElement, index: number): MarkCandid
   const scheme = tag === 'img' ? classScheme(page.$, el) : null;
   const hint = themeHint(`${url ?? ''} ${placement.label}`);
   const own: MarkCandidate = { kind: 'header', url, svg, score: scheme === 'dark' ? score - 5 : score, themeHint: hint ?? schemeTheme(scheme), scheme };
+  elementOf.set(own, el);
   const variants = tag === 'img' ? pictureVariants(ctx, el, score) : [];
   if (variants.length > 0 && !own.scheme) {
     own.scheme = 'light';
@@ -277,7 +292,9 @@ function cssBackgroundMarks(ctx: MarkContext): MarkCandidate[] {
     for (const bg of backgroundLogos(page, el, sheets)) {
       if (isPlaceholderUrl(bg.url)) continue;
       const base = score + siteBonus(bg.url, page) * 1.5 - (bg.scheme === 'dark' ? 5 : 0);
-      out.push({ kind: 'header', url: bg.url, svg: null, score: base, themeHint: themeHint(bg.url) ?? schemeTheme(bg.scheme), scheme: bg.scheme, crop: bg.crop });
+      const candidate: MarkCandidate = { kind: 'header', url: bg.url, svg: null, score: base, themeHint: themeHint(bg.url) ?? schemeTheme(bg.scheme), scheme: bg.scheme, crop: bg.crop };
+      elementOf.set(candidate, el);
+      out.push(candidate);
     }
   });
   return out;

@@ -13,6 +13,7 @@ import sharp from 'sharp';
 import type { Logo, LogoType } from '../domain/brand.js';
 import type { IngestedImage } from '../media/ingest-image.js';
 import { logoRenditions } from '../media/logo-renditions.js';
+import { StagedAssetStore } from '../media/staged-asset-store.js';
 import { ingestBytes, ingestRemoteImage, type AssetDeps } from './ingest-remote-image.js';
 import { fetchResource } from './fetch-resource.js';
 import type { IconCandidate, MarkCandidate } from './logo-candidates.js';
@@ -42,13 +43,16 @@ export interface IngestedMark {
 const MIN_PREFERRED_ICON = 64;
 const MAX_SPRITE_BYTES = 5 * 1024 * 1024;
 
-export async function buildLogos(icons: IconCandidate[], marks: MarkCandidate[], deps: AssetDeps, brandName: string | null = null): Promise<LogosResult> {
+export async function buildLogos(icons: IconCandidate[], marks: MarkCandidate[], real: AssetDeps, brandName: string | null = null): Promise<LogosResult> {
+  // Candidates are judged from memory; only the chosen files and their renditions reach the asset store.
+  const staging = new StagedAssetStore(real.assets);
+  const deps = { ...real, assets: staging };
   const [ingestedIcons, ingestedMarks] = await Promise.all([
     Promise.all(icons.map(async (candidate) => ({ candidate, image: await ingestRemoteImage(candidate.url, deps) }))),
     Promise.all(marks.map(async (candidate) => ({ candidate, image: await ingestMark(candidate, deps) }))),
   ]);
   const result = chooseLogos(present(ingestedIcons), present(ingestedMarks));
-  return { ...result, logos: await finishLogos(result, deps, brandName) };
+  return { ...result, logos: await staging.commitAll(await finishLogos(result, deps, brandName)) };
 }
 
 /** Adds the PNG/WebP renditions and the tags the files prove (logo-tags.ts) to the chosen entries. */
@@ -99,6 +103,7 @@ interface Chosen {
   image: IngestedImage;
   type: LogoType;
   hint: 'dark' | 'light' | null;
+  backdrop?: (() => 'dark' | 'light' | null) | undefined;
 }
 
 /** Pure selection over ingested candidates (marks in descending candidate score). */
@@ -107,9 +112,9 @@ export function chooseLogos(icons: IngestedIcon[], marks: IngestedMark[]): Logos
   const primary = marks.find((m) => m.candidate.scheme !== 'dark') ?? marks[0];
   if (primary) {
     const type = markType(primary.image);
-    chosen.push({ image: primary.image, type, hint: primary.candidate.themeHint });
+    chosen.push({ image: primary.image, type, hint: primary.candidate.themeHint, backdrop: primary.candidate.backdrop });
     const variant = schemeVariant(primary, marks, type);
-    if (variant) chosen.push({ image: variant.image, type, hint: variant.candidate.themeHint });
+    if (variant) chosen.push({ image: variant.image, type, hint: variant.candidate.themeHint, backdrop: variant.candidate.backdrop });
     if (type === 'logo') {
       const symbol = marks.find((m) => m !== primary && m !== variant && !m.candidate.scheme && markType(m.image) === 'symbol')?.image
         ?? icons.find((i) => i.candidate.kind === 'mask-icon' && isSquare(i.image))?.image;
@@ -134,10 +139,11 @@ export function chooseLogos(icons: IngestedIcon[], marks: IngestedMark[]): Logos
 
 /**
  * Pixels decide for transparent files (what you see is the mark); for an opaque file the pixel test already
- * separated the mark from its plate; the file-name/scheme hint is the fallback when the pixels are ambiguous.
+ * separated the mark from its plate. When the pixels are ambiguous (a mid-tone multi-colour mark), the
+ * file-name/scheme hint decides, then the backdrop the page paints behind the mark.
  */
 function themeOf(c: Chosen): 'dark' | 'light' | null {
-  return c.image.theme ?? c.hint;
+  return c.image.theme ?? c.hint ?? c.backdrop?.() ?? null;
 }
 
 /** The other colour scheme's version of the primary mark (both are kept, spec 2.3 / issue 4 item 3). */

@@ -10,7 +10,6 @@ import { BrandCache } from '../brands/brand-cache.js';
 import { BrandIndexer } from '../brands/brand-indexer.js';
 import { BrandLookup } from '../brands/brand-lookup.js';
 import { CrawlScheduler } from '../brands/crawl-scheduler.js';
-import { crawlBrand } from '../crawl/crawl-brand.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { LocalAssetStore } from '../media/local-asset-store.js';
 import type { AssetStore } from '../media/asset-store.js';
@@ -52,7 +51,8 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   const cache = new BrandCache(60_000);
   const indexer = new BrandIndexer(
     store,
-    (domain) => crawlBrand(domain, { fetcher, assets }, { timeoutMs: config.crawlTimeoutMs }),
+    // Loaded on first use: admin commands never crawl, and the extractors are the slowest modules to load.
+    async (domain) => (await import('../crawl/crawl-brand.js')).crawlBrand(domain, { fetcher, assets }, { timeoutMs: config.crawlTimeoutMs }),
     logger,
     () => new Date(),
     (stored, domains) => cache.put(stored, domains),

@@ -69,6 +69,21 @@ describe('colour evidence', () => {
   });
 });
 
+describe('CMS and header evidence', () => {
+  it('ignores WordPress palette utilities and the core palette left at its defaults', () => {
+    const obs = cssEvidence(cssOf(`:root { --wp--preset--color--luminous-vivid-orange: #ff6900 }
+      .has-luminous-vivid-orange-background-color { background-color: var(--wp--preset--color--luminous-vivid-orange) }
+      .wp-block-button .has-vivid-red-background-color { background-color: #cf2e2e }`));
+    expect(obs).toEqual([]);
+  });
+
+  it('a chromatic header background is brand evidence, a neutral one a surface', () => {
+    expect(cssEvidence(cssOf('.site-header { background: #e50914 }'))).toEqual([{ hex: '#e50914', weight: 1.5, source: 'chrome' }]);
+    expect(cssEvidence(cssOf('.site-header { background: #ffffff }'))).toEqual([{ hex: '#ffffff', weight: 1, source: 'surface' }]);
+    expect(colorsOf('', 'header { background-color: #e50914 } body { background: #fff }')[0]).toMatchObject({ hex: '#e50914', type: 'accent' });
+  });
+});
+
 describe('accent rules', () => {
   it('a monochrome brand stays monochrome despite a secondary button, blue links and a chat widget', () => {
     const colors = colorsOf('<meta name="theme-color" content="#000000">', `:root { --brand: #000000 }

@@ -84,3 +84,34 @@ describe('countries', () => {
     expect(countryCode('Atlantis')).toBeNull();
   });
 });
+
+describe('kind from the legal form', () => {
+  it('reads unambiguous legal forms that follow the brand name', async () => {
+    const { legalFormKind } = await import('../../src/crawl/company-text.js');
+    expect(legalFormKind('© 2026 Northwind Logistics B.V. All rights reserved.', ['Northwind'])).toBe('PRIVATELY_HELD');
+    expect(legalFormKind('Acme GmbH, Musterstraße 1, Berlin', ['Acme'])).toBe('PRIVATELY_HELD');
+    expect(legalFormKind('Acme Partners LLP', ['Acme'])).toBe('PARTNERSHIP');
+    expect(legalFormKind('Inhaber: Acme Design e.K.', ['Acme'])).toBe('SELF_EMPLOYED');
+  });
+
+  it('ignores ambiguous forms and other companies’ legal names', async () => {
+    const { legalFormKind } = await import('../../src/crawl/company-text.js');
+    expect(legalFormKind('© 2026 Acme, Inc.', ['Acme'])).toBeNull();
+    expect(legalFormKind('Acme AG', ['Acme'])).toBeNull();
+    expect(legalFormKind('Hosted by Foo GmbH. Acme', ['Acme'])).toBeNull();
+  });
+
+  it('JSON-LD type and listings win over the legal form', () => {
+    const org = { '@type': 'NGO', name: 'Acme', legalName: 'Acme gGmbH Ltd' };
+    expect(extractCompany([org], 'acme', '', now).kind).toBe('NON_PROFIT');
+    expect(extractCompany([{ '@type': 'Organization', name: 'Acme', legalName: 'Acme Rockets Ltd' }], 'acme', '', now).kind).toBe('PRIVATELY_HELD');
+  });
+});
+
+describe('legal forms are case-sensitive', () => {
+  it('running text with "kg" or "lp" is not a legal form', async () => {
+    const { legalFormKind } = await import('../../src/crawl/company-text.js');
+    expect(legalFormKind('Acme sells 5 kg bags of rice', ['Acme'])).toBeNull();
+    expect(legalFormKind('Acme Müller KG, Hamburg', ['Acme'])).toBe('PARTNERSHIP');
+  });
+});

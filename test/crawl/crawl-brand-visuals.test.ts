@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -92,6 +92,19 @@ describe('logos, formats and images on lumen.test (through the real SafeFetcher)
     const hall = pictures.find((p) => p.pictureMetadata?.sourceUrl.endsWith('/img/gallery-hall.jpg'));
     expect(hall?.pictureMetadata).toMatchObject({ naturalWidth: 1200, naturalHeight: 800, alt: 'The main hall of the Lisbon gallery lit at dusk', imageCategory: null, categoryConfidence: null });
     expect(hall?.tags).toEqual([]);
+  });
+
+  it('stores only what the record lists: rejected candidates (favicon sizes, duplicates, blanks) never reach the store', async () => {
+    const own = await mkdtemp(path.join(tmpdir(), 'brandbase-visuals-own-'));
+    try {
+      const store = new LocalAssetStore({ dir: own, publicUrl: PUBLIC_URL });
+      const outcome = await crawlBrand(FIXTURE_HOSTS.lumen, { fetcher, assets: store }, { timeoutMs: 20_000 });
+      if (!outcome.ok) throw new Error('crawl failed');
+      const listed = new Set([...outcome.draft.logos, ...outcome.draft.images].flatMap((x) => x.formats.map((f) => f.src.split('/').pop())));
+      expect(new Set((await readdir(own)).filter((f) => !f.startsWith('.')))).toEqual(listed);
+    } finally {
+      await rm(own, { recursive: true, force: true });
+    }
   });
 
   it('never stores an image under 16 px', () => {

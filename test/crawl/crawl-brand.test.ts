@@ -173,7 +173,8 @@ describe('crawlBrand on the full brand site (northwind.test)', () => {
       financialIdentifiers: null,
       foundedYear: 2014,
       industries: [],
-      kind: null,
+      // legalName "Northwind Logistics B.V.": a B.V. is a private limited company.
+      kind: 'PRIVATELY_HELD',
       location: { city: 'Rotterdam', country: 'Netherlands', countryCode: 'NL', region: 'Europe', state: 'South Holland', subregion: 'Western Europe' },
     });
   });

@@ -66,3 +66,11 @@ describe('origins', () => {
     expect(googleFamily('Helvetica Neue')).toBeNull();
   });
 });
+
+describe('icon fonts', () => {
+  it('a family whose files live in an icon folder is never the title or body font', () => {
+    const css = `@font-face { font-family: newspaper; src: url('/wp-content/themes/Newspaper/images/icons/newspaper.woff?23') format('woff') }
+      @font-face { font-family: "Roboto"; src: url(/fonts/roboto.woff2) }`;
+    expect(summary('', css)).toEqual(['title=Roboto/google', 'body=Roboto/google']);
+  });
+});

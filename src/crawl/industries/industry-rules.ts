@@ -4,8 +4,7 @@
  * industry exactly (a `Restaurant` is a restaurant); an adult self-rating sets the adult industry.
  */
 import type { Industry } from '../../domain/brand.js';
-import { nodeTypes, type JsonLdNode } from '../json-ld.js';
-import { findOrganization } from '../json-ld.js';
+import { findOrganization, nodeTypes, type JsonLdNode } from '../json-ld.js';
 import { withParent } from './taxonomy.js';
 
 const TYPE_RULES: Record<string, string> = {

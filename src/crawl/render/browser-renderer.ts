@@ -67,13 +67,17 @@ export interface BrowserRendererOptions {
   logger?: Logger;
 }
 
+/** After Chromium fails to start, rendering pauses this long instead of costing every crawl a failed launch. */
+const LAUNCH_FAILURE_PAUSE_MS = 5 * 60_000;
+
 export class BrowserRenderer implements PageRenderer {
   private browser: Promise<Browser> | null = null;
+  private pausedUntil = 0;
 
-  constructor(private readonly options: BrowserRendererOptions) {}
+  constructor(private readonly options: BrowserRendererOptions, private readonly now: () => number = Date.now) {}
 
   async render(url: string, options: RenderOptions): Promise<RenderedPage | null> {
-    if (options.signal?.aborted || options.timeoutMs <= 0) return null;
+    if (options.signal?.aborted || options.timeoutMs <= 0 || this.now() < this.pausedUntil) return null;
     let context: BrowserContext | null = null;
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
@@ -107,7 +111,11 @@ export class BrowserRenderer implements PageRenderer {
       this.browser = launching;
       launching
         .then((b) => b.on('disconnected', () => { if (this.browser === launching) this.browser = null; }))
-        .catch(() => { if (this.browser === launching) this.browser = null; });
+        .catch((error: unknown) => {
+          if (this.browser === launching) this.browser = null;
+          this.pausedUntil = this.now() + LAUNCH_FAILURE_PAUSE_MS;
+          this.options.logger?.warn({ err: error instanceof Error ? error.message : String(error) }, 'Chromium failed to start; rendering paused for 5 minutes');
+        });
     }
     return this.browser;
   }

@@ -68,16 +68,16 @@ function serialize(items: BatchItem[], outcomes: BatchOutcome[], palette: boolea
   const parts: string[] = [];
   let bytes = 14;
   for (const [i, outcome] of outcomes.entries()) {
-    const identifier = JSON.stringify(echoIdentifier(items[i] as BatchItem));
+    const identifier = echoIdentifier(items[i] as BatchItem);
     let part: string;
     if (outcome.status === 200) {
       const brand = palette ? `${outcome.brand.json.slice(0, -1)},"palette":null}` : outcome.brand.json;
-      part = `{"identifier":${identifier},"status":200,"brand":${brand}}`;
-      if (bytes + Buffer.byteLength(part) > maxBytes) part = JSON.stringify({ identifier: JSON.parse(identifier) as unknown, status: 413, ...TOO_LARGE });
+      part = `{"identifier":${JSON.stringify(identifier)},"status":200,"brand":${brand}}`;
+      if (bytes + Buffer.byteLength(part) > maxBytes) part = JSON.stringify({ identifier, status: 413, ...TOO_LARGE });
       else if (!outcome.free) charged.add(outcome.brand.stored.brand.id);
     } else {
       const { status, ...rest } = outcome;
-      part = JSON.stringify({ identifier: JSON.parse(identifier) as unknown, status, ...rest });
+      part = JSON.stringify({ identifier, status, ...rest });
     }
     bytes += Buffer.byteLength(part) + 1;
     parts.push(part);

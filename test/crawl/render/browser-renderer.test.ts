@@ -152,3 +152,17 @@ describe.skipIf(!chromiumPath)('BrowserRenderer (headless Chromium through the s
     expect((await renderer.render('http://shell.test/', { timeoutMs: 10_000 }))?.html).toContain('Built by JS');
   }, 30_000);
 });
+
+describe('BrowserRenderer when Chromium cannot start', () => {
+  it('returns null and pauses rendering instead of retrying the launch on every crawl', async () => {
+    let now = 1_000;
+    const renderer = new BrowserRenderer({ executablePath: '/bin/false', fetcher: new SafeFetcher(), userAgent: USER_AGENT }, () => now);
+    expect(await renderer.render('http://shell.test/', { timeoutMs: 5_000 })).toBeNull();
+    const started = Date.now();
+    expect(await renderer.render('http://shell.test/', { timeoutMs: 5_000 })).toBeNull();
+    expect(Date.now() - started).toBeLessThan(50);
+    now += 6 * 60_000;
+    expect(await renderer.render('http://shell.test/', { timeoutMs: 5_000 })).toBeNull();
+    await renderer.close();
+  }, 30_000);
+});

@@ -1,0 +1,46 @@
+/**
+ * An asset store in front of the real one that keeps files in memory until they are chosen. The crawler must
+ * decode every candidate (an icon's real size, a logo's pixels) to judge it, but only the few it lists belong
+ * in the store: without staging, every rejected favicon size and runner-up picture would stay on disk forever.
+ * Staged files get a `staged:` URL; `commit` stores one for real and returns the Format with the real URL.
+ */
+import { createHash } from 'node:crypto';
+import type { Format } from '../domain/brand.js';
+import type { AssetStore, StoredAsset } from './asset-store.js';
+
+type Ext = Parameters<AssetStore['put']>[1];
+
+export const STAGED_URL_PREFIX = 'staged:';
+
+const CONTENT_TYPES: Record<Ext, string> = { svg: 'image/svg+xml', png: 'image/png', webp: 'image/webp', jpeg: 'image/jpeg' };
+
+export class StagedAssetStore implements AssetStore {
+  private readonly staged = new Map<string, { bytes: Buffer; ext: Ext }>();
+
+  constructor(private readonly target: AssetStore) {}
+
+  put(bytes: Buffer, ext: Ext): Promise<StoredAsset> {
+    const key = `${createHash('sha256').update(bytes).digest('hex')}.${ext}`;
+    this.staged.set(key, { bytes, ext });
+    return Promise.resolve({ key, url: `${STAGED_URL_PREFIX}${key}`, size: bytes.length });
+  }
+
+  async get(key: string): Promise<{ bytes: Buffer; contentType: string } | null> {
+    const file = this.staged.get(key);
+    return file ? { bytes: file.bytes, contentType: CONTENT_TYPES[file.ext] } : this.target.get(key);
+  }
+
+  /** Stores the staged file behind `format` in the real store; formats that are not staged pass through. */
+  async commit(format: Format): Promise<Format> {
+    if (!format.src.startsWith(STAGED_URL_PREFIX)) return format;
+    const file = this.staged.get(format.src.slice(STAGED_URL_PREFIX.length));
+    if (!file) throw new Error(`no staged file for ${format.src}`);
+    const stored = await this.target.put(file.bytes, file.ext);
+    return { ...format, src: stored.url, size: stored.size };
+  }
+
+  /** Commits every format of each entry (logos, banners, pictures). */
+  async commitAll<T extends { formats: Format[] }>(entries: T[]): Promise<T[]> {
+    return Promise.all(entries.map(async (entry) => ({ ...entry, formats: await Promise.all(entry.formats.map((f) => this.commit(f))) })));
+  }
+}
