@@ -75,6 +75,16 @@ async function measureBatch(dataDir: string, port: number, headers: Record<strin
   };
 }
 
+/** Extraction time per site against metascraper, no network (bench/extraction.ts, its own process). */
+function measureExtraction(): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/extraction.ts'), '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>) : reject(new Error(`bench/extraction.ts exited ${code}`))));
+  });
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
@@ -124,6 +134,8 @@ async function main(): Promise<void> {
     }
     const ratio = median(brandbase) / median(baseline);
     const batch = await measureBatch(dataDir, port, headers, body);
+    for (const child of children) child.kill('SIGTERM');
+    const extraction = await measureExtraction();
     const report = {
       benchmark: 'cached GET /v2/brands/{domain} vs bare Fastify route, same bytes',
       bodyBytes: body.length,
@@ -136,6 +148,7 @@ async function main(): Promise<void> {
       target: 0.7,
       pass: ratio >= 0.7,
       batch,
+      extraction,
     };
     console.log(JSON.stringify(report, null, 2));
     if (!report.pass) process.exitCode = 1;

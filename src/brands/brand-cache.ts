@@ -1,4 +1,5 @@
 import type { StoredBrand } from '../store/store.js';
+import { currentQualityScore } from './refresh.js';
 
 export interface CachedBrand {
   stored: StoredBrand;
@@ -41,7 +42,9 @@ export class BrandCache {
       this.byId.clear();
       this.idByDomain.clear();
     }
-    const entry = { stored, json: JSON.stringify(stored.brand), expires: this.clock() + this.ttlMs };
+    // The quality score is served as of now: recency is one of its factors (docs/extraction.md).
+    const brand = { ...stored.brand, qualityScore: currentQualityScore(stored, new Date(this.clock())) };
+    const entry = { stored, json: JSON.stringify(brand), expires: this.clock() + this.ttlMs };
     this.byId.set(stored.brand.id, entry);
     for (const domain of domains) this.idByDomain.set(domain, stored.brand.id);
     return entry;

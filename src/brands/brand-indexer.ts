@@ -3,6 +3,8 @@ import { brandIdForDomain, brandUrn } from '../domain/ids.js';
 import type { Logger } from '../platform/logger.js';
 import type { BrandStore, IdentifierRef, StoredBrand } from '../store/store.js';
 import type { CrawlOutcome } from '../crawl/crawl-brand.js';
+import { mergeRecrawledLogos } from '../crawl/logo-history.js';
+import { keepCuratedFields } from './curated-fields.js';
 
 export type Crawl = (domain: string) => Promise<CrawlOutcome>;
 
@@ -82,7 +84,9 @@ export class BrandIndexer {
       (await this.store.findBrandByIdentifier({ kind: 'domain', value: requested }));
     const id = existing?.brand.id ?? brandIdForDomain(finalDomain);
     const now = this.now();
-    const brand: Brand = { ...draft, id, domain: finalDomain, urn: brandUrn(id) };
+    const crawled: Brand = { ...draft, id, domain: finalDomain, urn: brandUrn(id) };
+    // A re-crawl keeps what people set (claimed, curated industries) and lists retired logos as `other`.
+    const brand = existing ? { ...keepCuratedFields(existing.brand, crawled, now), logos: mergeRecrawledLogos(existing.brand.logos, crawled.logos) } : crawled;
     const stored: StoredBrand = { brand, status: 'indexed', crawledAt: now, createdAt: existing?.createdAt ?? now, updatedAt: now };
     const domains = [...new Set([finalDomain, requested])];
     const identifiers: IdentifierRef[] = domains.map((value) => ({ kind: 'domain', value }));

@@ -7,7 +7,6 @@
 import type { Brand } from '../domain/brand.js';
 import { qualityScore } from '../domain/quality-score.js';
 import type { BrandStore, StoredBrand } from '../store/store.js';
-import { keepCuratedFields } from './curated-fields.js';
 import type { IndexOutcome } from './brand-indexer.js';
 
 /** Default refresh age: the quality score's recency term starts to decay after 30 days too. */
@@ -44,27 +43,15 @@ export type RefreshOutcome =
   | { domain: string; status: 'indexed'; brand: Brand; crawledAt: Date }
   | { domain: string; status: 'failed'; reason: string; message: string };
 
-/**
- * Crawls `domain` unless its record is fresh (and `force` is off); keeps the curated facts of the previous
- * record (claimed, set industries) on the new one.
- */
+/** Crawls `domain` unless its record is fresh (and `force` is off). */
 export async function refreshBrand(domain: string, deps: RefreshDeps, options: RefreshOptions = {}): Promise<RefreshOutcome> {
   const now = (deps.now ?? (() => new Date()))();
   const previous = await deps.store.findBrandByIdentifier({ kind: 'domain', value: domain });
   if (previous && !options.force && !isStale(previous, now, options.maxAgeMs ?? refreshAgeMs())) {
     return { domain, status: 'fresh', brand: previous.brand, crawledAt: previous.crawledAt };
   }
+  // The indexer keeps the curated facts of the previous record (claimed, set industries) in the same write.
   const outcome = await deps.indexer.index(domain, { retry: true });
   if (!outcome.ok) return { domain, status: 'failed', reason: outcome.reason, message: outcome.message };
-  const stored = await restoreCurated(previous, outcome.stored, deps);
-  return { domain, status: 'indexed', brand: stored.brand, crawledAt: stored.crawledAt };
-}
-
-async function restoreCurated(previous: StoredBrand | null, fresh: StoredBrand, deps: RefreshDeps): Promise<StoredBrand> {
-  if (!previous || previous.brand.id !== fresh.brand.id) return fresh;
-  const brand = keepCuratedFields(previous.brand, fresh.brand, fresh.crawledAt);
-  if (JSON.stringify(brand) === JSON.stringify(fresh.brand)) return fresh;
-  const stored = { ...fresh, brand };
-  await deps.store.saveBrand(stored, await deps.store.listIdentifiers(brand.id));
-  return stored;
+  return { domain, status: 'indexed', brand: outcome.stored.brand, crawledAt: outcome.stored.crawledAt };
 }

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { Config } from '../config/config.js';
+import { refreshAgeMs, refreshBrand } from '../brands/refresh.js';
 import { registrableDomain } from '../domain/identifiers.js';
 import { createServices, type Services } from '../main/services.js';
 import type { Logger } from '../platform/logger.js';
@@ -97,25 +98,31 @@ function registerKeyCommands(program: Command, config: ConfigFn, logger: () => L
 function registerCrawlCommand(program: Command, config: ConfigFn, logger: () => Logger): void {
   program
     .command('crawl')
-    .description('index brands now, from the shell')
+    .description('index brands now, from the shell; a held brand is re-crawled when older than BRANDBASE_REFRESH_AGE_DAYS')
     .argument('<domains...>', 'domains to index')
+    .option('--refresh', 're-crawl even when the held record is fresh')
     .option('--json', 'print one JSON object')
-    .action(async (domains: string[], opts: { json?: boolean }) => {
+    .action(async (domains: string[], opts: { refresh?: boolean; json?: boolean }) => {
       const results = await withServices(config, logger, async (s) => {
         const out: Record<string, unknown>[] = [];
         for (const [i, input] of domains.entries()) {
           const domain = registrableDomain(input);
           if (!opts.json) process.stderr.write(`[${i + 1}/${domains.length}] ${domain ?? input} … `);
-          const outcome = domain ? await s.indexer.index(domain) : { ok: false as const, reason: 'invalid_domain', message: 'not a domain' };
-          const row = outcome.ok ? { domain, ok: true, brandId: outcome.stored.brand.id, name: outcome.stored.brand.name } : { domain: domain ?? input, ok: false, reason: outcome.reason };
-          if (!opts.json) process.stderr.write(outcome.ok ? `indexed ${outcome.stored.brand.id}\n` : `failed (${outcome.reason})\n`);
+          const row = domain ? await crawlOne(s, domain, opts.refresh === true) : { domain: input, status: 'failed', reason: 'invalid_domain' };
+          if (!opts.json) process.stderr.write(`${String(row.status)}${row.reason ? ` (${String(row.reason)})` : ''}\n`);
           out.push(row);
         }
         return out;
       });
       if (opts.json) console.log(JSON.stringify({ results }));
-      if (results.some((r) => !r.ok)) process.exitCode = 1;
+      if (results.some((r) => r.status === 'failed')) process.exitCode = 1;
     });
+}
+
+async function crawlOne(s: Services, domain: string, force: boolean): Promise<Record<string, unknown>> {
+  const outcome = await refreshBrand(domain, { store: s.store, indexer: s.indexer }, { force, maxAgeMs: refreshAgeMs(s.config.refreshAgeDays) });
+  if (outcome.status === 'failed') return { domain, status: 'failed', reason: outcome.reason };
+  return { domain, status: outcome.status, brandId: outcome.brand.id, name: outcome.brand.name, crawledAt: outcome.crawledAt.toISOString() };
 }
 
 export function registerAdminCommands(program: Command, config: ConfigFn, logger: () => Logger): void {

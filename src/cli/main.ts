@@ -4,6 +4,7 @@ import { createLogger } from '../platform/logger.js';
 import { AccountError } from '../billing/accounts.js';
 import { registerAdminCommands } from './admin-commands.js';
 import { registerBillingCommands } from './billing-commands.js';
+import { registerBrandCommands } from './brand-commands.js';
 import { registerServeCommands } from './serve-commands.js';
 
 function buildProgram(): Command {
@@ -17,6 +18,7 @@ function buildProgram(): Command {
   registerServeCommands(program, config);
   registerAdminCommands(program, config, quietLogger);
   registerBillingCommands(program, config, quietLogger);
+  registerBrandCommands(program, config, quietLogger);
   return program;
 }
 

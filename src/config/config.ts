@@ -30,6 +30,10 @@ export interface Config {
   defaultPaidQuota: number;
   /** Time allowed for in-flight requests and running jobs on SIGTERM/SIGINT. */
   shutdownGraceMs: number;
+  /** A brand crawled longer ago than this is re-crawled by `brandbase crawl` (and scores lower for recency). */
+  refreshAgeDays: number;
+  /** Chromium for rendering JavaScript-built sites; null means /usr/bin/chromium when it exists. */
+  chromiumPath: string | null;
   /** Per-item time budget of a batch lookup (504 `timeout` past it). */
   batchItemTimeoutMs: number;
   /** Byte budget of one batch response (items past it answer 413 `response_too_large`). */
@@ -61,6 +65,8 @@ export const ENV_VARS = [
   'BRANDBASE_DEFAULT_FREE_QUOTA',
   'BRANDBASE_DEFAULT_PAID_QUOTA',
   'BRANDBASE_SHUTDOWN_GRACE_MS',
+  'BRANDBASE_REFRESH_AGE_DAYS',
+  'BRANDBASE_CHROMIUM_PATH',
   'BRANDBASE_BATCH_ITEM_TIMEOUT_MS',
   'BRANDBASE_BATCH_MAX_RESPONSE_BYTES',
   'BRANDBASE_SMTP_URL',
@@ -133,6 +139,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     defaultFreeQuota: integer(env, 'BRANDBASE_DEFAULT_FREE_QUOTA', 500),
     defaultPaidQuota: integer(env, 'BRANDBASE_DEFAULT_PAID_QUOTA', 10_000),
     shutdownGraceMs: integer(env, 'BRANDBASE_SHUTDOWN_GRACE_MS', 25_000, 0),
+    refreshAgeDays: integer(env, 'BRANDBASE_REFRESH_AGE_DAYS', 30, 1),
+    chromiumPath: text(env, 'BRANDBASE_CHROMIUM_PATH'),
     batchItemTimeoutMs: integer(env, 'BRANDBASE_BATCH_ITEM_TIMEOUT_MS', 2000, 1),
     batchResponseMaxBytes: integer(env, 'BRANDBASE_BATCH_MAX_RESPONSE_BYTES', 8 * 1024 * 1024, 1024),
     smtpUrl: text(env, 'BRANDBASE_SMTP_URL'),

@@ -5,6 +5,7 @@
  */
 import type { CompanyKind } from '../domain/brand.js';
 import { cleanText, type HtmlElement, type HtmlPage } from './html-page.js';
+import { isValidIsin } from '../domain/identifiers.js';
 
 export interface TextFacts {
   foundedYear: number | null;
@@ -159,21 +160,6 @@ export function legalFormKind(text: string, names: string[]): CompanyKind | null
   return null;
 }
 
-/** ISO 6166 check digit (Luhn over the letters expanded to numbers). */
-export function isValidIsin(isin: string): boolean {
-  if (!/^[A-Z]{2}[A-Z0-9]{9}\d$/.test(isin)) return false;
-  const digits = [...isin].map((ch) => (/\d/.test(ch) ? ch : String(ch.charCodeAt(0) - 55))).join('');
-  let sum = 0;
-  for (let i = 0; i < digits.length; i += 1) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
 
 function uniq(values: string[]): string[] {
   return [...new Set(values.filter(Boolean))];

@@ -37,6 +37,7 @@ export function createWorkerPool(services: Services): WorkerPool {
 
 export async function serve(config: Readonly<Config>, logger: Logger, roles: { api: boolean; worker: boolean }): Promise<RunningServer> {
   const services = await createServices(config, logger);
+  await services.warmCrawler();
   const pool = roles.worker && config.workerConcurrency > 0 ? createWorkerPool(services) : null;
   if (pool) services.onJobQueued(() => pool.notify());
   pool?.start();

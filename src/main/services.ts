@@ -7,14 +7,14 @@ import { Billing, type BillingDefaults } from '../billing/billing.js';
 import { createSmtpMailer } from '../billing/mailer.js';
 import { BatchLookup } from '../brands/batch-lookup.js';
 import { BrandCache } from '../brands/brand-cache.js';
-import { BrandIndexer } from '../brands/brand-indexer.js';
+import { BrandIndexer, type Crawl } from '../brands/brand-indexer.js';
 import { BrandLookup } from '../brands/brand-lookup.js';
 import { CrawlScheduler } from '../brands/crawl-scheduler.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { LocalAssetStore } from '../media/local-asset-store.js';
 import type { AssetStore } from '../media/asset-store.js';
 import type { Logger } from '../platform/logger.js';
-import { SafeFetcher } from '../platform/safe-fetcher.js';
+import { SafeFetcher, USER_AGENT } from '../platform/safe-fetcher.js';
 import type { Store } from '../store/store.js';
 import { openBackends } from './open-backends.js';
 
@@ -36,7 +36,32 @@ export interface Services {
   scheduler: CrawlScheduler;
   /** Registers the in-process worker pool's wake-up, called after each crawl this process queues. */
   onJobQueued(listener: () => void): void;
+  /** Loads the extractors and opens the renderer now (serve does, so the first lookup does not wait for it). */
+  warmCrawler(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The crawler, loaded on first use: admin commands never crawl, and the extractors and Playwright are the
+ * slowest modules to load. The renderer is opened with it (it logs whether rendering is on or off).
+ */
+function lazyCrawler(config: Readonly<Config>, fetcher: SafeFetcher, assets: AssetStore, logger: Logger) {
+  let loading: Promise<Crawl> | null = null;
+  let renderer: { close(): Promise<void> } | undefined;
+  return {
+    load(): Promise<Crawl> {
+      loading ??= (async () => {
+        const [{ crawlBrand }, { openRenderer }] = await Promise.all([import('../crawl/crawl-brand.js'), import('../crawl/render/browser-renderer.js')]);
+        const opened = openRenderer({ chromiumPath: config.chromiumPath, fetcher, userAgent: USER_AGENT, logger });
+        renderer = opened;
+        return (domain: string) => crawlBrand(domain, { fetcher, assets, renderer: opened }, { timeoutMs: config.crawlTimeoutMs });
+      })();
+      return loading;
+    },
+    async close(): Promise<void> {
+      await renderer?.close();
+    },
+  };
 }
 
 function billingDefaults(config: Readonly<Config>): BillingDefaults {
@@ -49,10 +74,10 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   const assets = new LocalAssetStore({ dir: path.join(config.dataDir, 'assets'), publicUrl: config.publicUrl });
   const fetcher = new SafeFetcher({ hostMap: config.crawlHosts, logger });
   const cache = new BrandCache(60_000);
+  const crawler = lazyCrawler(config, fetcher, assets, logger);
   const indexer = new BrandIndexer(
     store,
-    // Loaded on first use: admin commands never crawl, and the extractors are the slowest modules to load.
-    async (domain) => (await import('../crawl/crawl-brand.js')).crawlBrand(domain, { fetcher, assets }, { timeoutMs: config.crawlTimeoutMs }),
+    async (domain) => (await crawler.load())(domain),
     logger,
     () => new Date(),
     (stored, domains) => cache.put(stored, domains),
@@ -80,7 +105,9 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     batch: new BatchLookup(lookup, scheduler, config.operatorDomain),
     scheduler,
     onJobQueued: (listener) => void listeners.push(listener),
+    warmCrawler: async () => void (await crawler.load()),
     async close() {
+      await crawler.close();
       await billing.close();
       await meter.close();
       await closeBackends();

@@ -1,51 +1,61 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BrandIndexer } from '../../src/brands/brand-indexer.js';
+import { silentLogger } from '../../src/platform/logger.js';
+import { tempSqlite, type TempDatabase } from '../store/temp-database.js';
 import { keepCuratedFields } from '../../src/brands/curated-fields.js';
 import { currentQualityScore, isStale, refreshAgeMs, refreshBrand, type RefreshDeps } from '../../src/brands/refresh.js';
 import { BrandNotHeldError, setBrandIndustries, UnknownIndustryError } from '../../src/brands/set-industry.js';
 import { toIndustry } from '../../src/crawl/industries/taxonomy.js';
 import { emptyCompany, type Brand } from '../../src/domain/brand.js';
 import { qualityScore } from '../../src/domain/quality-score.js';
-import type { IdentifierRef, StoredBrand } from '../../src/store/store.js';
+import { brandIdForDomain, brandUrn } from '../../src/domain/ids.js';
+import type { StoredBrand } from '../../src/store/store.js';
 
 const day = 86_400_000;
 const t0 = new Date('2026-01-01T00:00:00Z');
 
 function brand(overrides: Partial<Brand> = {}): Brand {
   return {
-    id: 'brand_acme', name: 'Acme', domain: 'acme.com', claimed: false, description: 'Rockets.', longDescription: null,
+    id: brandIdForDomain('acme.com'), name: 'Acme', domain: 'acme.com', claimed: false, description: 'Rockets.', longDescription: null,
     links: [], logos: [], colors: [], fonts: [], images: [], qualityScore: 0.3, company: emptyCompany(), isNsfw: false,
-    urn: 'urn:brand:acme', ...overrides,
+    urn: brandUrn(brandIdForDomain('acme.com')), ...overrides,
   };
 }
 
-class MemoryBrands {
-  readonly saved: StoredBrand[] = [];
-  constructor(public current: StoredBrand | null) {}
-  async findBrandByIdentifier(_ref: IdentifierRef): Promise<StoredBrand | null> {
-    return this.current;
-  }
-  async saveBrand(stored: StoredBrand): Promise<void> {
-    this.current = stored;
-    this.saved.push(stored);
-  }
-  async listIdentifiers(): Promise<IdentifierRef[]> {
-    return [{ kind: 'domain', value: 'acme.com' }];
-  }
+interface Held {
+  store: TempDatabase['store'];
+  /** The record as the store holds it now. */
+  current(): Promise<StoredBrand | null>;
 }
 
-function deps(store: MemoryBrands, crawled: Brand, now: Date, calls: string[] = []): RefreshDeps {
-  return {
-    store,
-    now: () => now,
-    indexer: {
-      async index(domain) {
-        calls.push(domain);
-        const stored: StoredBrand = { brand: crawled, status: 'indexed', crawledAt: now, createdAt: t0, updatedAt: now };
-        store.current = stored;
-        return { ok: true, stored };
-      },
+let db: TempDatabase;
+beforeEach(async () => {
+  db = await tempSqlite();
+  await db.store.migrate();
+});
+afterEach(async () => db.cleanup());
+
+/** A real SQLite store holding `initial` (if any) for acme.com. */
+async function held(initial: StoredBrand | null): Promise<Held> {
+  if (initial) await db.store.saveBrand(initial, [{ kind: 'domain', value: 'acme.com' }]);
+  return { store: db.store, current: () => db.store.findBrandByIdentifier({ kind: 'domain', value: 'acme.com' }) };
+}
+
+/**
+ * The real BrandIndexer over the real store; the website is the only stand-in: its crawl yields `crawled`.
+ */
+function deps(target: Held, crawled: Brand, now: Date, calls: string[] = []): RefreshDeps {
+  const { id: _id, urn: _urn, palette: _palette, ...draft } = crawled;
+  const indexer = new BrandIndexer(
+    target.store,
+    async (domain) => {
+      calls.push(domain);
+      return { ok: true, domain, draft };
     },
-  };
+    silentLogger(),
+    () => now,
+  );
+  return { store: target.store, now: () => now, indexer };
 }
 
 describe('refresh age', () => {
@@ -63,7 +73,7 @@ describe('refresh age', () => {
 
   it('skips a fresh record, re-crawls a stale one, and --refresh forces a crawl', async () => {
     const calls: string[] = [];
-    const store = new MemoryBrands(stored);
+    const store = await held(stored);
     expect((await refreshBrand('acme.com', deps(store, brand(), new Date(t0.getTime() + day), calls))).status).toBe('fresh');
     expect(calls).toEqual([]);
     expect((await refreshBrand('acme.com', deps(store, brand(), new Date(t0.getTime() + day), calls), { force: true })).status).toBe('indexed');
@@ -77,10 +87,10 @@ describe('curated facts survive a re-crawl', () => {
     const set = [toIndustry('ind_payments', 1)!, toIndustry('ind_finance', 1)!];
     const before = brand({ claimed: true, company: { ...emptyCompany(), industries: [...set, toIndustry('ind_software', 0.4)!] } });
     const crawled = brand({ company: { ...emptyCompany(), industries: [toIndustry('ind_crypto', 0.7)!, toIndustry('ind_finance', 0.8)!] } });
-    const store = new MemoryBrands({ brand: before, status: 'indexed', crawledAt: t0, createdAt: t0, updatedAt: t0 });
+    const store = await held({ brand: before, status: 'indexed', crawledAt: t0, createdAt: t0, updatedAt: t0 });
     const outcome = await refreshBrand('acme.com', deps(store, crawled, new Date(t0.getTime() + 60 * day)));
     expect(outcome.status).toBe('indexed');
-    const result = store.current?.brand;
+    const result = (await store.current())?.brand;
     expect(result?.claimed).toBe(true);
     expect(result?.company.industries.map((i) => [i.slug, i.score])).toEqual([['payments', 1], ['finance', 1], ['crypto', 0.7]]);
     const crawledAt = new Date(t0.getTime() + 60 * day);
@@ -95,29 +105,29 @@ describe('curated facts survive a re-crawl', () => {
 });
 
 describe('brands set-industry', () => {
-  const held = (): MemoryBrands =>
-    new MemoryBrands({ brand: brand({ company: { ...emptyCompany(), industries: [toIndustry('ind_software', 0.6)!, toIndustry('ind_technology', 0.7)!] } }), status: 'indexed', crawledAt: t0, createdAt: t0, updatedAt: t0 });
+  const withPredictions = (): Promise<Held> =>
+    held({ brand: brand({ company: { ...emptyCompany(), industries: [toIndustry('ind_software', 0.6)!, toIndustry('ind_technology', 0.7)!] } }), status: 'indexed', crawledAt: t0, createdAt: t0, updatedAt: t0 });
 
   it('sets industries by slug or id with score 1, parent included, predictions kept after them', async () => {
-    const store = held();
+    const { store, current } = await withPredictions();
     const stored = await setBrandIndustries(store, { domain: 'acme.com', industries: ['payments'], now: t0 });
     expect(stored.brand.company.industries.map((i) => [i.slug, i.score])).toEqual([
       ['payments', 1], ['finance', 1], ['technology', 0.7], ['software', 0.6],
     ]);
-    expect(store.saved).toHaveLength(1);
+    expect((await current())?.brand.company.industries).toEqual(stored.brand.company.industries);
   });
 
   it('--clear drops the set industries; unknown names and brands not held are errors', async () => {
-    const store = held();
+    const { store } = await withPredictions();
     await setBrandIndustries(store, { domain: 'acme.com', industries: ['ind_crypto'] });
     const cleared = await setBrandIndustries(store, { domain: 'acme.com', industries: [], clear: true });
     expect(cleared.brand.company.industries.every((i) => i.score < 1)).toBe(true);
     await expect(setBrandIndustries(store, { domain: 'acme.com', industries: ['basket-weaving'] })).rejects.toBeInstanceOf(UnknownIndustryError);
-    await expect(setBrandIndustries(new MemoryBrands(null), { domain: 'x.com', industries: ['payments'] })).rejects.toBeInstanceOf(BrandNotHeldError);
+    await expect(setBrandIndustries(store, { domain: 'x.com', industries: ['payments'] })).rejects.toBeInstanceOf(BrandNotHeldError);
   });
 
   it('setting the adult industry flags the brand NSFW, and the flag survives a re-crawl', async () => {
-    const store = held();
+    const { store } = await withPredictions();
     const stored = await setBrandIndustries(store, { domain: 'acme.com', industries: ['adult-content'] });
     expect(stored.brand.isNsfw).toBe(true);
     expect(keepCuratedFields(stored.brand, brand(), t0).isNsfw).toBe(true);

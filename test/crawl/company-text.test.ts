@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bodyText, employeesInText, foundedYearInText, isValidIsin, selfStatements, textFacts } from '../../src/crawl/company-text.js';
+import { bodyText, employeesInText, foundedYearInText, selfStatements, textFacts } from '../../src/crawl/company-text.js';
+import { isValidIsin } from '../../src/domain/identifiers.js';
 import { extractCompany } from '../../src/crawl/company.js';
 import { countryCode, countryInfo } from '../../src/crawl/countries.js';
 import { htmlPageOf } from './html-page-of.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { tempAssets } from '../helpers/temp-assets.js';
 import { crawlBrand } from '../../src/crawl/crawl-brand.js';
 import { FetchError, type Fetcher, type FetchResult } from '../../src/platform/fetcher.js';
-import { MemoryAssets } from './memory-assets.js';
 
 const HOME = `<!doctype html><html><head><title>Acme | Rockets</title>
   <link rel="icon" href="/a.png"><link rel="apple-touch-icon" href="/b.png"><link rel="manifest" href="/m.json">
@@ -25,7 +25,7 @@ describe('crawlBrand budget and failures (stub fetcher)', () => {
       },
     };
     const started = Date.now();
-    const outcome = await crawlBrand('acme.test', { fetcher, assets: new MemoryAssets() }, { timeoutMs: 400 });
+    const outcome = await crawlBrand('acme.test', { fetcher, assets: tempAssets() }, { timeoutMs: 400 });
     expect(Date.now() - started).toBeLessThan(1000);
     expect(outcome).toMatchObject({ ok: true, domain: 'acme.test', draft: { name: 'Acme', logos: [], images: [] } });
     expect(peak).toBeLessThanOrEqual(4);
@@ -41,7 +41,7 @@ describe('crawlBrand budget and failures (stub fetcher)', () => {
         return { url, status: 404, headers: {}, body: Buffer.alloc(0), redirects: [] };
       },
     };
-    const outcome = await crawlBrand('acme.test', { fetcher, assets: new MemoryAssets() });
+    const outcome = await crawlBrand('acme.test', { fetcher, assets: tempAssets() });
     expect(outcome.ok).toBe(true);
     expect(asked.slice(0, 2)).toEqual(['https://acme.test/', 'http://acme.test/']);
   });
@@ -60,7 +60,7 @@ describe('crawlBrand budget and failures (stub fetcher)', () => {
         throw new FetchError(code, 'no', url);
       },
     };
-    expect(await crawlBrand('acme.test', { fetcher, assets: new MemoryAssets() })).toMatchObject({ ok: false, reason });
+    expect(await crawlBrand('acme.test', { fetcher, assets: tempAssets() })).toMatchObject({ ok: false, reason });
   });
 
   it('fails with http_error on non-2xx and not_html on other content', async () => {
@@ -70,7 +70,7 @@ describe('crawlBrand budget and failures (stub fetcher)', () => {
         return { url, status, headers, body: Buffer.from(body), redirects: [] };
       },
     });
-    const assets = new MemoryAssets();
+    const assets = tempAssets();
     expect(await crawlBrand('acme.test', { fetcher: answer(503, 'text/html', 'down'), assets })).toMatchObject({ ok: false, reason: 'http_error' });
     expect(await crawlBrand('acme.test', { fetcher: answer(200, 'application/pdf', '%PDF'), assets })).toMatchObject({ ok: false, reason: 'not_html' });
     expect(await crawlBrand('acme.test', { fetcher: answer(200, '', '{"json": true}'), assets })).toMatchObject({ ok: false, reason: 'not_html' });

@@ -43,6 +43,20 @@ describe('administration CLI', () => {
     expect(JSON.stringify(keys)).not.toContain(String(key.key));
   });
 
+  it('crawl indexes, skips a fresh record, re-crawls with --refresh; brands set-industry sets a score-1 industry', async () => {
+    const first = await runJson(['crawl', FIXTURE_HOSTS.newname], env);
+    expect(first.results).toEqual([expect.objectContaining({ domain: FIXTURE_HOSTS.newname, status: 'indexed', brandId: expect.stringMatching(/^brd_/) })]);
+    const again = await runJson(['crawl', FIXTURE_HOSTS.newname], env);
+    expect(again.results).toEqual([expect.objectContaining({ status: 'fresh' })]);
+    const forced = await runJson(['crawl', '--refresh', FIXTURE_HOSTS.newname], env);
+    expect(forced.results).toEqual([expect.objectContaining({ status: 'indexed' })]);
+    const set = await runJson(['brands', 'set-industry', FIXTURE_HOSTS.newname, 'payments'], env);
+    expect(JSON.stringify(set)).toContain('"score":1');
+    const failed = await runCli(['crawl', FIXTURE_HOSTS.robotsBlocked, '--json'], env);
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.stdout).results[0]).toMatchObject({ status: 'failed', reason: 'robots_disallowed' });
+  });
+
   it('errors go to stderr with a non-zero exit and nothing on stdout', async () => {
     const result = await runCli(['keys', 'create', '--org', 'org_missing', '--json'], env);
     expect(result.code).toBe(2);

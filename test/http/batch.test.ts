@@ -8,6 +8,9 @@ import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js
 import { sampleBrand } from '../store/sample-brand.js';
 
 let stack: TestStack;
+
+/** The record as served: the quality score is recomputed as of the request (recency is one of its factors). */
+const served = (b: Brand) => ({ ...b, qualityScore: expect.any(Number) as unknown as number });
 let acme: Brand;
 
 async function seed(stackToSeed: TestStack, b: Brand, domains: string[], status: 'indexed' | 'removed' = 'indexed'): Promise<void> {
@@ -106,7 +109,7 @@ describe('results', () => {
     expect(res.headers['x-api-key-quota']).toBe('100');
     const results = res.json().results as Record<string, unknown>[];
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 202, 404, 404, 400, 400, 400, 404, 200, 404, 400]);
-    expect(results[0]).toEqual({ identifier: 'acme.com', status: 200, brand: acme });
+    expect(results[0]).toEqual({ identifier: 'acme.com', status: 200, brand: served(acme) });
     expect(results[1]?.identifier).toEqual({ type: 'domain', value: 'globex.com' });
     expect(results[3]).toEqual({ identifier: 'not-indexed-yet.test', status: 202, code: 'crawl_queued' });
     expect(results[4]).toMatchObject({ status: 404, message: 'This identifier cannot be matched to a company website.' });

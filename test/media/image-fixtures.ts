@@ -1,7 +1,6 @@
 /** Real image files built in-process for the media tests (sharp for PNG/JPEG/GIF, small encoders for ICO/BMP). */
 import sharp from 'sharp';
 import type { Sharp } from 'sharp';
-import type { AssetStore, StoredAsset } from '../../src/media/asset-store.js';
 
 export interface Rgba {
   r: number;
@@ -106,24 +105,3 @@ export async function rawRgba(image: Sharp): Promise<Uint8Array> {
   return image.ensureAlpha().raw().toBuffer();
 }
 
-/** In-memory AssetStore that records what was stored, for asserting on the stored bytes. */
-export class MemoryAssetStore implements AssetStore {
-  readonly files = new Map<string, Buffer>();
-
-  async put(bytes: Buffer, ext: 'svg' | 'png' | 'webp' | 'jpeg'): Promise<StoredAsset> {
-    const key = `${this.files.size.toString(16).padStart(64, '0')}.${ext}`;
-    this.files.set(key, bytes);
-    return { key, url: `http://assets.test/${key}`, size: bytes.length };
-  }
-
-  async get(key: string): Promise<{ bytes: Buffer; contentType: string } | null> {
-    const bytes = this.files.get(key);
-    return bytes ? { bytes, contentType: 'application/octet-stream' } : null;
-  }
-
-  only(): Buffer {
-    const [first, ...rest] = this.files.values();
-    if (!first || rest.length > 0) throw new Error(`expected exactly one stored file, got ${this.files.size}`);
-    return first;
-  }
-}
