@@ -3,8 +3,10 @@ import { currentQualityScore } from './refresh.js';
 
 export interface CachedBrand {
   stored: StoredBrand;
-  /** The Brand serialized once (without `palette`); the hot path sends these bytes as they are. */
+  /** The Brand serialized once (without `palette`). */
   json: string;
+  /** `json` as UTF-8 bytes: the hot path sends these as they are (a string is re-encoded on every write). */
+  bytes: Buffer;
   expires: number;
 }
 
@@ -44,7 +46,8 @@ export class BrandCache {
     }
     // The quality score is served as of now: recency is one of its factors (docs/extraction.md).
     const brand = { ...stored.brand, qualityScore: currentQualityScore(stored, new Date(this.clock())) };
-    const entry = { stored, json: JSON.stringify(brand), expires: this.clock() + this.ttlMs };
+    const json = JSON.stringify(brand);
+    const entry = { stored, json, bytes: Buffer.from(json), expires: this.clock() + this.ttlMs };
     this.byId.set(stored.brand.id, entry);
     for (const domain of domains) this.idByDomain.set(domain, stored.brand.id);
     return entry;

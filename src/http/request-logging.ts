@@ -10,6 +10,7 @@ export function installRequestLogging(app: FastifyInstance): void {
   app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
+        reqId: request.id,
         method: request.method,
         route: request.routeOptions.url ?? null,
         status: reply.statusCode,

@@ -43,22 +43,18 @@ export async function serve(config: Readonly<Config>, logger: Logger, roles: { a
   pool?.start();
   let app: FastifyInstance | null = null;
   let address: string | null = null;
-  let shuttingDown = false;
   if (roles.api) {
     app = await buildApp(appDepsFor(services));
-    // A keep-alive connection that is busy when shutdown starts must end with its response; otherwise close()
-    // waits for it until the keep-alive timeout.
-    app.addHook('onSend', (_request, reply, payload, done) => {
-      if (shuttingDown) reply.header('connection', 'close');
-      done(null, payload);
-    });
     address = await app.listen({ port: config.port, host: config.host });
   }
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     closing ??= (async () => {
-      shuttingDown = true;
+      // A keep-alive connection that is busy when shutdown starts must close once its response is sent; otherwise
+      // close() waits for it until the keep-alive timeout. Idle connections are closed as they become idle.
+      const reaper = app ? setInterval(() => app?.server.closeIdleConnections(), 50) : null;
       await app?.close();
+      if (reaper) clearInterval(reaper);
       logger.info('http server closed');
       await pool?.stop(config.shutdownGraceMs);
       logger.info('workers stopped');

@@ -37,7 +37,7 @@ async function sendResult(deps: AppDeps, reply: FastifyReply, principal: Princip
   }
   // The record is cached serialized; a requested palette is added without re-serializing it (null until the
   // palette builder exists, which spec 2.8 allows: "palette is null when ... none can be built").
-  const body = palette ? `${result.brand.json.slice(0, -1)},"palette":null}` : result.brand.json;
+  const body = palette ? `${result.brand.json.slice(0, -1)},"palette":null}` : result.brand.bytes;
   return reply.code(200).type('application/json; charset=utf-8').send(body);
 }
 
