@@ -4,7 +4,7 @@ import { refreshAgeMs, refreshBrand } from '../brands/refresh.js';
 import { registrableDomain } from '../domain/identifiers.js';
 import { createServices, type Services } from '../main/services.js';
 import type { Logger } from '../platform/logger.js';
-import type { ApiKeyRecord, Organization } from '../store/store.js';
+import { keyJson, orgJson, print } from './cli-output.js';
 import { wholeNumber } from './whole-number.js';
 
 type ConfigFn = () => Readonly<Config>;
@@ -17,29 +17,6 @@ async function withServices<T>(config: ConfigFn, logger: () => Logger, run: (s: 
   } finally {
     await services.close();
   }
-}
-
-function orgJson(org: Organization): Record<string, unknown> {
-  return {
-    id: org.id,
-    name: org.name,
-    plan: org.plan,
-    quota: org.quota,
-    prepaidCredits: org.prepaidCredits,
-    spendingLimitCents: org.spendingLimitCents,
-    rateLimitPerMinute: org.rateLimitPerMinute,
-    billingContacts: org.billingContacts,
-    createdAt: org.createdAt.toISOString(),
-  };
-}
-
-/** Never includes the secret or its hash. */
-function keyJson(key: ApiKeyRecord): Record<string, unknown> {
-  return { id: key.id, orgId: key.orgId, name: key.name, prefix: key.prefix, createdAt: key.createdAt.toISOString(), revokedAt: key.revokedAt?.toISOString() ?? null };
-}
-
-function print(json: boolean | undefined, object: Record<string, unknown>, text: string): void {
-  console.log(json ? JSON.stringify(object) : text);
 }
 
 function registerOrgCommands(program: Command, config: ConfigFn, logger: () => Logger): void {

@@ -1,18 +1,15 @@
 import { Argument, InvalidArgumentError, type Command } from 'commander';
 import { BillingAdmin, creditsForCents } from '../billing/billing-admin.js';
 import { AccountError } from '../billing/accounts.js';
-import type { BillingDefaults, UsageReport } from '../billing/billing.js';
+import type { UsageReport } from '../billing/billing.js';
+import { billingDefaults } from '../billing/billing-defaults.js';
 import type { Config } from '../config/config.js';
 import { openBackends } from '../main/open-backends.js';
 import type { Logger } from '../platform/logger.js';
-import type { Organization } from '../store/store.js';
+import { orgJson, print } from './cli-output.js';
 import { wholeNumber } from './whole-number.js';
 
 type ConfigFn = () => Readonly<Config>;
-
-export function billingDefaults(config: Readonly<Config>): BillingDefaults {
-  return { spendingLimitCents: config.overageSpendingLimitCents, rateLimitPerMinute: config.rateLimitPerMinute };
-}
 
 /** Opens the store for one command (migrating it) and always closes it. */
 async function withBilling<T>(config: ConfigFn, logger: () => Logger, run: (admin: BillingAdmin) => Promise<T>): Promise<T> {
@@ -31,24 +28,6 @@ export function usdToCents(value: string): number {
   const match = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(value.trim());
   if (!match) throw new InvalidArgumentError('expected an amount in US dollars such as 25 or 12.50');
   return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
-}
-
-function orgJson(org: Organization): Record<string, unknown> {
-  return {
-    id: org.id,
-    name: org.name,
-    plan: org.plan,
-    quota: org.quota,
-    prepaidCredits: org.prepaidCredits,
-    spendingLimitCents: org.spendingLimitCents,
-    billingContacts: org.billingContacts,
-    rateLimitPerMinute: org.rateLimitPerMinute,
-    createdAt: org.createdAt.toISOString(),
-  };
-}
-
-function print(json: boolean | undefined, object: Record<string, unknown>, text: string): void {
-  console.log(json ? JSON.stringify(object) : text);
 }
 
 function cents(value: number): string {

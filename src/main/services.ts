@@ -3,7 +3,8 @@ import type { Config } from '../config/config.js';
 import { Accounts } from '../billing/accounts.js';
 import { Authenticator } from '../billing/authenticator.js';
 import { UsageMeter } from '../billing/usage-meter.js';
-import { Billing, type BillingDefaults } from '../billing/billing.js';
+import { Billing } from '../billing/billing.js';
+import { billingDefaults } from '../billing/billing-defaults.js';
 import { createSmtpMailer } from '../billing/mailer.js';
 import { BatchLookup } from '../brands/batch-lookup.js';
 import { BrandCache } from '../brands/brand-cache.js';
@@ -62,10 +63,6 @@ function lazyCrawler(config: Readonly<Config>, fetcher: SafeFetcher, assets: Ass
       await renderer?.close();
     },
   };
-}
-
-function billingDefaults(config: Readonly<Config>): BillingDefaults {
-  return { spendingLimitCents: config.overageSpendingLimitCents, rateLimitPerMinute: config.rateLimitPerMinute };
 }
 
 /** Builds every service from Config. The only place that chooses backends (SQLite file or PostgreSQL). */
