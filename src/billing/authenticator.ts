@@ -40,12 +40,13 @@ export class Authenticator {
   ) {}
 
   async authenticate(token: string): Promise<Principal> {
-    const hash = hashApiKeySecret(token);
-    const cached = this.cache.get(hash);
+    // Keyed by the token itself (memory only, never stored or logged): no hash on the cached path.
+    const cached = this.cache.get(token);
     if (cached && cached.expires > this.clock()) return cached.principal;
+    const hash = hashApiKeySecret(token);
     const key = await this.store.findApiKeyBySecretHash(hash);
     if (!key || key.revokedAt) {
-      this.cache.delete(hash);
+      this.cache.delete(token);
       throw new ApiError('invalid_api_key');
     }
     const org = await this.store.getOrganization(key.orgId);
@@ -53,13 +54,13 @@ export class Authenticator {
     const principal = { key, org };
     if (this.cacheMs > 0) {
       if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(hash, { principal, expires: this.clock() + this.cacheMs });
+      this.cache.set(token, { principal, expires: this.clock() + this.cacheMs });
     }
     return principal;
   }
 
   /** Drops cached entries of a key (after a revocation in this process). */
   forget(keyId: string): void {
-    for (const [hash, entry] of this.cache) if (entry.principal.key.id === keyId) this.cache.delete(hash);
+    for (const [token, entry] of this.cache) if (entry.principal.key.id === keyId) this.cache.delete(token);
   }
 }
