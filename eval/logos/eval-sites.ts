@@ -5,6 +5,7 @@
  * which files are other brands' marks that must never be chosen. Every image a site serves is registered
  * under an id, so the suite can tell which file a stored asset came from by its pixels (see signature.ts).
  */
+import { encodeIco } from '../../test/helpers/fixture-sites.js';
 import sharp from 'sharp';
 import {
   EVAL_BRAND_SLUGS,
@@ -71,25 +72,6 @@ async function plateIcon(brand: EvalBrand, size: number): Promise<Buffer> {
     .composite([{ input: mark, gravity: 'centre' }])
     .png()
     .toBuffer();
-}
-
-function encodeIco(pngs: Buffer[]): Buffer {
-  const header = Buffer.alloc(6);
-  header.writeUInt16LE(1, 2);
-  header.writeUInt16LE(pngs.length, 4);
-  let offset = 6 + 16 * pngs.length;
-  const entries = pngs.map((image) => {
-    const entry = Buffer.alloc(16);
-    entry.writeUInt8(image.readUInt32BE(16) % 256, 0);
-    entry.writeUInt8(image.readUInt32BE(20) % 256, 1);
-    entry.writeUInt16LE(1, 4);
-    entry.writeUInt16LE(32, 6);
-    entry.writeUInt32LE(image.length, 8);
-    entry.writeUInt32LE(offset, 12);
-    offset += image.length;
-    return entry;
-  });
-  return Buffer.concat([header, ...entries, ...pngs]);
 }
 
 interface PageParts {
