@@ -58,12 +58,6 @@ export class BrandLookup {
     return this.filtered(cached, options, crawlable.domain);
   }
 
-  /** The brand held for one reading, or null. Removed brands count as not held. */
-  async held(reading: Identifier): Promise<CachedBrand | null> {
-    const found = await this.find(reading);
-    return found && found.stored.status === 'indexed' ? found : null;
-  }
-
   /** What the store knows of the readings, without crawling: held, removed, or absent (HEAD, batch). */
   async state(readings: Readings): Promise<{ state: 'held'; brand: CachedBrand } | { state: 'removed' | 'absent' }> {
     let removed = false;

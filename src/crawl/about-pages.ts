@@ -7,7 +7,8 @@
 import type { Fetcher } from '../platform/fetcher.js';
 import type { CrawlBudget } from './crawl-budget.js';
 import { fetchResource } from './fetch-resource.js';
-import { cleanText, parseHtmlPage, registrableDomain, resolveUrl, type HtmlPage } from './html-page.js';
+import { sameSiteLinks } from './same-site-links.js';
+import { parseHtmlPage, type HtmlPage } from './html-page.js';
 
 export const MAX_ABOUT_PAGES = 2;
 const MAX_ABOUT_BYTES = 1024 * 1024;
@@ -21,17 +22,11 @@ const CONTACT_TEXT = /^(contact( us)?|kontakt|impressum|imprint|legal notice|get
 export function findAboutPageUrls(page: HtmlPage): string[] {
   const about: string[] = [];
   const contact: string[] = [];
-  page.$('a[href]').each((_, el) => {
-    const $a = page.$(el);
-    const url = resolveUrl($a.attr('href'), page.baseUrl);
-    if (!url || registrableDomain(url) !== page.domain) return;
-    const target = new URL(url);
-    target.hash = '';
-    if (target.pathname === '/' || target.href === page.url) return;
-    const text = cleanText($a.text());
+  for (const { target, text } of sameSiteLinks(page, 'a[href]')) {
+    if (target.href === page.url) continue;
     if (ABOUT.test(target.pathname) || ABOUT_TEXT.test(text)) about.push(target.href);
     else if (CONTACT.test(target.pathname) || CONTACT_TEXT.test(text)) contact.push(target.href);
-  });
+  }
   // One about page and one contact page when both exist: they state different facts.
   const picks = [...new Set(about)].slice(0, 1).concat([...new Set(contact)].slice(0, 1));
   const rest = [...new Set([...about, ...contact])].filter((u) => !picks.includes(u));

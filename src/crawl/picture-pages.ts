@@ -6,7 +6,8 @@
 import type { Fetcher } from '../platform/fetcher.js';
 import type { CrawlBudget } from './crawl-budget.js';
 import { fetchResource } from './fetch-resource.js';
-import { cleanText, parseHtmlPage, registrableDomain, resolveUrl, type HtmlPage } from './html-page.js';
+import { sameSiteLinks } from './same-site-links.js';
+import { parseHtmlPage, type HtmlPage } from './html-page.js';
 
 export const MAX_PICTURE_PAGES = 2;
 const MAX_PAGE_BYTES = 1024 * 1024;
@@ -15,16 +16,11 @@ const SHOWCASE_TEXT = /^(products?|features|solutions|platform|our work|work|por
 
 export function findPicturePageUrls(page: HtmlPage): string[] {
   const urls: string[] = [];
-  page.$('header a[href], nav a[href], main a[href]').each((_, el) => {
-    const $a = page.$(el);
-    const url = resolveUrl($a.attr('href'), page.baseUrl);
-    if (!url || registrableDomain(url) !== page.domain) return;
-    const target = new URL(url);
-    target.hash = '';
+  for (const { target, text } of sameSiteLinks(page, 'header a[href], nav a[href], main a[href]')) {
     target.search = '';
-    if (target.pathname === '/' || target.href === page.url || urls.includes(target.href)) return;
-    if (SHOWCASE_PATH.test(target.pathname) || SHOWCASE_TEXT.test(cleanText($a.text()))) urls.push(target.href);
-  });
+    if (target.href === page.url || urls.includes(target.href)) continue;
+    if (SHOWCASE_PATH.test(target.pathname) || SHOWCASE_TEXT.test(text)) urls.push(target.href);
+  }
   return urls.slice(0, MAX_PICTURE_PAGES);
 }
 

@@ -30,7 +30,6 @@ export const ERROR_CODES = {
   rate_limited: { status: 429, message: 'API key quota exceeded', header: 'rate_limited' },
   internal_error: { status: 500, message: 'Internal Server Error', retryable: true },
   temporarily_unavailable: { status: 503, message: 'Temporarily unavailable; retry later.', header: 'temporarily_unavailable', retryable: true },
-  crawl_timeout: { status: 504, message: 'The brand could not be indexed in time; request again.', header: 'timeout', retryable: true },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,9 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { brotliCompressSync, createGzip, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FetchError } from '../../src/platform/fetcher.js';
 import { SafeFetcher } from '../../src/platform/safe-fetcher.js';
-import { startServer, type TestServer } from './servers.js';
+import { failure, startServer, type TestServer } from './servers.js';
 
 const MiB = 1024 * 1024;
 const BOMB_ZEROS = 200 * MiB;
@@ -72,15 +71,6 @@ afterAll(() => site.close());
 
 function fetcher(): SafeFetcher {
   return new SafeFetcher({ hostMap: { 'site.test': site.address } });
-}
-
-async function failure(promise: Promise<unknown>): Promise<FetchError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(FetchError);
-  return error as FetchError;
 }
 
 describe('content decoding', () => {

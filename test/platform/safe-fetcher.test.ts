@@ -1,9 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FetchError } from '../../src/platform/fetcher.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { SafeFetcher, USER_AGENT } from '../../src/platform/safe-fetcher.js';
-import { closedPort, fakeDns, startServer, type TestServer } from './servers.js';
+import { closedPort, failure, fakeDns, startServer, type TestServer } from './servers.js';
 
 let site: TestServer;
 
@@ -31,15 +30,6 @@ function fetcher(answers: Record<string, string[]> = {}) {
   const hostMap = { 'site.test': site.address, 'xn--bcher-kva.test': site.address };
   const instance = new SafeFetcher({ hostMap, lookup: dns.lookup });
   return { fetcher: instance, dns };
-}
-
-async function failure(promise: Promise<unknown>): Promise<FetchError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(FetchError);
-  return error as FetchError;
 }
 
 describe('SafeFetcher happy path through the host map', () => {

@@ -1,5 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
+import { FetchError } from '../../src/platform/fetcher.js';
 
 /** What a test server saw: enough to prove which requests did (or did not) reach it. */
 export interface SeenRequest {
@@ -56,4 +58,14 @@ export function fakeDns(answers: Record<string, string[]> = {}) {
     return addresses.map((address) => ({ address, family: address.includes(':') ? (6 as const) : (4 as const) }));
   };
   return { lookup, queries };
+}
+
+/** Awaits a fetch that must fail and returns its FetchError (fails the test otherwise). */
+export async function failure(promise: Promise<unknown>): Promise<FetchError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(FetchError);
+  return error as FetchError;
 }

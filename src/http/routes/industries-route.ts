@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../billing/authenticator.js';
-import { ApiError } from '../../domain/errors.js';
 import { parseIdentifier, parseTypedIdentifier, type Readings } from '../../domain/identifiers.js';
 import type { AppDeps } from '../app-deps.js';
 import { authorize, setUsageHeaders } from '../credentials.js';
@@ -48,7 +47,7 @@ export function registerIndustriesRoutes(app: FastifyInstance, deps: AppDeps): v
   app.get('/v2/brands/:identifier/company/industries', { schema: { summary: 'Industries of a brand (auto-detected identifier)', tags: ['brands'], response: responses } }, async (request, reply) => {
     const principal = await authorize(deps, request, { answer: 'payment', route: '/v2/brands/{identifier}/company/industries' }, 'lookup');
     const parsed = parseIdentifier((request.params as { identifier: string }).identifier);
-    if (!parsed.ok) throw new ApiError('invalid_identifier', parsed.message);
+    if (!parsed.ok) throw invalidIdentifier(parsed);
     return industries(deps, request, reply, parsed.readings, principal);
   });
 }
