@@ -1,4 +1,4 @@
-import type { Brand } from '../domain/brand.js';
+import type { Brand, Logo } from '../domain/brand.js';
 import { brandIdForDomain, brandUrn } from '../domain/ids.js';
 import type { Logger } from '../platform/logger.js';
 import type { BrandStore, IdentifierRef, StoredBrand } from '../store/store.js';
@@ -9,6 +9,17 @@ import { keepCuratedFields } from './curated-fields.js';
 export type Crawl = (domain: string) => Promise<CrawlOutcome>;
 
 export type IndexOutcome = { ok: true; stored: StoredBrand } | { ok: false; reason: string; message: string };
+
+export interface IndexerOptions {
+  now?: () => Date;
+  /** Called after each save, e.g. to put the record in the brand cache. */
+  onSaved?: (stored: StoredBrand, domains: string[]) => void;
+  /**
+   * The logos with the renditions they lack (media/logo-renditions.ts), or null when none lacks any. Runs after
+   * the previous record's renditions were carried over, so only new files are encoded (ADR 0008).
+   */
+  completeLogos?: (logos: readonly Logo[]) => Promise<Logo[] | null>;
+}
 
 /**
  * Turns a crawl of a registrable domain into a stored brand. Concurrent requests for the same domain share one
@@ -21,13 +32,16 @@ export class BrandIndexer {
   /** How long a failed crawl is remembered: repeated lookups of a dead or hostile site must not crawl it each time. */
   failureTtlMs = 10 * 60_000;
 
+  private readonly now: () => Date;
+
   constructor(
     private readonly store: BrandStore,
     private readonly crawl: Crawl,
     private readonly logger: Logger,
-    private readonly now: () => Date = () => new Date(),
-    private readonly onSaved: (stored: StoredBrand, domains: string[]) => void = () => undefined,
-  ) {}
+    private readonly options: IndexerOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
 
   /** `retry`: a queued job retrying on purpose, so a remembered failure must not short-circuit it. */
   index(domain: string, options: { retry?: boolean } = {}): Promise<IndexOutcome> {
@@ -86,12 +100,23 @@ export class BrandIndexer {
     const now = this.now();
     const crawled: Brand = { ...draft, id, domain: finalDomain, urn: brandUrn(id) };
     // A re-crawl keeps what people set (claimed, curated industries) and lists retired logos as `other`.
-    const brand = existing ? { ...keepCuratedFields(existing.brand, crawled, now), logos: mergeRecrawledLogos(existing.brand.logos, crawled.logos) } : crawled;
+    const merged = existing ? { ...keepCuratedFields(existing.brand, crawled, now), logos: mergeRecrawledLogos(existing.brand.logos, crawled.logos) } : crawled;
+    const brand = { ...merged, logos: await this.withRenditions(merged.logos, id) };
     const stored: StoredBrand = { brand, status: 'indexed', crawledAt: now, createdAt: existing?.createdAt ?? now, updatedAt: now };
     const domains = [...new Set([finalDomain, requested])];
     const identifiers: IdentifierRef[] = domains.map((value) => ({ kind: 'domain', value }));
     await this.store.saveBrand(stored, identifiers);
-    this.onSaved(stored, domains);
+    this.options.onSaved?.(stored, domains);
     return stored;
+  }
+
+  /** Renditions are a convenience: when they cannot be made, the record lists the originals alone. */
+  private async withRenditions(logos: Logo[], brandId: string): Promise<Logo[]> {
+    try {
+      return (await this.options.completeLogos?.(logos)) ?? logos;
+    } catch (error) {
+      this.logger.error({ brandId, err: error }, 'logo renditions failed');
+      return logos;
+    }
   }
 }

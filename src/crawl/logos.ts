@@ -6,13 +6,13 @@
  *   - the primary mark from the header/metadata: aspect ≥ 1.5 → `logo`, square-ish → `symbol`, tall → `other`;
  *   - a `symbol` next to a wide logo: a square header/metadata mark or the mask-icon.
  * The same file (by hash) is listed once. Theme comes from the ingested pixels, else the file-name/alt hint.
- * The variant for the other colour scheme is kept next to the primary mark. SVG logos get PNG and WebP
- * renditions, rasters a WebP (media/logo-renditions.ts); tags only where the file proves them (logo-tags.ts).
+ * The variant for the other colour scheme is kept next to the primary mark; tags only where the file proves them
+ * (logo-tags.ts). Each entry lists its original file only: PNG/WebP renditions are added after the record is
+ * saved (media/logo-renditions.ts, ADR 0008).
  */
 import sharp from 'sharp';
 import type { Logo, LogoType } from '../domain/brand.js';
 import type { IngestedImage } from '../media/ingest-image.js';
-import { logoRenditions } from '../media/logo-renditions.js';
 import { StagedAssetStore } from '../media/staged-asset-store.js';
 import { ingestBytes, ingestRemoteImage, type AssetDeps } from './ingest-remote-image.js';
 import { fetchResource } from './fetch-resource.js';
@@ -26,7 +26,7 @@ export interface LogosResult {
   logoColors: { hex: string; share: number }[];
   /** sha256 of every stored logo file, so images.ts does not list a logo again as a banner. */
   hashes: Set<string>;
-  /** The ingested image behind each entry of `logos`, same order (renditions and tags are made from them). */
+  /** The ingested image behind each entry of `logos`, same order (tags are made from them). */
   images: IngestedImage[];
 }
 
@@ -44,7 +44,7 @@ const MIN_PREFERRED_ICON = 64;
 const MAX_SPRITE_BYTES = 5 * 1024 * 1024;
 
 export async function buildLogos(icons: IconCandidate[], marks: MarkCandidate[], real: AssetDeps, brandName: string | null = null): Promise<LogosResult> {
-  // Candidates are judged from memory; only the chosen files and their renditions reach the asset store.
+  // Candidates are judged from memory; only the chosen files reach the asset store.
   const staging = new StagedAssetStore(real.assets);
   const deps = { ...real, assets: staging };
   const [ingestedIcons, ingestedMarks] = await Promise.all([
@@ -55,14 +55,12 @@ export async function buildLogos(icons: IconCandidate[], marks: MarkCandidate[],
   return { ...result, logos: await staging.commitAll(await finishLogos(result, deps, brandName)) };
 }
 
-/** Adds the PNG/WebP renditions and the tags the files prove (logo-tags.ts) to the chosen entries. */
+/** Adds the tags the files prove (logo-tags.ts) to the chosen entries. */
 async function finishLogos(result: LogosResult, deps: AssetDeps, brandName: string | null): Promise<Logo[]> {
   return Promise.all(
     result.logos.map(async (logo, i) => {
       const image = result.images[i];
-      if (!image) return logo;
-      const [renditions, tags] = await Promise.all([logoRenditions(image, deps.assets), tagsOf(image, logo.type, deps, brandName)]);
-      return { ...logo, formats: [...logo.formats, ...renditions], tags };
+      return image ? { ...logo, tags: await tagsOf(image, logo.type, deps, brandName) } : logo;
     }),
   );
 }

@@ -72,13 +72,11 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   const fetcher = new SafeFetcher({ hostMap: config.crawlHosts, logger });
   const cache = new BrandCache(60_000);
   const crawler = lazyCrawler(config, fetcher, assets, logger);
-  const indexer = new BrandIndexer(
-    store,
-    async (domain) => (await crawler.load())(domain),
-    logger,
-    () => new Date(),
-    (stored, domains) => cache.put(stored, domains),
-  );
+  const indexer = new BrandIndexer(store, async (domain) => (await crawler.load())(domain), logger, {
+    onSaved: (stored, domains) => cache.put(stored, domains),
+    // Loaded with the crawler, not before: sharp is among the slowest modules and admin commands never crawl.
+    completeLogos: async (logos) => (await import('../media/logo-renditions.js')).withLogoRenditions(logos, assets),
+  });
   const meter = new UsageMeter(store, () => new Date(), { onFlushError: (err) => logger.error({ err }, 'usage ledger flush failed; retrying') });
   const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : null;
   const billing = new Billing({ store, meter, mailer, logger, defaults: billingDefaults(config) });

@@ -1,13 +1,15 @@
 /**
  * The extra formats users need next to a logo's original (spec 2.4, issue 4 item 4): an SVG gets a PNG and a
  * WebP rendition (most design tools and e-mail clients cannot take SVG); PNG and JPEG originals get a WebP
- * (smaller, keeps alpha). A WebP original needs nothing more. Every rendition is decoded back to report its
- * real width, height and byte size, and is `transparent` only when its own edges are see-through.
+ * (smaller, keeps alpha). A WebP original needs nothing more. Every rendition reports the real width, height
+ * and byte size of the file it stored, and is `transparent` exactly when the original is (same alpha).
+ *
+ * Renditions are made from the stored original after the record is saved, never during the crawl (ADR 0008):
+ * encoding them costs ~10× the whole extraction, and nothing in the record depends on them.
  */
 import sharp, { type Sharp } from 'sharp';
-import type { Format } from '../domain/brand.js';
+import type { Format, Logo } from '../domain/brand.js';
 import type { AssetStore } from './asset-store.js';
-import type { IngestedImage } from './ingest-image.js';
 import { svgFittedTo } from './svg.js';
 
 /** Longest side of an SVG's raster renditions: sharp enough for retina headers and app tiles. */
@@ -15,14 +17,38 @@ export const SVG_RENDITION_SIDE = 512;
 const SHARP_TIMEOUT_SECONDS = 10;
 /** Effort 2 of 6: logos are small flat graphics, higher effort buys a few bytes for several times the CPU. */
 const WEBP_OPTIONS = { quality: 90, alphaQuality: 100, effort: 2 };
+/** Originals that get renditions; a WebP original is already the compact raster. */
+const NEEDS_RENDITIONS = new Set<Format['format']>(['svg', 'png', 'jpeg']);
 
-export async function logoRenditions(image: IngestedImage, assets: AssetStore): Promise<Format[]> {
-  const stored = await assets.get(image.assetKey);
+/**
+ * `logos` with renditions appended to every entry that has only its original and needs some; null when no
+ * entry needed any (so callers can skip a write). Entries whose renditions fail keep their original alone.
+ */
+export async function withLogoRenditions(logos: readonly Logo[], assets: AssetStore): Promise<Logo[] | null> {
+  if (!logos.some(lacksRenditions)) return null;
+  return Promise.all(
+    logos.map(async (logo) => {
+      const original = logo.formats[0];
+      if (!original || !lacksRenditions(logo)) return logo;
+      return { ...logo, formats: [original, ...(await logoRenditions(original, assets))] };
+    }),
+  );
+}
+
+export function lacksRenditions(logo: Logo): boolean {
+  const original = logo.formats[0];
+  return logo.formats.length === 1 && original !== undefined && NEEDS_RENDITIONS.has(original.format);
+}
+
+/** The renditions of one stored original (its `src` ends with the asset key); [] when none can be made. */
+export async function logoRenditions(original: Format, assets: AssetStore): Promise<Format[]> {
+  const stored = await assets.get(assetKeyOf(original.src));
   if (!stored) return [];
+  const transparent = original.background === 'transparent';
   try {
-    if (image.original.format === 'svg') return await svgRenditions(stored.bytes, image, assets);
-    if (image.original.format === 'png' || image.original.format === 'jpeg') {
-      return [await encode(sharp(stored.bytes).autoOrient().webp(WEBP_OPTIONS), 'webp', image.transparentEdges, assets)];
+    if (original.format === 'svg') return await svgRenditions(stored.bytes, original, transparent, assets);
+    if (original.format === 'png' || original.format === 'jpeg') {
+      return [await encode(sharp(stored.bytes).autoOrient().webp(WEBP_OPTIONS), 'webp', transparent, assets)];
     }
     return [];
   } catch {
@@ -31,28 +57,27 @@ export async function logoRenditions(image: IngestedImage, assets: AssetStore): 
   }
 }
 
-async function svgRenditions(bytes: Buffer, image: IngestedImage, assets: AssetStore): Promise<Format[]> {
+/** Asset URLs end with the content-addressed key, whatever public URL they were stored under. */
+function assetKeyOf(src: string): string {
+  return src.slice(src.lastIndexOf('/') + 1);
+}
+
+async function svgRenditions(bytes: Buffer, original: Format, transparent: boolean, assets: AssetStore): Promise<Format[]> {
+  // An SVG that declares no size would get an invented one.
+  if (original.width === null || original.height === null) return [];
   const fitted = svgFittedTo(bytes.toString('utf8'), SVG_RENDITION_SIDE);
-  if (!fitted || image.width === null || image.height === null) return [];
+  if (!fitted) return [];
   // Rasterized once; both encodings start from the same pixels.
   const { data, info } = await sharp(Buffer.from(fitted)).ensureAlpha().raw().timeout({ seconds: SHARP_TIMEOUT_SECONDS }).toBuffer({ resolveWithObject: true });
   const raw = { raw: { width: info.width, height: info.height, channels: 4 as const } };
   return Promise.all([
-    encode(sharp(data, raw).png(), 'png', image.transparentEdges, assets),
-    encode(sharp(data, raw).webp(WEBP_OPTIONS), 'webp', image.transparentEdges, assets),
+    encode(sharp(data, raw).png(), 'png', transparent, assets),
+    encode(sharp(data, raw).webp(WEBP_OPTIONS), 'webp', transparent, assets),
   ]);
 }
 
 async function encode(pipeline: Sharp, ext: 'png' | 'webp', transparent: boolean, assets: AssetStore): Promise<Format> {
   const { data, info } = await pipeline.timeout({ seconds: SHARP_TIMEOUT_SECONDS }).toBuffer({ resolveWithObject: true });
   const asset = await assets.put(data, ext);
-  return {
-    src: asset.url,
-    format: ext,
-    width: info.width,
-    height: info.height,
-    size: asset.size,
-    // Renditions keep the original's alpha, so the original's edge test holds for them.
-    background: transparent ? 'transparent' : null,
-  };
+  return { src: asset.url, format: ext, width: info.width, height: info.height, size: asset.size, background: transparent ? 'transparent' : null };
 }

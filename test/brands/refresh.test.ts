@@ -53,7 +53,7 @@ function deps(target: Held, crawled: Brand, now: Date, calls: string[] = []): Re
       return { ok: true, domain, draft };
     },
     silentLogger(),
-    () => now,
+    { now: () => now },
   );
   return { store: target.store, now: () => now, indexer };
 }

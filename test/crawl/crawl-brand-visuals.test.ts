@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlBrand, type BrandDraft } from '../../src/crawl/crawl-brand.js';
 import { BrowserRenderer, findChromium } from '../../src/crawl/render/browser-renderer.js';
 import { LocalAssetStore } from '../../src/media/local-asset-store.js';
+import { withLogoRenditions } from '../../src/media/logo-renditions.js';
 import { SafeFetcher, USER_AGENT } from '../../src/platform/safe-fetcher.js';
 import { FIXTURE_HOSTS, FIXTURE_ICONS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';
 
@@ -55,8 +56,9 @@ describe('logos, formats and images on lumen.test (through the real SafeFetcher)
     expect(svgs[1]).toContain('#ffffff');
   });
 
-  it('offers PNG and WebP renditions of the SVG logo with real sizes and transparency', async () => {
-    const logo = draft.logos.find((l) => l.type === 'logo');
+  it('lists originals only; the rendition stage adds PNG and WebP to the SVG logo with real sizes and transparency', async () => {
+    expect(draft.logos.every((l) => l.formats.length === 1)).toBe(true);
+    const logo = (await withLogoRenditions(draft.logos, assets))?.find((l) => l.type === 'logo');
     expect(logo?.formats.map((f) => f.format)).toEqual(['svg', 'png', 'webp']);
     for (const format of logo?.formats.slice(1) ?? []) {
       const bytes = await stored(format.src);
@@ -66,8 +68,8 @@ describe('logos, formats and images on lumen.test (through the real SafeFetcher)
     }
   });
 
-  it('gives the raster icon a WebP rendition and tags the text+mark SVG as a combination mark', () => {
-    const icon = draft.logos.find((l) => l.type === 'icon');
+  it('gives the raster icon a WebP rendition and tags the text+mark SVG as a combination mark', async () => {
+    const icon = (await withLogoRenditions(draft.logos, assets))?.find((l) => l.type === 'icon');
     expect(icon?.formats.map((f) => f.format)).toEqual(['png', 'webp']);
     expect(icon?.formats[1]).toMatchObject({ width: 180, height: 180, background: null });
     expect(draft.logos.find((l) => l.type === 'logo')?.tags).toEqual(['combination']);

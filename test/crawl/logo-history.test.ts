@@ -25,4 +25,16 @@ describe('mergeRecrawledLogos (spec 2.3 re-crawl rule)', () => {
     expect(merged.filter((l) => l.type === 'other')).toHaveLength(MAX_OTHER_LOGOS);
     expect(merged.filter((l) => l.formats[0]?.src.endsWith('v0.svg'))).toHaveLength(1);
   });
+
+  it('a file listed again keeps the renditions the previous record made for it; a new file gets none yet', () => {
+    const rendered: Logo = {
+      ...logo('same.svg', 'logo'),
+      formats: [...logo('same.svg', 'logo').formats, { src: 'https://a.test/assets/same.png', format: 'png', width: 512, height: 102, size: 900, background: 'transparent' }],
+    };
+    const merged = mergeRecrawledLogos([rendered], [logo('same.svg', 'logo', ['wordmark']), logo('new.png', 'icon')]);
+    expect(merged.map((l) => [l.type, l.tags, l.formats.map((f) => f.src.split('/').pop())])).toEqual([
+      ['logo', ['wordmark'], ['same.svg', 'same.png']],
+      ['icon', [], ['new.png']],
+    ]);
+  });
 });

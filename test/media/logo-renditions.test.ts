@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestImage, type IngestedImage } from '../../src/media/ingest-image.js';
+import type { Format, Logo } from '../../src/domain/brand.js';
+import { ingestImage } from '../../src/media/ingest-image.js';
 import { LocalAssetStore } from '../../src/media/local-asset-store.js';
-import { logoRenditions, SVG_RENDITION_SIDE } from '../../src/media/logo-renditions.js';
+import { logoRenditions, SVG_RENDITION_SIDE, withLogoRenditions } from '../../src/media/logo-renditions.js';
 import { BLACK, CLEAR, WHITE, markImage } from './image-fixtures.js';
 
 let dir: string;
@@ -19,10 +20,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function ingested(bytes: Buffer): Promise<IngestedImage> {
+/** The stored original's Format, as a crawled record lists it. */
+async function ingested(bytes: Buffer): Promise<Format> {
   const result = await ingestImage(bytes, assets);
   if (!result.ok) throw new Error(result.reason);
-  return result.image;
+  return result.image.original;
 }
 
 async function storedMeta(src: string) {
@@ -63,5 +65,24 @@ describe('logoRenditions', () => {
   it('an SVG without any usable size gets no rasters (its size would be invented)', async () => {
     const image = await ingested(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect width="10" height="10"/></svg>'));
     expect(await logoRenditions(image, assets)).toEqual([]);
+  });
+
+  it('a missing original gives no renditions rather than an error', async () => {
+    const original: Format = { src: `http://a.test/assets/${'0'.repeat(64)}.png`, format: 'png', width: 64, height: 64, size: 10, background: null };
+    expect(await logoRenditions(original, assets)).toEqual([]);
+  });
+});
+
+describe('withLogoRenditions', () => {
+  const logo = (formats: Format[]): Logo => ({ theme: 'dark', formats, tags: [], type: 'logo' });
+
+  it('completes only the entries that list their original alone; null when none needs anything', async () => {
+    const svg = await ingested(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><circle cx="20" cy="20" r="18" fill="#0a7"/></svg>'));
+    const webp = await ingested(await (await markImage(64, WHITE, BLACK)).webp().toBuffer());
+    const done = logo([svg, { ...svg, format: 'png', src: 'http://a.test/assets/x.png' }]);
+    const completed = await withLogoRenditions([logo([svg]), logo([webp]), done], assets);
+    expect(completed?.map((l) => l.formats.map((f) => f.format))).toEqual([['svg', 'png', 'webp'], ['webp'], ['svg', 'png']]);
+    expect(completed?.[0]?.formats[1]).toMatchObject({ width: SVG_RENDITION_SIDE, height: SVG_RENDITION_SIDE, background: 'transparent' });
+    expect(await withLogoRenditions([logo([webp]), done], assets)).toBeNull();
   });
 });
