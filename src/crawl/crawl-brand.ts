@@ -74,17 +74,21 @@ async function extractDraft(page: HtmlPage, deps: AssetDeps, now: () => Date): P
     fetchAboutPages(page, deps.fetcher, deps.budget),
   ]);
   const identity = extractIdentity({ page, jsonLd, manifest, aboutPages });
-  const visuals = await extractVisuals(page, jsonLd, manifest, css, identity.name, deps, aboutPages);
+  // Image files are fetched and decoded (partly on sharp's threads) while the text extractors run.
+  const pendingVisuals = extractVisuals(page, jsonLd, manifest, css, identity.name, deps, aboutPages);
+  const links = extractLinks(page, jsonLd);
+  const fonts = extractFonts({ page, css });
+  const firmographics = extractFirmographics(page, jsonLd, aboutPages, now(), identity.name);
   const record = {
     name: identity.name,
     domain: page.domain,
     claimed: false,
     description: identity.description,
     longDescription: identity.longDescription,
-    links: extractLinks(page, jsonLd),
-    ...visuals,
-    fonts: extractFonts({ page, css }),
-    ...extractFirmographics(page, jsonLd, aboutPages, now(), identity.name),
+    links,
+    ...(await pendingVisuals),
+    fonts,
+    ...firmographics,
   };
   const at = now();
   return { ...record, qualityScore: qualityScore({ ...record, crawledAt: at, now: at }) };
