@@ -1,5 +1,5 @@
 import { parse, formatHex } from 'culori';
-import { deltaEOk, rgbHex, rgbToOklab } from './oklab.js';
+import { deltaEOk, oklabOf, rgbHex, rgbToOklab } from './oklab.js';
 import type { Lab } from './oklab.js';
 import type { RgbaRaster } from './rgba-raster.js';
 
@@ -60,14 +60,38 @@ export function dominantColors(raster: RgbaRaster, declared: readonly string[] =
 function histogram(raster: RgbaRaster): Swatch[] {
   const counts = new Map<number, number>();
   const { data } = raster;
+  // Flat logo areas are long runs of one colour: count a run locally, touch the map once per run.
+  let run = -1;
+  let runLength = 0;
   for (let o = 0; o + 3 < data.length; o += 4) {
     if ((data[o + 3] ?? 0) < SOLID_ALPHA) continue;
     const rgb = ((data[o] ?? 0) << 16) | ((data[o + 1] ?? 0) << 8) | (data[o + 2] ?? 0);
-    counts.set(rgb, (counts.get(rgb) ?? 0) + 1);
+    if (rgb === run) {
+      runLength++;
+      continue;
+    }
+    if (runLength > 0) counts.set(run, (counts.get(run) ?? 0) + runLength);
+    run = rgb;
+    runLength = 1;
   }
-  return [...counts]
-    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-    .map(([rgb, count]) => ({ rgb, count, lab: rgbToOklab(rgb >> 16, (rgb >> 8) & 255, rgb & 255) }));
+  if (runLength > 0) counts.set(run, (counts.get(run) ?? 0) + runLength);
+  return byCountThenColour(counts).map((rgb) => ({ rgb, count: counts.get(rgb) ?? 0, lab: oklabOf(rgb) }));
+}
+
+/**
+ * The colours, most frequent first and ties by ascending 0xRRGGBB. Sorted as packed numbers (count above the
+ * 24 colour bits, colour inverted) so the native numeric sort does it without a comparator.
+ */
+function byCountThenColour(counts: Map<number, number>): number[] {
+  const packed = new Float64Array(counts.size);
+  let i = 0;
+  counts.forEach((count, rgb) => {
+    packed[i++] = count * 0x1000000 + (0xffffff - rgb);
+  });
+  packed.sort();
+  const colours: number[] = [];
+  for (let j = packed.length - 1; j >= 0; j--) colours.push(0xffffff - ((packed[j] ?? 0) % 0x1000000));
+  return colours;
 }
 
 /**
@@ -103,36 +127,79 @@ function coarseBins(swatches: Swatch[]): Cluster[] {
   return [...bins.values()].map(summarise).sort((a, b) => b.count - a.count || a.mode.rgb - b.mode.rgb);
 }
 
+/**
+ * Lloyd iterations from the seeds. Clusters are accumulated in place (sums per centre, in swatch order, which is
+ * the order `summarise` would add them in) rather than by building a list per centre each round.
+ */
 function kMeans(swatches: Swatch[], initial: Lab[]): Cluster[] {
   let centres = initial;
-  let groups: Swatch[][] = [];
+  let clusters: Cluster[] = [];
   for (let round = 0; round < ITERATIONS; round++) {
-    groups = centres.map(() => []);
-    for (const s of swatches) groups[nearest(s.lab, centres)]?.push(s);
-    const next = groups.filter((g) => g.length > 0).map((g) => summarise(g).centre);
+    clusters = assign(swatches, centres);
+    const next = clusters.map((c) => c.centre);
     const settled = next.length === centres.length && next.every((c, i) => deltaEOk(c, centres[i] ?? c) < 1e-4);
     centres = next;
     if (settled) break;
   }
-  return groups.filter((g) => g.length > 0).map(summarise);
+  return clusters;
 }
 
+/** Each swatch to its nearest centre; the non-empty clusters that makes, in centre order. */
+function assign(swatches: Swatch[], centres: Lab[]): Cluster[] {
+  if (centres.length === 0) return [];
+  const sums = new Float64Array(centres.length * 4);
+  const modes: (Swatch | undefined)[] = centres.map(() => undefined);
+  for (const s of swatches) {
+    const k = nearest(s.lab, centres);
+    sums[k * 4] = (sums[k * 4] ?? 0) + s.count;
+    sums[k * 4 + 1] = (sums[k * 4 + 1] ?? 0) + s.lab.l * s.count;
+    sums[k * 4 + 2] = (sums[k * 4 + 2] ?? 0) + s.lab.a * s.count;
+    sums[k * 4 + 3] = (sums[k * 4 + 3] ?? 0) + s.lab.b * s.count;
+    const mode = modes[k];
+    if (!mode || s.count > mode.count) modes[k] = s;
+  }
+  const clusters: Cluster[] = [];
+  modes.forEach((mode, k) => {
+    if (!mode) return;
+    const count = sums[k * 4] ?? 0;
+    const centre = { l: (sums[k * 4 + 1] ?? 0) / count, a: (sums[k * 4 + 2] ?? 0) / count, b: (sums[k * 4 + 3] ?? 0) / count };
+    clusters.push({ count, mode, centre });
+  });
+  return clusters;
+}
+
+/** Index of the closest centre; squared distances rank the same as ΔE_OK without the square roots. */
 function nearest(lab: Lab, centres: Lab[]): number {
   let best = 0;
   let bestDistance = Infinity;
-  centres.forEach((centre, i) => {
-    const distance = deltaEOk(lab, centre);
+  for (let i = 0; i < centres.length; i++) {
+    const centre = centres[i];
+    if (!centre) continue;
+    const dl = lab.l - centre.l;
+    const da = lab.a - centre.a;
+    const db = lab.b - centre.b;
+    const distance = dl * dl + da * da + db * db;
     if (distance < bestDistance) [best, bestDistance] = [i, distance];
-  });
+  }
   return best;
 }
 
 /** Swatches arrive sorted by count, so the first is the cluster's mode. */
 function summarise(group: Swatch[]): Cluster {
-  const count = group.reduce((sum, s) => sum + s.count, 0);
-  const mean = (pick: (lab: Lab) => number) => group.reduce((sum, s) => sum + pick(s.lab) * s.count, 0) / count;
-  const mode = group.reduce((best, s) => (s.count > best.count ? s : best));
-  return { count, mode, centre: { l: mean((c) => c.l), a: mean((c) => c.a), b: mean((c) => c.b) } };
+  let count = 0;
+  let l = 0;
+  let a = 0;
+  let b = 0;
+  let mode = group[0];
+  for (const s of group) {
+    count += s.count;
+    l += s.lab.l * s.count;
+    a += s.lab.a * s.count;
+    b += s.lab.b * s.count;
+    if (mode && s.count > mode.count) mode = s;
+  }
+  if (!mode) throw new Error('empty colour cluster');
+  return { count, mode, centre: { l: l / count, a: a / count, b: b / count } };
 }
 
 function mergeClose(clusters: Cluster[]): Cluster[] {

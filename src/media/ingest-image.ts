@@ -4,6 +4,7 @@ import type { Sharp, SharpOptions } from 'sharp';
 import type { Format, ImageFormat } from '../domain/brand.js';
 import type { AssetStore, StoredAsset } from './asset-store.js';
 import { decodeBmpFile } from './decode-bmp-file.js';
+import { decodePng, readPngHeader } from './decode-png.js';
 import { declaredSvgColors } from './declared-svg-colors.js';
 import { dominantColors } from './dominant-colors.js';
 import type { DominantColor } from './dominant-colors.js';
@@ -11,10 +12,13 @@ import { largestIcoEntry } from './largest-ico-entry.js';
 import { logoTheme } from './logo-theme.js';
 import { differenceHash } from './perceptual-hash.js';
 import { assertPixelLimit, PixelLimitError } from './pixel-limit-error.js';
+import { rasterizeSvg } from './rasterize-svg.js';
 import type { RgbaRaster } from './rgba-raster.js';
+import { shrinkRaster } from './shrink-raster.js';
 import { sniff } from './sniff.js';
 import type { SniffedType } from './sniff.js';
-import { sanitizeSvg, svgDimensions, svgFittedTo } from './svg.js';
+import { sanitizeSvgWithPreview } from './svg.js';
+import type { SanitizedSvg } from './svg.js';
 import { hasTransparentEdges } from './transparent-edges.js';
 import { isUniformImage } from './uniform-image.js';
 
@@ -67,18 +71,34 @@ type Limits = Required<IngestOptions>;
 type Failure = { reason: IngestFailureReason };
 
 const DEFAULT_LIMITS: Limits = { minSide: 16, maxPixels: 40_000_000, maxBytes: 10 * 1024 * 1024 };
-/** Analysis works on a ≤128 px preview: enough for edges, theme and colours, cheap to loop over. */
-const ANALYSIS_SIZE = 128;
+/**
+ * Analysis works on a small preview, enough for edges, theme and colours and cheap to loop over: about 64×64
+ * pixels' worth, so 64 px for a square, more for a wide wordmark (whose strokes would otherwise thin out to
+ * nothing), up to 128 px.
+ */
+const ANALYSIS_PIXELS = 64 * 64;
+const MAX_ANALYSIS_SIDE = 128;
 const SHARP_TIMEOUT_SECONDS = 10;
+/**
+ * PNGs up to this size are decoded in JS (a few ms at most on the event loop); bigger ones go to sharp, which
+ * shrinks them on its own threads.
+ */
+const MAX_JS_DECODE_PIXELS = 512 * 512;
+/** Text needs fonts, which resvg would load from disk on every call; librsvg (sharp) keeps them loaded. */
+const SVG_TEXT = /<(?:[\w.-]+:)?text[\s>/]/i;
+const SHA256_KEY = /^([0-9a-f]{64})\./;
 
 /**
  * The single entry point for turning downloaded bytes into a stored asset plus what the crawler needs to
- * know about it. Never throws for bad input (only when the asset store itself fails).
+ * know about it. Never throws for bad input (only when the asset store itself fails). Typical favicons and
+ * logos never touch sharp: PNGs are decoded by decode-png.ts and SVGs rendered by resvg; sharp decodes JPEG,
+ * WebP, GIF and AVIF (and whatever those fast paths leave to it) and encodes the PNG stored for GIF, AVIF,
+ * ICO and BMP input.
  */
 export async function ingestImage(bytes: Buffer, assets: AssetStore, opts: IngestOptions = {}): Promise<IngestResult> {
   const limits = resolveLimits(opts);
   if (bytes.length > limits.maxBytes) return { ok: false, reason: 'too_large' };
-  const sourceFormat = await sniff(bytes);
+  const sourceFormat = sniff(bytes);
   if (!sourceFormat) return { ok: false, reason: 'not_an_image' };
   const prepared = await prepareSafely(bytes, sourceFormat, limits);
   if ('reason' in prepared) return { ok: false, reason: prepared.reason };
@@ -107,16 +127,30 @@ function isPixelLimit(error: unknown): boolean {
 }
 
 async function prepareSvg(bytes: Buffer, limits: Limits): Promise<Prepared | Failure> {
-  const clean = sanitizeSvg(new TextDecoder().decode(bytes));
-  if (!clean) return { reason: 'unsafe_svg' };
-  const { width, height } = svgDimensions(clean);
+  const parsed = sanitizeSvgWithPreview(new TextDecoder().decode(bytes));
+  if (!parsed) return { reason: 'unsafe_svg' };
+  const { width, height } = parsed.size;
   // Undeclared sides cannot be judged; a declared one below the minimum can.
   if ((width !== null && width < limits.minSide) || (height !== null && height < limits.minSide)) {
     return { reason: 'too_small' };
   }
-  const preview = svgFittedTo(clean, ANALYSIS_SIZE) ?? clean;
-  const raster = await analysisRaster(sharp(Buffer.from(preview), sharpOptions(limits)));
-  return { stored: Buffer.from(clean, 'utf8'), ext: 'svg', width, height, raster, declaredColors: declaredSvgColors(clean) };
+  const preview = parsed.fittedTo(width !== null && height !== null ? analysisSide(width, height) : MAX_ANALYSIS_SIDE);
+  const raster = svgRaster(parsed, preview) ?? (await analysisRaster(sharp(Buffer.from(preview), sharpOptions(limits))));
+  return { stored: Buffer.from(parsed.svg, 'utf8'), ext: 'svg', width, height, raster, declaredColors: declaredSvgColors(parsed.svg) };
+}
+
+/**
+ * resvg's raster of the analysis preview, or null where sharp (librsvg) renders it as before: text (fonts),
+ * embedded images (see rasterize-svg.ts), no declared size (librsvg sizes those by their drawing, which is also
+ * what refuses absurd ones), or a document resvg rejects.
+ */
+function svgRaster(parsed: SanitizedSvg, preview: string): RgbaRaster | null {
+  if (parsed.size.width === null || parsed.size.height === null || SVG_TEXT.test(parsed.svg)) return null;
+  try {
+    return rasterizeSvg(preview);
+  } catch {
+    return null;
+  }
 }
 
 interface Decoded {
@@ -126,32 +160,70 @@ interface Decoded {
   height: number;
 }
 
+/**
+ * PNG (an ICO's PNG entry too), JPEG and WebP are kept byte for byte; GIF, AVIF, BMP and BMP icon entries become
+ * PNG (spec formats: svg, webp, png, jpeg).
+ */
 async function prepareRaster(bytes: Buffer, type: Exclude<SniffedType, 'svg'>, limits: Limits): Promise<Prepared | Failure> {
-  const decoded = await decodeForStorage(bytes, type, limits);
-  if (decoded.width < limits.minSide || decoded.height < limits.minSide) return { reason: 'too_small' };
-  // autoOrient: a JPEG stored as-is is displayed rotated per EXIF, so it is analysed that way too.
-  const raster = await analysisRaster(sharp(decoded.stored, sharpOptions(limits)).autoOrient());
-  return { ...decoded, raster, declaredColors: [] };
-}
-
-/** PNG, JPEG and WebP are kept byte for byte; other types become PNG (spec formats: svg, webp, png, jpeg). */
-async function decodeForStorage(bytes: Buffer, type: Exclude<SniffedType, 'svg'>, limits: Limits): Promise<Decoded> {
   switch (type) {
     case 'png':
+      return preparePng(bytes, limits);
     case 'jpeg':
     case 'webp':
-      return { stored: bytes, ext: type, ...(await headerSize(bytes, limits)) };
+      return withSharpRaster({ stored: bytes, ext: type, ...(await headerSize(bytes, limits)) }, limits);
     case 'gif':
-    case 'avif':
+    case 'avif': {
       await headerSize(bytes, limits);
-      return toPng(sharp(bytes, sharpOptions(limits)).autoOrient());
+      const decoded = await toPng(sharp(bytes, sharpOptions(limits)).autoOrient());
+      return withRaster(decoded, limits, () => pngRaster(decoded.stored, limits));
+    }
     case 'bmp':
-      return toPng(fromRaster(decodeBmpFile(bytes, limits.maxPixels)));
+      return fromRaster(decodeBmpFile(bytes, limits.maxPixels), limits);
     case 'ico': {
       const entry = largestIcoEntry(bytes, limits.maxPixels);
-      return toPng(entry.kind === 'png' ? sharp(entry.png, sharpOptions(limits)) : fromRaster(entry.raster));
+      return entry.kind === 'raster' ? fromRaster(entry.raster, limits) : preparePng(entry.png, limits);
     }
   }
+}
+
+/** PNGs are kept byte for byte; size and the pixel cap come from IHDR, checked before anything is inflated. */
+async function preparePng(bytes: Buffer, limits: Limits): Promise<Prepared | Failure> {
+  const { width, height } = readPngHeader(bytes);
+  assertPixelLimit(width, height, limits.maxPixels);
+  if (width < limits.minSide || height < limits.minSide) return { reason: 'too_small' };
+  const raster = pngRaster(bytes, limits);
+  if (raster) return { stored: bytes, ext: 'png', width, height, raster, declaredColors: [] };
+  // EXIF orientation, colour profiles and the like: sharp reads the displayed size and decodes as before.
+  return withSharpRaster({ stored: bytes, ext: 'png', ...(await headerSize(bytes, limits)) }, limits);
+}
+
+/** The analysis raster of a PNG from decode-png.ts, or null when it is too big for the JS decoder or odd. */
+function pngRaster(png: Uint8Array, limits: Limits): RgbaRaster | null {
+  const { width, height } = readPngHeader(png);
+  if (width * height > MAX_JS_DECODE_PIXELS) return null;
+  const decoded = decodePng(png, limits.maxPixels);
+  return decoded && shrinkRaster(decoded, analysisSide(width, height));
+}
+
+/** BMP files and BMP icon entries arrive decoded: only the stored PNG needs sharp. */
+async function fromRaster(raster: RgbaRaster, limits: Limits): Promise<Prepared | Failure> {
+  const image = sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: 4 } });
+  return withRaster(await toPng(image), limits, () => shrinkRaster(raster, analysisSide(raster.width, raster.height)));
+}
+
+/** Size check, then the analysis raster from `fast` or, when it declines, from sharp as for any file. */
+async function withRaster(decoded: Decoded, limits: Limits, fast: () => RgbaRaster | null): Promise<Prepared | Failure> {
+  if (decoded.width < limits.minSide || decoded.height < limits.minSide) return { reason: 'too_small' };
+  const raster = fast();
+  return raster ? { ...decoded, raster, declaredColors: [] } : withSharpRaster(decoded, limits);
+}
+
+async function withSharpRaster(decoded: Decoded, limits: Limits): Promise<Prepared | Failure> {
+  if (decoded.width < limits.minSide || decoded.height < limits.minSide) return { reason: 'too_small' };
+  // autoOrient: a JPEG stored as-is is displayed rotated per EXIF, so it is analysed that way too.
+  const side = analysisSide(decoded.width, decoded.height);
+  const raster = await analysisRaster(sharp(decoded.stored, sharpOptions(limits)).autoOrient(), side);
+  return { ...decoded, raster, declaredColors: [] };
 }
 
 /** Displayed size from the header only (EXIF rotation applied), checked against the pixel cap before decoding. */
@@ -169,18 +241,20 @@ async function toPng(image: Sharp): Promise<Decoded> {
   return { stored: data, ext: 'png', width: info.width, height: info.height };
 }
 
-function fromRaster(raster: RgbaRaster): Sharp {
-  return sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: 4 } });
-}
-
 function sharpOptions(limits: Limits): SharpOptions {
   // failOn 'error' tolerates the benign warnings real-world favicons are full of, but not broken data.
   return { limitInputPixels: limits.maxPixels, failOn: 'error' };
 }
 
-async function analysisRaster(image: Sharp): Promise<RgbaRaster> {
+/** Longest side of the analysis raster for an image of this size (see ANALYSIS_PIXELS). */
+function analysisSide(width: number, height: number): number {
+  const aspect = Math.max(width, height) / Math.max(1, Math.min(width, height));
+  return Math.min(MAX_ANALYSIS_SIDE, Math.round(Math.sqrt(ANALYSIS_PIXELS * aspect)));
+}
+
+async function analysisRaster(image: Sharp, side = MAX_ANALYSIS_SIDE): Promise<RgbaRaster> {
   const { data, info } = await image
-    .resize({ width: ANALYSIS_SIZE, height: ANALYSIS_SIZE, fit: 'inside', withoutEnlargement: true })
+    .resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true })
     .toColourspace('srgb')
     .ensureAlpha()
     .raw()
@@ -201,9 +275,14 @@ function describe(prepared: Prepared, asset: StoredAsset, sourceFormat: SniffedT
     transparentEdges,
     theme: logoTheme(raster),
     dominantColors: dominantColors(raster, prepared.declaredColors),
-    sha256: createHash('sha256').update(prepared.stored).digest('hex'),
+    sha256: contentHash(asset, prepared.stored),
     assetKey: asset.key,
     uniform: isUniformImage(raster),
     dhash: differenceHash(raster),
   };
+}
+
+/** Asset keys are `<sha256 hex>.<ext>` (see asset-store.ts), so the store has already hashed the bytes. */
+function contentHash(asset: StoredAsset, stored: Buffer): string {
+  return SHA256_KEY.exec(asset.key)?.[1] ?? createHash('sha256').update(stored).digest('hex');
 }

@@ -1,4 +1,4 @@
-import { deltaEOk, relativeLuminance, rgbToOklab } from './oklab.js';
+import { deltaEOk, oklabOf, relativeLuminance, rgbToOklab } from './oklab.js';
 import type { Lab } from './oklab.js';
 import { borderOffsets } from './rgba-raster.js';
 import type { RgbaRaster } from './rgba-raster.js';
@@ -23,19 +23,12 @@ const CLEAR_PREFERENCE = 1.5;
  * image cannot be told apart from its background.
  */
 export function logoTheme(raster: RgbaRaster): PixelTheme {
-  const weights = foregroundWeights(raster);
-  if (!weights) return null;
-  let luminance = 0;
-  let total = 0;
   const { data } = raster;
-  weights.forEach((weight, i) => {
-    if (weight === 0) return;
-    const o = i * 4;
-    luminance += weight * relativeLuminance(data[o] ?? 0, data[o + 1] ?? 0, data[o + 2] ?? 0);
-    total += weight;
-  });
-  if (total === 0) return null;
-  return themeForLuminance(luminance / total);
+  const count = raster.width * raster.height;
+  let translucent = 0;
+  for (let o = 3; o < count * 4; o += 4) if ((data[o] ?? 255) < SOLID_ALPHA) translucent++;
+  const mean = translucent >= count * TRANSLUCENT_SHARE ? solidLuminance(raster) : opaqueForegroundLuminance(raster);
+  return mean === null ? null : themeForLuminance(mean);
 }
 
 function themeForLuminance(luminance: number): PixelTheme {
@@ -46,35 +39,49 @@ function themeForLuminance(luminance: number): PixelTheme {
   return null;
 }
 
-/** Per-pixel foreground weight (alpha share), or null when no foreground can be separated. */
-function foregroundWeights(raster: RgbaRaster): Float32Array | null {
-  const { data } = raster;
-  const count = raster.width * raster.height;
-  let translucent = 0;
-  for (let i = 0; i < count; i++) if ((data[i * 4 + 3] ?? 255) < SOLID_ALPHA) translucent++;
-  if (translucent >= count * TRANSLUCENT_SHARE) {
-    return Float32Array.from({ length: count }, (_, i) => {
-      const alpha = data[i * 4 + 3] ?? 0;
-      return alpha >= SOLID_ALPHA ? alpha / 255 : 0;
-    });
+/**
+ * Accumulates the alpha-weighted mean luminance of foreground pixels, each weighted by its alpha share (kept at
+ * float32 precision, as the per-pixel weights always were).
+ */
+class LuminanceMean {
+  private luminance = 0;
+  private total = 0;
+
+  add(data: Uint8Array, o: number): void {
+    const weight = Math.fround((data[o + 3] ?? 255) / 255);
+    if (weight === 0) return;
+    this.luminance += weight * relativeLuminance(data[o] ?? 0, data[o + 1] ?? 0, data[o + 2] ?? 0);
+    this.total += weight;
   }
-  return opaqueForeground(raster);
+
+  value(): number | null {
+    return this.total === 0 ? null : this.luminance / this.total;
+  }
 }
 
-function opaqueForeground(raster: RgbaRaster): Float32Array | null {
+/** With real transparency, the foreground is every solidly painted pixel. */
+function solidLuminance(raster: RgbaRaster): number | null {
+  const { data } = raster;
+  const mean = new LuminanceMean();
+  for (let o = 3; o < raster.width * raster.height * 4; o += 4) if ((data[o] ?? 0) >= SOLID_ALPHA) mean.add(data, o - 3);
+  return mean.value();
+}
+
+/** An opaque image's foreground is what differs from a one-colour border; null when there is too little of it. */
+function opaqueForegroundLuminance(raster: RgbaRaster): number | null {
   const background = uniformBorderColour(raster);
   if (!background) return null;
   const { data } = raster;
   const count = raster.width * raster.height;
+  const isForeground = perColour((rgb) => deltaEOk(oklabOf(rgb), background) > FOREGROUND_DISTANCE);
+  const mean = new LuminanceMean();
   let foreground = 0;
-  const weights = Float32Array.from({ length: count }, (_, i) => {
-    const o = i * 4;
-    const lab = rgbToOklab(data[o] ?? 0, data[o + 1] ?? 0, data[o + 2] ?? 0);
-    if (deltaEOk(lab, background) <= FOREGROUND_DISTANCE) return 0;
+  for (let o = 0; o < count * 4; o += 4) {
+    if (!isForeground(data, o)) continue;
     foreground++;
-    return (data[o + 3] ?? 255) / 255;
-  });
-  return foreground >= count * MIN_FOREGROUND_SHARE ? weights : null;
+    mean.add(data, o);
+  }
+  return foreground >= count * MIN_FOREGROUND_SHARE ? mean.value() : null;
 }
 
 /** The border band's median colour, or null when the band is not one colour (a photo, a gradient). */
@@ -82,13 +89,46 @@ function uniformBorderColour(raster: RgbaRaster): Lab | null {
   const offsets = borderOffsets(raster);
   if (offsets.length === 0) return null;
   const { data } = raster;
-  const median = (channel: number) => {
-    const values = offsets.map((o) => data[o + channel] ?? 0).sort((a, b) => a - b);
-    return values[values.length >> 1] ?? 0;
-  };
-  const background = rgbToOklab(median(0), median(1), median(2));
-  const close = offsets.filter(
-    (o) => deltaEOk(rgbToOklab(data[o] ?? 0, data[o + 1] ?? 0, data[o + 2] ?? 0), background) <= UNIFORM_BORDER_DISTANCE,
-  ).length;
+  const background = rgbToOklab(median(data, offsets, 0), median(data, offsets, 1), median(data, offsets, 2));
+  const isClose = perColour((rgb) => deltaEOk(oklabOf(rgb), background) <= UNIFORM_BORDER_DISTANCE);
+  let close = 0;
+  for (const o of offsets) if (isClose(data, o)) close++;
   return close >= offsets.length * UNIFORM_BORDER_SHARE ? background : null;
+}
+
+/** The upper median (sorted[length >> 1]) of one channel at `offsets`, by counting rather than sorting. */
+function median(data: Uint8Array, offsets: number[], channel: number): number {
+  const counts = new Uint32Array(256);
+  for (const o of offsets) {
+    const value = data[o + channel] ?? 0;
+    counts[value] = (counts[value] ?? 0) + 1;
+  }
+  let seen = 0;
+  for (let value = 0; value < 256; value++) {
+    seen += counts[value] ?? 0;
+    if (seen > offsets.length >> 1) return value;
+  }
+  return 0;
+}
+
+/**
+ * A colour test remembered per exact colour: logos repeat a handful of colours over thousands of pixels, and
+ * the OKLab conversion behind each test is the costly part. Runs of one colour skip even the lookup.
+ */
+function perColour(test: (rgb: number) => boolean): (data: Uint8Array, offset: number) => boolean {
+  const known = new Map<number, boolean>();
+  let lastRgb = -1;
+  let lastResult = false;
+  return (data, o) => {
+    const rgb = ((data[o] ?? 0) << 16) | ((data[o + 1] ?? 0) << 8) | (data[o + 2] ?? 0);
+    if (rgb === lastRgb) return lastResult;
+    let result = known.get(rgb);
+    if (result === undefined) {
+      result = test(rgb);
+      known.set(rgb, result);
+    }
+    lastRgb = rgb;
+    lastResult = result;
+    return result;
+  };
 }

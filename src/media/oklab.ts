@@ -1,6 +1,6 @@
 /**
  * sRGB (8-bit) to OKLab and WCAG relative luminance. Hand-rolled with a lookup table because the pixel loops
- * run over up to 16k pixels per image and a colour library would allocate an object per pixel.
+ * run over thousands of pixels per image and a colour library would allocate an object per pixel.
  */
 
 export interface Lab {
@@ -10,10 +10,17 @@ export interface Lab {
 }
 
 /** sRGB transfer function inverse, shared by OKLab and WCAG luminance (both use linear light). */
-const LINEAR = Array.from({ length: 256 }, (_, i) => {
+const LINEAR = Float64Array.from({ length: 256 }, (_, i) => {
   const c = i / 255;
   return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
 });
+/**
+ * Conversions by packed 0xRRGGBB. Every ingested image converts each of its distinct colours for clustering
+ * and again for its theme, and brands repeat colours across images; three cube roots a colour add up.
+ * Bounded: cleared when full, so a stream of photos cannot grow it without limit.
+ */
+const CACHE_LIMIT = 1 << 16;
+const cache = new Map<number, Lab>();
 
 function linear(channel: number): number {
   return LINEAR[channel] ?? 0;
@@ -31,6 +38,17 @@ export function rgbToOklab(r: number, g: number, b: number): Lab {
     a: 1.9779984951 * l - 2.428592205 * m + 0.4505937099 * s,
     b: 0.0259040371 * l + 0.7827717662 * m - 0.808675766 * s,
   };
+}
+
+/** `rgbToOklab` of a packed 0xRRGGBB colour, remembered. The result is shared: treat it as read-only. */
+export function oklabOf(rgb: number): Lab {
+  let lab = cache.get(rgb);
+  if (!lab) {
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    lab = rgbToOklab(rgb >> 16, (rgb >> 8) & 255, rgb & 255);
+    cache.set(rgb, lab);
+  }
+  return lab;
 }
 
 /** Euclidean distance in OKLab (ΔE_OK); 1.0 is black to white. */

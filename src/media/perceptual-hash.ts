@@ -38,15 +38,16 @@ function sampleGrey(raster: RgbaRaster): Float64Array {
   const sums = new Float64Array(COLS * ROWS);
   const counts = new Float64Array(COLS * ROWS);
   const { data, width, height } = raster;
-  for (let y = 0; y < height; y++) {
-    const row = Math.min(ROWS - 1, Math.floor((y * ROWS) / height));
-    for (let x = 0; x < width; x++) {
-      const col = Math.min(COLS - 1, Math.floor((x * COLS) / width));
-      const o = (y * width + x) * 4;
+  const columnOf = new Int32Array(width);
+  for (let x = 0; x < width; x++) columnOf[x] = Math.min(COLS - 1, Math.floor((x * COLS) / width));
+  for (let y = 0, o = 0; y < height; y++) {
+    const cells = Math.min(ROWS - 1, Math.floor((y * ROWS) / height)) * COLS;
+    for (let x = 0; x < width; x++, o += 4) {
+      const cell = cells + (columnOf[x] ?? 0);
       const alpha = (data[o + 3] ?? 255) / 255;
       const luma = 0.299 * (data[o] ?? 0) + 0.587 * (data[o + 1] ?? 0) + 0.114 * (data[o + 2] ?? 0);
-      sums[row * COLS + col] = (sums[row * COLS + col] ?? 0) + luma * alpha + 128 * (1 - alpha);
-      counts[row * COLS + col] = (counts[row * COLS + col] ?? 0) + 1;
+      sums[cell] = (sums[cell] ?? 0) + luma * alpha + 128 * (1 - alpha);
+      counts[cell] = (counts[cell] ?? 0) + 1;
     }
   }
   return sums.map((sum, i) => sum / Math.max(1, counts[i] ?? 1));

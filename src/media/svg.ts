@@ -36,6 +36,42 @@ export interface SvgSize {
 export function sanitizeSvg(text: string): string | null {
   const $ = parseSvg(text);
   if (!$) return null;
+  sanitize($);
+  return $.xml(svgRoot($));
+}
+
+export interface SanitizedSvg {
+  /** What `sanitizeSvg` returns: the copy to store. */
+  svg: string;
+  /** What `svgDimensions` gives for that copy. */
+  size: SvgSize;
+  /** What `svgFittedTo(svg, box)` gives: the copy sized for an analysis raster. */
+  fittedTo(box: number): string;
+}
+
+/**
+ * `sanitizeSvg`, and `svgDimensions` and `svgFittedTo` of the sanitized copy, from one parse: the ingest path
+ * needs all three, and parsing dominates their cost. null where `sanitizeSvg` gives null or an empty string.
+ */
+export function sanitizeSvgWithPreview(text: string): SanitizedSvg | null {
+  const $ = parseSvg(text);
+  if (!$) return null;
+  sanitize($);
+  const svg = $.xml(svgRoot($));
+  // Namespace repair can remove the root itself (an undeclared prefix): nothing is left to store.
+  const root = svgRoot($)[0];
+  if (!svg || !root) return null;
+  const attribs = { ...root.attribs };
+  const size = intrinsicSize(attribs.width, attribs.height, attribs.viewBox ?? attribs.viewbox);
+  const fittedTo = (box: number) => {
+    // Fitting rewrites the root's attributes; start from the stored copy's each time.
+    root.attribs = { ...attribs };
+    return fitRoot($, box);
+  };
+  return { svg, size: { width: roundOrNull(size.width), height: roundOrNull(size.height) }, fittedTo };
+}
+
+function sanitize($: CheerioAPI): void {
   elements($)
     .filter((_, el) => isForbiddenElement(localName(el.name), el.attribs))
     .remove();
@@ -47,7 +83,6 @@ export function sanitizeSvg(text: string): string | null {
       style.text(scrubCss(style.text()));
     });
   repairNamespaces($);
-  return $.xml(svgRoot($));
 }
 
 /**
@@ -70,7 +105,11 @@ export function svgDimensions(text: string): SvgSize {
  */
 export function svgFittedTo(text: string, box: number): string | null {
   const $ = parseSvg(text);
-  if (!$) return null;
+  return $ ? fitRoot($, box) : null;
+}
+
+/** Resizes the parsed document's root as `svgFittedTo` describes and serializes it. */
+function fitRoot($: CheerioAPI, box: number): string {
   const root = svgRoot($);
   const attribs = root[0]?.attribs ?? {};
   const viewBox = attribs.viewBox ?? attribs.viewbox;

@@ -20,8 +20,11 @@ export function hasTransparentEdges(raster: RgbaRaster): boolean {
   const band = clearShare(raster, borderOffsets(raster));
   if (band >= CLEAR_BAND) return true;
   if (band < PARTLY_CLEAR_BAND) return false;
-  const all = Array.from({ length: raster.width * raster.height }, (_, i) => i * 4);
-  return clearShare(raster, all) >= CLEAR_OVERALL;
+  const { data } = raster;
+  const count = raster.width * raster.height;
+  let clear = 0;
+  for (let o = 3; o < count * 4; o += 4) if ((data[o] ?? 255) < CLEAR_ALPHA) clear++;
+  return count > 0 && clear / count >= CLEAR_OVERALL;
 }
 
 function clearShare(raster: RgbaRaster, offsets: number[]): number {

@@ -14,24 +14,34 @@ export function isUniformImage(raster: RgbaRaster): boolean {
   const count = raster.width * raster.height;
   if (count === 0) return true;
   // Two passes over typed data, no per-pixel allocation: this runs on every ingested image.
+  const { data } = raster;
   const composited = new Float32Array(count * 3);
-  const mean = [0, 0, 0];
-  for (let i = 0; i < count; i++) {
-    const alpha = (raster.data[i * 4 + 3] ?? 255) / 255;
-    for (let c = 0; c < 3; c++) {
-      const v = (raster.data[i * 4 + c] ?? 0) * alpha + 128 * (1 - alpha);
-      composited[i * 3 + c] = v;
-      mean[c] = (mean[c] ?? 0) + v / count;
-    }
+  let meanR = 0;
+  let meanG = 0;
+  let meanB = 0;
+  for (let i = 0, o = 0, c = 0; i < count; i++, o += 4, c += 3) {
+    const alpha = (data[o + 3] ?? 255) / 255;
+    const r = (data[o] ?? 0) * alpha + 128 * (1 - alpha);
+    const g = (data[o + 1] ?? 0) * alpha + 128 * (1 - alpha);
+    const b = (data[o + 2] ?? 0) * alpha + 128 * (1 - alpha);
+    composited[c] = r;
+    composited[c + 1] = g;
+    composited[c + 2] = b;
+    meanR += r / count;
+    meanG += g / count;
+    meanB += b / count;
   }
+  const allowed = count * MAX_DEVIANT_SHARE;
   let deviant = 0;
-  for (let i = 0; i < count; i++) {
-    for (let c = 0; c < 3; c++) {
-      if (Math.abs((composited[i * 3 + c] ?? 0) - (mean[c] ?? 0)) > MAX_DEVIATION) {
-        deviant++;
-        break;
-      }
+  for (let c = 0; c < count * 3; c += 3) {
+    if (
+      Math.abs((composited[c] ?? 0) - meanR) > MAX_DEVIATION ||
+      Math.abs((composited[c + 1] ?? 0) - meanG) > MAX_DEVIATION ||
+      Math.abs((composited[c + 2] ?? 0) - meanB) > MAX_DEVIATION
+    ) {
+      // Most images are anything but uniform: stop as soon as the answer is known.
+      if (++deviant > allowed) return false;
     }
   }
-  return deviant <= count * MAX_DEVIANT_SHARE;
+  return true;
 }

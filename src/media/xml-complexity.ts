@@ -22,14 +22,14 @@ export function exceedsXmlComplexity(text: string, limits: XmlComplexityLimits):
     }
     const end = tagEnd(text, i);
     if (end < 0) return false;
-    const isClose = text[i + 1] === '/';
-    const name = /^[^\s/>]+/.exec(text.slice(i + (isClose ? 2 : 1), end))?.[0] ?? '';
+    const isClose = text.charCodeAt(i + 1) === SLASH;
+    const name = tagName(text, i + (isClose ? 2 : 1), end);
     if (isClose) {
       const at = open.lastIndexOf(name);
       if (at >= 0) open.length = at;
     } else if (name) {
       if (++elements > limits.maxElements) return true;
-      if (text[end - 1] !== '/') open.push(name);
+      if (text.charCodeAt(end - 1) !== SLASH) open.push(name);
       if (open.length > limits.maxDepth) return true;
     }
     i = text.indexOf('<', end + 1);
@@ -37,37 +37,72 @@ export function exceedsXmlComplexity(text: string, limits: XmlComplexityLimits):
   return false;
 }
 
+const SLASH = 0x2f;
+const GREATER = 0x3e;
+const EQUALS = 0x3d;
+const QUOTE = 0x22;
+const APOSTROPHE = 0x27;
+const SKIPPED: [string, string][] = [
+  ['<!--', '-->'],
+  ['<![CDATA[', ']]>'],
+  ['<?', '?>'],
+  ['<!', '>'],
+];
+
 /** Index after a comment, CDATA section, PI or declaration starting at `i` (-1 if unterminated); null otherwise. */
 function skipMarkup(text: string, i: number): number | null {
-  const closers: [string, string][] = [
-    ['<!--', '-->'],
-    ['<![CDATA[', ']]>'],
-    ['<?', '?>'],
-    ['<!', '>'],
-  ];
-  for (const [opener, closer] of closers) {
+  for (const [opener, closer] of SKIPPED) {
     if (!text.startsWith(opener, i)) continue;
     const at = text.indexOf(closer, i + opener.length);
     return at < 0 ? -1 : at + closer.length;
   }
   // `<` not followed by a name character or `/` is text to the parser.
-  return /[A-Za-z_:/]/.test(text.charAt(i + 1)) ? null : i + 1;
+  return startsTag(text.charCodeAt(i + 1)) ? null : i + 1;
+}
+
+/** `[A-Za-z_:/]` */
+function startsTag(code: number): boolean {
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f || code === 0x3a || code === SLASH;
 }
 
 /** Index of the `>` ending the tag at `i`, honouring quoted attribute values; -1 if unterminated. */
 function tagEnd(text: string, i: number): number {
-  let quote = '';
-  let previous = '';
+  let quote = 0;
+  let previous = 0;
   for (let j = i + 1; j < text.length; j++) {
-    const ch = text.charAt(j);
+    const code = text.charCodeAt(j);
     if (quote) {
-      if (ch === quote) quote = '';
-    } else if ((ch === '"' || ch === "'") && previous === '=') {
-      quote = ch;
-    } else if (ch === '>') {
+      if (code === quote) quote = 0;
+    } else if ((code === QUOTE || code === APOSTROPHE) && previous === EQUALS) {
+      quote = code;
+    } else if (code === GREATER) {
       return j;
     }
-    if (!/\s/.test(ch)) previous = ch;
+    if (!isWhitespace(code)) previous = code;
   }
   return -1;
+}
+
+/** The tag name: everything from `from` up to whitespace, `/` or `>` (`end` is the tag's `>`). */
+function tagName(text: string, from: number, end: number): string {
+  let to = from;
+  while (to < end && !isWhitespace(text.charCodeAt(to)) && text.charCodeAt(to) !== SLASH) to++;
+  return text.slice(from, to);
+}
+
+/** The characters JavaScript's `\s` matches (what the parser-mirroring rules were written with). */
+function isWhitespace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }

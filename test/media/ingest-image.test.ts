@@ -1,3 +1,9 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { tempAssets } from '../helpers/temp-assets.js';
 import { siGithub, siStripe } from 'simple-icons';
@@ -5,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { ingestImage } from '../../src/media/ingest-image.js';
 import type { IngestedImage, IngestResult } from '../../src/media/ingest-image.js';
 import { BLACK, CLEAR, WHITE, bmpFileOf, bmpIconEntry, icoOf, markImage, pngOf, rawRgba } from './image-fixtures.js';
+import { encodePng } from './png-encoder.js';
 
 function ingested(result: IngestResult): IngestedImage {
   if (!result.ok) throw new Error(`expected an image, got ${result.reason}`);
@@ -78,6 +85,42 @@ describe('ingestImage: SVG', () => {
     const prefixed = `<?xml version="1.0"?><svg:svg ${ns} width="32" height="32"><svg:rect width="32" height="32"/></svg:svg>`;
     expect(ingested(await ingestImage(Buffer.from(prefixed), tempAssets())).width).toBe(32);
     expect(await ingestImage(Buffer.from('<svg><<<<'), tempAssets())).toEqual({ ok: false, reason: 'undecodable' });
+  });
+
+  it('draws text, so a text-only wordmark is not blank', async () => {
+    const ns = 'xmlns="http://www.w3.org/2000/svg"';
+    const wordmark = `<svg ${ns} width="240" height="60"><text x="4" y="48" font-family="sans-serif" font-size="48" font-weight="700" fill="#e5484d">Brand</text></svg>`;
+    const image = ingested(await ingestImage(Buffer.from(wordmark), tempAssets()));
+    expect(image.uniform).toBe(false);
+    expect(image.transparentEdges).toBe(true);
+    expect(image.dominantColors[0]?.hex).toBe('#e5484d');
+  });
+
+  it('never fetches or reads a file an SVG refers to', async () => {
+    let requests = 0;
+    const server = createServer((_req, res) => {
+      requests++;
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const remote = `http://127.0.0.1:${(server.address() as AddressInfo).port}/p.png`;
+    const file = path.join(tmpdir(), `brandbase-ingest-red-${process.pid}.png`);
+    writeFileSync(file, await sharp({ create: { width: 64, height: 64, channels: 4, background: '#ff0000' } }).png().toBuffer());
+    try {
+      const ns = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"';
+      const svg = `<svg ${ns} width="64" height="64"><style>@import url(${remote}); circle { fill: url(${remote}) }</style>
+<image href="${remote}" width="64" height="64"/><image xlink:href="${file}" width="64" height="64"/><image href="file://${file}" width="64" height="64"/>
+<rect x="16" y="16" width="32" height="32" fill="#123456" style="stroke: url('${remote}')"/></svg>`;
+      const assets = tempAssets();
+      const image = ingested(await ingestImage(Buffer.from(svg), assets));
+      const stored = (await assets.only()).toString('utf8');
+      expect(stored).not.toContain('127.0.0.1');
+      expect(stored).not.toContain(file);
+      expect(image.dominantColors.map((c) => c.hex)).toEqual(['#123456']);
+      expect(requests).toBe(0);
+    } finally {
+      server.close();
+    }
   });
 
   it('sees transparency around a tight-cropped wordmark but not around a rounded app-icon plate', async () => {
@@ -165,6 +208,41 @@ describe('ingestImage: rasters', () => {
       .toBuffer();
     const image = ingested(await ingestImage(jpeg, tempAssets()));
     expect([image.width, image.height]).toEqual([30, 60]);
+  });
+});
+
+describe('ingestImage: PNG without sharp', () => {
+  it('analyses every colour type and layout alike, interlaced and 16-bit ones included', async () => {
+    const base = await markImage(96, CLEAR, { r: 229, g: 72, b: 77, alpha: 1 });
+    const variants = await Promise.all([
+      base.clone().png().toBuffer(),
+      base.clone().png({ palette: true }).toBuffer(),
+      base.clone().png({ progressive: true }).toBuffer(),
+      base.clone().png({ adaptiveFiltering: true }).toBuffer(),
+      base.clone().toColourspace('rgb16').png().toBuffer(),
+    ]);
+    const images = await Promise.all(variants.map(async (png) => ingested(await ingestImage(png, tempAssets()))));
+    for (const image of images) {
+      expect(image).toMatchObject({ width: 96, height: 96, transparentEdges: true, uniform: false });
+      expect(image.dominantColors).toEqual([{ hex: '#e5484d', share: 1 }]);
+    }
+  });
+
+  it('refuses a tiny file declaring a huge image before inflating it, and survives one inflating past its size', async () => {
+    const bomb = encodePng({ width: 10_000, height: 10_000, bitDepth: 8, colourType: 6, rows: [], idat: Buffer.alloc(64) });
+    expect(await ingestImage(bomb, tempAssets())).toEqual({ ok: false, reason: 'too_large' });
+    const overlong = encodePng({ width: 32, height: 32, bitDepth: 8, colourType: 6, rows: [], idat: deflateSync(Buffer.alloc(8 * 1024 * 1024)) });
+    const result = await ingestImage(overlong, tempAssets());
+    expect(result.ok ? result.image.width : result.reason).toBe(32);
+  });
+
+  it('calls damaged image data undecodable and stores nothing', async () => {
+    const png = await pngOf(64, WHITE, BLACK);
+    const damaged = Buffer.from(png);
+    damaged[png.length - 20] = (damaged[png.length - 20] ?? 0) ^ 0xff;
+    const assets = tempAssets();
+    expect(await ingestImage(damaged, assets)).toEqual({ ok: false, reason: 'undecodable' });
+    expect((await assets.files()).length).toBe(0);
   });
 });
 
