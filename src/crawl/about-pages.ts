@@ -22,7 +22,7 @@ const CONTACT_TEXT = /^(contact( us)?|kontakt|impressum|imprint|legal notice|get
 export function findAboutPageUrls(page: HtmlPage): string[] {
   const about: string[] = [];
   const contact: string[] = [];
-  for (const { target, text } of sameSiteLinks(page, 'a[href]')) {
+  for (const { target, text } of sameSiteLinks(page)) {
     if (target.href === page.url) continue;
     if (ABOUT.test(target.pathname) || ABOUT_TEXT.test(text)) about.push(target.href);
     else if (CONTACT.test(target.pathname) || CONTACT_TEXT.test(text)) contact.push(target.href);

@@ -22,9 +22,11 @@
 import { parseCssColor } from '../domain/color-math.js';
 import { isNeutral } from '../domain/color-math.js';
 import { collectRootVariables, resolveVariables, type CssVariables } from './css-variables.js';
+import { elementIndex } from './element-index.js';
+import { attrEquals, attrHasWord, firstAttr, type ElementTest } from './element-queries.js';
 import type { HtmlPage } from './html-page.js';
 import type { WebManifest } from './manifest.js';
-import { declaredValue, splitSelectors, type CssRule, type ParsedCss } from './parse-css.js';
+import { declaredValue, ruleSelectors, type CssRule, type ParsedCss } from './parse-css.js';
 
 export type ColorSource = 'platform' | 'token' | 'cta' | 'gradient' | 'chrome' | 'link' | 'logo' | 'surface';
 
@@ -65,8 +67,16 @@ const HEADING_SELECTOR = /(^|[\s>])h[1-2]$/i;
 const DISCARDED_MEDIA = /prefers-color-scheme\s*:\s*dark|print|forced-colors|prefers-contrast/i;
 const MAX_LINK_WEIGHT_PER_SHEET = 1.5;
 
+const MASK_ICON_REL = attrHasWord('rel', 'mask-icon', true);
+/** `link[rel~="mask-icon" i][color]` */
+const MASK_ICON: ElementTest = (el) => MASK_ICON_REL(el) && el.attribs['color'] !== undefined;
+const THEME_COLOR = attrEquals('name', 'theme-color', true);
+const TILE_COLOR = attrEquals('name', 'msapplication-TileColor', true);
+const NAVBUTTON_COLOR = attrEquals('name', 'msapplication-navbutton-color', true);
+
 export function platformHints(page: HtmlPage, manifest: WebManifest | null): ColorObservation[] {
-  const { $ } = page;
+  const index = elementIndex(page.$);
+  const metas = index.byTag('meta');
   const out: ColorObservation[] = [];
   const add = (value: string | null | undefined, weight: number, darkScheme = false): void => {
     const hex = value ? parseCssColor(value) : null;
@@ -75,12 +85,10 @@ export function platformHints(page: HtmlPage, manifest: WebManifest | null): Col
     if (darkScheme || isNeutral(hex)) out.push({ hex, weight: 1, source: 'surface' });
     else out.push({ hex, weight, source: 'platform' });
   };
-  add($('link[rel~="mask-icon" i][color]').attr('color'), 4);
-  $('meta[name="theme-color" i]').each((_, el) => {
-    add($(el).attr('content'), 3, /dark/i.test($(el).attr('media') ?? ''));
-  });
-  add($('meta[name="msapplication-TileColor" i]').attr('content'), 2);
-  add($('meta[name="msapplication-navbutton-color" i]').attr('content'), 2);
+  add(firstAttr(index.byTag('link'), MASK_ICON, 'color'), 4);
+  for (const el of metas.filter(THEME_COLOR)) add(el.attribs['content'], 3, /dark/i.test(el.attribs['media'] ?? ''));
+  add(firstAttr(metas, TILE_COLOR, 'content'), 2);
+  add(firstAttr(metas, NAVBUTTON_COLOR, 'content'), 2);
   add(manifest?.themeColor, 3);
   const background = manifest?.backgroundColor ? parseCssColor(manifest.backgroundColor) : null;
   if (background) out.push({ hex: background, weight: 1, source: 'surface' });
@@ -136,7 +144,7 @@ function tokenColor(value: string): string | null {
 }
 
 export function ruleColors(rule: CssRule, vars: CssVariables): ColorObservation[] {
-  const selectors = splitSelectors(rule.selector).filter((s) => !STATE_SELECTOR.test(s) && !STATUS_SELECTOR.test(s) && !WIDGET_SELECTOR.test(s));
+  const selectors = ruleSelectors(rule).filter((s) => !STATE_SELECTOR.test(s) && !STATUS_SELECTOR.test(s) && !WIDGET_SELECTOR.test(s));
   if (selectors.length === 0) return [];
   const background = declaredValue(rule, 'background-color') ?? declaredValue(rule, 'background');
   const image = declaredValue(rule, 'background-image');

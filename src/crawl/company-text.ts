@@ -4,7 +4,10 @@
  * year of the page, not of the company.
  */
 import type { CompanyKind } from '../domain/brand.js';
-import { cleanText, type HtmlElement, type HtmlPage } from './html-page.js';
+import { elementIndex } from './element-index.js';
+import { anyOf, attrContains, attrContainsAny, attrEquals, attrHasAnyWord, childElements, findIn, tagIs, type ElementTest } from './element-queries.js';
+import { elementText } from './element-text.js';
+import type { HtmlElement, HtmlPage } from './html-page.js';
 import { isValidIsin } from '../domain/identifiers.js';
 
 export interface TextFacts {
@@ -38,8 +41,28 @@ const TICKER_PATTERN = /\((?:NYSE|NASDAQ|Nasdaq|LSE|TSX|ASX|XETRA|Euronext|SIX|T
 const ISIN_PATTERN = /\bISIN\s*:?\s*([A-Z]{2}[A-Z0-9]{9}\d)\b/g;
 const NON_PROFIT_PATTERN = /\b(501\s*\(c\)\s*\(3\)|registered charity(?: number| no\.?)?|non-profit organi[sz]ation|nonprofit organi[sz]ation|charitable organi[sz]ation|gemeinnützige)/i;
 
-const EXCLUDED = 'footer, nav, script, style, noscript, template, svg, [role="contentinfo"], [role="navigation"], [class*="cookie" i], [id*="cookie" i], [class*="consent" i]';
-const BLOCKS = 'h1, h2, h3, h4, p, li, dd, dt, td, blockquote, address, div';
+/**
+ * `footer, nav, script, style, noscript, template, svg, [role="contentinfo"], [role="navigation"],
+ * [class*="cookie" i], [id*="cookie" i], [class*="consent" i]`
+ */
+const EXCLUDED = anyOf(
+  tagIs('footer', 'nav', 'script', 'style', 'noscript', 'template', 'svg'),
+  attrEquals('role', 'contentinfo'),
+  attrEquals('role', 'navigation'),
+  attrContainsAny('class', ['cookie', 'consent'], true),
+  attrContains('id', 'cookie', true),
+);
+/** `h1, h2, h3, h4, p, li, dd, dt, td, blockquote, address, div` */
+const BLOCKS = tagIs('h1', 'h2', 'h3', 'h4', 'p', 'li', 'dd', 'dt', 'td', 'blockquote', 'address', 'div');
+/** Children that make a `div` a wrapper: `p, div, li, h1, h2, h3, ul, ol, table, section`. */
+const NESTED_BLOCKS = tagIs('p', 'div', 'li', 'h1', 'h2', 'h3', 'ul', 'ol', 'table', 'section');
+/** `footer, [role="contentinfo"], .footer, #footer, .legal, .imprint, .copyright` */
+const LEGAL = anyOf(
+  tagIs('footer'),
+  attrEquals('role', 'contentinfo'),
+  attrHasAnyWord('class', ['footer', 'legal', 'imprint', 'copyright']),
+  attrEquals('id', 'footer'),
+);
 const MAX_BLOCKS = 3000;
 
 /**
@@ -48,15 +71,14 @@ const MAX_BLOCKS = 3000;
  * a `div` counts only when it holds text directly (no nested blocks), so wrappers do not repeat their children.
  */
 export function bodyText(page: HtmlPage): string {
-  const $ = page.$;
-  const excluded = new Set($(EXCLUDED).toArray());
   const seen = new Set<string>();
   let size = 0;
-  for (const el of $('body').find(BLOCKS).toArray().slice(0, MAX_BLOCKS)) {
+  const blocks = elementIndex(page.$).byTag('body').flatMap((body) => findIn(body, BLOCKS));
+  for (const el of blocks.slice(0, MAX_BLOCKS)) {
     if (size >= MAX_TEXT_CHARS) break;
-    if (el.tagName === 'div' && $(el).children('p, div, li, h1, h2, h3, ul, ol, table, section').length > 0) continue;
-    if (insideExcluded(el, excluded)) continue;
-    const text = cleanText($(el).text());
+    if (el.tagName === 'div' && childElements(el).some(NESTED_BLOCKS)) continue;
+    if (insideExcluded(el, EXCLUDED)) continue;
+    const text = elementText(el);
     if (!text || seen.has(text) || /©|\bcopyright\b|all rights reserved/i.test(text)) continue;
     seen.add(text);
     size += text.length + 1;
@@ -64,20 +86,20 @@ export function bodyText(page: HtmlPage): string {
   return [...seen].join('\n').slice(0, MAX_TEXT_CHARS);
 }
 
-function insideExcluded(el: HtmlElement, excluded: Set<HtmlElement>): boolean {
+/** The element or an ancestor is excluded; the walk goes up through plain tags only (not <script>/<style>). */
+function insideExcluded(el: HtmlElement, excluded: ElementTest): boolean {
   for (let node: HtmlElement | null = el; node; node = node.parent && node.parent.type === 'tag' ? (node.parent as HtmlElement) : null) {
-    if (excluded.has(node)) return true;
+    if (excluded(node)) return true;
   }
   return false;
 }
 
 /** Footer and copyright lines of a page: where sites state their legal entity ("© 2026 Acme Logistics B.V."). */
 export function legalNameText(page: HtmlPage): string {
-  const $ = page.$;
-  const lines = $('footer, [role="contentinfo"], .footer, #footer, .legal, .imprint, .copyright')
-    .toArray()
+  const lines = elementIndex(page.$).all
+    .filter(LEGAL)
     .slice(0, 10)
-    .map((el) => cleanText($(el).text()))
+    .map((el) => elementText(el))
     .filter(Boolean);
   return lines.join('\n').slice(0, MAX_TEXT_CHARS);
 }

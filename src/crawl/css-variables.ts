@@ -2,20 +2,34 @@
  * CSS custom properties declared on the root (`:root`, `html`, `body`, `*`), outside dark-scheme media, with
  * `var()` resolution. Brand tokens live there; colours and fonts read through them.
  */
-import { splitSelectors, type ParsedCss } from './parse-css.js';
+import { ruleSelectors, type ParsedCss } from './parse-css.js';
 
 export type CssVariables = Map<string, string>;
 
 const ROOT_SELECTOR = /^(:root|html|body|\*|:host|\[data-theme=["']?light["']?\]|html\[data-theme=["']?light["']?\]|\.light)$/i;
 const DARK_MEDIA = /prefers-color-scheme\s*:\s*dark/i;
 
-/** Later declarations override earlier ones, as the cascade would for equal specificity. */
+const cache = new WeakMap<ParsedCss[], CssVariables>();
+
+/**
+ * Later declarations override earlier ones, as the cascade would for equal specificity. Computed once per list of
+ * sheets (fonts and colours read the same crawl's sheets); callers only read the map.
+ */
 export function collectRootVariables(sheets: ParsedCss[]): CssVariables {
+  let vars = cache.get(sheets);
+  if (!vars) {
+    vars = rootVariables(sheets);
+    cache.set(sheets, vars);
+  }
+  return vars;
+}
+
+function rootVariables(sheets: ParsedCss[]): CssVariables {
   const vars: CssVariables = new Map();
   for (const sheet of sheets) {
     for (const rule of sheet.rules) {
       if (rule.media && DARK_MEDIA.test(rule.media)) continue;
-      if (!splitSelectors(rule.selector).some((s) => ROOT_SELECTOR.test(s))) continue;
+      if (!ruleSelectors(rule).some((s) => ROOT_SELECTOR.test(s))) continue;
       for (const d of rule.declarations) if (d.property.startsWith('--')) vars.set(d.property, d.value);
     }
   }

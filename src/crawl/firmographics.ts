@@ -7,6 +7,8 @@ import type { Company, Industry } from '../domain/brand.js';
 import { isPlaceholderText } from '../domain/quality-score.js';
 import { bodyText, legalNameText, selfStatements } from './company-text.js';
 import { extractCompany } from './company.js';
+import { elementIndex } from './element-index.js';
+import { attrEquals, firstAttr, textOf, textOfAll } from './element-queries.js';
 import type { HtmlPage } from './html-page.js';
 import { industryText, predictIndustries } from './industries/industry-classifier.js';
 import { ruleIndustries } from './industries/industry-rules.js';
@@ -45,7 +47,15 @@ function companyOf(page: HtmlPage, allJsonLd: JsonLdNode[], aboutPages: HtmlPage
 function industriesOf(page: HtmlPage, jsonLd: JsonLdNode[], allJsonLd: JsonLdNode[], aboutPages: HtmlPage[]): Industry[] {
   const set = ruleIndustries(allJsonLd, page.label, isAdultRated(page));
   if (set.length > 0) return sortIndustries(set).slice(0, MAX_INDUSTRIES);
-  const $ = page.$;
-  if (isPlaceholderText(`${$('title').text()} ${$('meta[name="description" i]').attr('content') ?? ''} ${$('h1').first().text()}`)) return [];
+  if (isPlaceholderText(placeholderProbe(page))) return [];
   return predictIndustries(industryText(page, jsonLd, aboutPages)).slice(0, MAX_INDUSTRIES);
+}
+
+const DESCRIPTION = attrEquals('name', 'description', true);
+
+/** `$('title').text()`, the meta description and the first <h1>: where a parked page says so. */
+function placeholderProbe(page: HtmlPage): string {
+  const index = elementIndex(page.$);
+  const h1 = index.byTag('h1')[0];
+  return `${textOfAll(index.byTag('title'))} ${firstAttr(index.byTag('meta'), DESCRIPTION, 'content') ?? ''} ${h1 ? textOf(h1) : ''}`;
 }

@@ -21,8 +21,9 @@
 import type { Font, FontOrigin, FontType, FontWeight } from '../domain/brand.js';
 import { collectRootVariables, resolveVariables, type CssVariables } from './css-variables.js';
 import { googleFamily } from './google-font-families.js';
+import { elementIndex } from './element-index.js';
 import { resolveUrl, type HtmlPage } from './html-page.js';
-import { declaredValue, splitSelectors, type ParsedCss } from './parse-css.js';
+import { declaredValue, ruleSelectors, type ParsedCss } from './parse-css.js';
 
 interface LoadedFamily {
   name: string;
@@ -89,7 +90,7 @@ function loadedFamilies(page: HtmlPage, css: ParsedCss[]): Map<string, LoadedFam
 }
 
 function googleFontUrls(page: HtmlPage, css: ParsedCss[]): string[] {
-  const hrefs = page.$('link[href]').toArray().map((el) => page.$(el).attr('href'));
+  const hrefs = elementIndex(page.$).byTag('link').flatMap((el) => (el.attribs['href'] === undefined ? [] : [el.attribs['href']]));
   const imports = css.flatMap((sheet) => sheet.imports);
   return [...hrefs, ...imports]
     .map((href) => resolveUrl(href, page.baseUrl))
@@ -233,7 +234,7 @@ function roleFamilies(css: ParsedCss[], vars: CssVariables): RoleUsage {
   const best = { title: 0, body: 0 };
   for (const sheet of css) for (const rule of sheet.rules) {
     if (rule.media && /prefers-color-scheme|print/i.test(rule.media)) continue;
-    const selectors = splitSelectors(rule.selector);
+    const selectors = ruleSelectors(rule);
     const titleRank = Math.max(0, ...selectors.map((sel) => roleRank(sel, 'title')));
     const bodyRank = Math.max(0, ...selectors.map((sel) => roleRank(sel, 'body')));
     if (titleRank === 0 && bodyRank === 0) continue;

@@ -2,12 +2,12 @@
  * The parsed homepage every extractor reads: the cheerio document, the URL that answered, the base URL for
  * resolving relative links (<base href>), and the brand's registrable domain and its label.
  */
-import { loadBuffer, type CheerioAPI } from 'cheerio';
+import { StringDecoder } from 'node:string_decoder';
+import { load, loadBuffer, type CheerioAPI } from 'cheerio';
 import { getDomain, getDomainWithoutSuffix } from 'tldts';
+import { elementIndex } from './element-index.js';
 
-/** Only here to name the element type cheerio selections hold, so extractors need not import domhandler. */
-const _firstElement = ($: CheerioAPI) => $('*').get(0);
-export type HtmlElement = NonNullable<ReturnType<typeof _firstElement>>;
+export type { HtmlElement } from './element-index.js';
 
 export interface HtmlPage {
   $: CheerioAPI;
@@ -26,12 +26,12 @@ export const MAX_PARSED_HTML_BYTES = 2 * 1024 * 1024;
 
 export function parseHtmlPage(body: Buffer, url: string, contentType?: string): HtmlPage {
   const charset = /charset=["']?([\w-]+)/i.exec(contentType ?? '')?.[1];
-  const $ = loadBuffer(body.subarray(0, MAX_PARSED_HTML_BYTES), {
-    encoding: { transportLayerEncodingLabel: charset },
-  });
+  const bytes = body.subarray(0, MAX_PARSED_HTML_BYTES);
+  // The same parser and options either way: loadBuffer only adds the sniffing and decoding in front of load().
+  const $ = isUtf8Declared(bytes, charset) ? load(decodeUtf8(bytes)) : loadBuffer(bytes, { encoding: { transportLayerEncodingLabel: charset } });
   const host = new URL(url).hostname;
-  const domain = getDomain(host) ?? host;
-  const baseHref = $('base[href]').first().attr('href');
+  const domain = hostDomain(host);
+  const baseHref = elementIndex($).byTag('base').find((el) => el.attribs['href'] !== undefined)?.attribs['href'];
   return {
     $,
     url,
@@ -41,9 +41,59 @@ export function parseHtmlPage(body: Buffer, url: string, contentType?: string): 
   };
 }
 
+/**
+ * True when cheerio's encoding sniffer (encoding-sniffer, WHATWG prescan) would settle on UTF-8 without reading
+ * further: a UTF-8 byte order mark, or a UTF-8 Content-Type charset and no UTF-16 byte order mark (only a BOM
+ * overrides the transport layer). Anything else goes through the sniffer.
+ */
+function isUtf8Declared(bytes: Buffer, charset: string | undefined): boolean {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return true;
+  if (bytes[0] === 0xfe || bytes[0] === 0xff || bytes[0] === 0xef) return false;
+  return charset !== undefined && /^utf-?8$/i.test(charset);
+}
+
+/**
+ * UTF-8 exactly as cheerio's loadBuffer decodes it (iconv-lite's UTF-8 codec is Node's StringDecoder plus
+ * stripping one leading BOM from the first chunk), so the parsed document is the same, without the sniffer.
+ */
+function decodeUtf8(bytes: Buffer): string {
+  const decoder = new StringDecoder('utf8');
+  const head = decoder.write(bytes);
+  return (head.startsWith('\uFEFF') ? head.slice(1) : head) + decoder.end();
+}
+
 /** Resolves `href` against `base`; only http(s) results are usable by the crawler (no data:, javascript:, file:). */
 export function resolveUrl(href: string | undefined | null, base: string): string | null {
   if (!href) return null;
+  const resolved = resolvedOf(base);
+  let url = resolved.get(href);
+  if (url === undefined) {
+    if (resolved.size >= MAX_CACHED_URLS) resolved.clear();
+    url = parseHttpUrl(href, base);
+    resolved.set(href, url);
+  }
+  return url;
+}
+
+/**
+ * Resolutions per base URL, remembered: links, fonts, icons, stylesheets and the about/product page finder all
+ * resolve the same hrefs of the same page. Bounded, as a long-running server crawls many bases.
+ */
+const resolutions = new Map<string, Map<string, string | null>>();
+const MAX_CACHED_BASES = 64;
+const MAX_CACHED_URLS = 5_000;
+
+function resolvedOf(base: string): Map<string, string | null> {
+  let resolved = resolutions.get(base);
+  if (!resolved) {
+    if (resolutions.size >= MAX_CACHED_BASES) resolutions.clear();
+    resolved = new Map();
+    resolutions.set(base, resolved);
+  }
+  return resolved;
+}
+
+function parseHttpUrl(href: string, base: string): string | null {
   try {
     const url = new URL(href.trim(), base);
     return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
@@ -60,9 +110,22 @@ export function cleanText(text: string | undefined | null): string {
 /** Registrable domain of a URL's host, or null for an unparsable URL. */
 export function registrableDomain(url: string): string | null {
   try {
-    const host = new URL(url).hostname;
-    return getDomain(host) ?? host;
+    return hostDomain(new URL(url).hostname);
   } catch {
     return null;
   }
+}
+
+const MAX_CACHED_HOSTS = 10_000;
+const domains = new Map<string, string>();
+
+/** Registrable domain of a host; the public-suffix lookup is remembered (a page links to the same few hosts). */
+export function hostDomain(host: string): string {
+  let domain = domains.get(host);
+  if (domain === undefined) {
+    if (domains.size >= MAX_CACHED_HOSTS) domains.clear();
+    domain = getDomain(host) ?? host;
+    domains.set(host, domain);
+  }
+  return domain;
 }

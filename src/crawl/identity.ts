@@ -2,7 +2,10 @@
  * Name, description and long description from the homepage's own metadata (metascraper-style ordered rules:
  * the first source that yields a usable value wins).
  */
-import { cleanText, type HtmlPage } from './html-page.js';
+import { elementIndex } from './element-index.js';
+import { anyOf, attrContains, attrEquals, closest, firstAttr, hasAncestor, tagIs, textOf, type ElementTest } from './element-queries.js';
+import { elementText } from './element-text.js';
+import { cleanText, type HtmlElement, type HtmlPage } from './html-page.js';
 import { isHomeLinked } from './logo-candidates.js';
 import { findOrganization, stringValue, type JsonLdNode } from './json-ld.js';
 import type { WebManifest } from './manifest.js';
@@ -44,21 +47,32 @@ export function extractIdentity(input: IdentityInput): Identity {
  * source into segments and the segment matching the label is kept ("Radiolab | WNYC Studios").
  */
 export function extractName({ page, jsonLd, manifest }: IdentityInput): string | null {
-  const { $ } = page;
+  const index = elementIndex(page.$);
+  const metas = index.byTag('meta');
+  const titleElement = index.byTag('title')[0];
   const sources = [
     stringValue(findOrganization(jsonLd, page.label)?.['name']),
-    $('meta[property="og:site_name" i], meta[name="og:site_name" i]').first().attr('content'),
-    $('meta[name="application-name" i]').attr('content'),
+    firstAttr(metas, SITE_NAME, 'content'),
+    firstAttr(metas, APPLICATION_NAME, 'content'),
     manifest?.shortName,
     manifest?.name,
     homeLogoLabel(page),
   ];
-  const title = $('title').first().text();
-  const matching = [...sources, title].map((s) => bestSegment(s, page.label)).find((s) => s !== null);
+  const title = titleElement ? textOf(titleElement) : '';
+  // The first source with a matching segment; later sources are not even split.
+  let matching: string | null = null;
+  for (const source of [...sources, title]) {
+    matching = bestSegment(source, page.label);
+    if (matching !== null) break;
+  }
   if (matching) return matching;
   const first = sources.map(usableName).find((s) => s !== null);
   return first ?? nameFromTitle(title, page.label);
 }
+
+/** `meta[property="og:site_name" i], meta[name="og:site_name" i]` */
+const SITE_NAME = anyOf(attrEquals('property', 'og:site_name', true), attrEquals('name', 'og:site_name', true));
+const APPLICATION_NAME = attrEquals('name', 'application-name', true);
 
 /** The segment of `text` that matches the domain label, as a usable name; null when none does. */
 function bestSegment(text: string | null | undefined, label: string): string | null {
@@ -79,14 +93,21 @@ const LOGO_WORDS = /\b(logo(type)?|icon|image|img|svg|png|home(page)?|go to|back
 
 /** The alt/aria-label of the header's home-linked logo, minus logo words ("audiense_logotype_black" → "audiense"). */
 function homeLogoLabel(page: HtmlPage): string | null {
-  const { $ } = page;
-  const logo = $('header a[href] img[alt], header a[href][aria-label], a[href] img[class*="logo" i][alt]')
-    .toArray()
-    .find((el) => isHomeLinked(page, el));
+  const logo = elementIndex(page.$).all.find((el) => isHomeLogoCandidate(el) && isHomeLinked(page, el));
   if (!logo) return null;
-  const text = $(logo).attr('alt') ?? $(logo).attr('aria-label') ?? '';
+  const text = logo.attribs['alt'] ?? logo.attribs['aria-label'] ?? '';
   const name = cleanText(text.replace(/[_-]+/g, ' ').replace(LOGO_WORDS, ' '));
   return name.split(' ').length <= 4 ? name : null;
+}
+
+const HEADER_TAG = tagIs('header');
+const LINK: ElementTest = (el) => el.name === 'a' && el.attribs['href'] !== undefined;
+const LINK_IN_HEADER: ElementTest = (el) => LINK(el) && hasAncestor(el, HEADER_TAG);
+const LOGO_CLASS = attrContains('class', 'logo', true);
+/** `header a[href] img[alt], header a[href][aria-label], a[href] img[class*="logo" i][alt]` */
+function isHomeLogoCandidate(el: HtmlElement): boolean {
+  if (el.name === 'img' && el.attribs['alt'] !== undefined) return hasAncestor(el, LINK_IN_HEADER) || (LOGO_CLASS(el) && hasAncestor(el, LINK));
+  return el.attribs['aria-label'] !== undefined && LINK_IN_HEADER(el);
 }
 
 function usableName(value: string | null | undefined): string | null {
@@ -128,11 +149,11 @@ function compact(text: string): string {
  * consent text, a bare navigation word, or too short to say anything.
  */
 export function extractDescription(page: HtmlPage): string | null {
-  const { $ } = page;
+  const metas = elementIndex(page.$).byTag('meta');
   const candidates = [
-    $('meta[property="og:description" i]').attr('content'),
-    $('meta[name="description" i]').attr('content'),
-    $('meta[name="twitter:description" i]').attr('content'),
+    firstAttr(metas, OG_DESCRIPTION, 'content'),
+    firstAttr(metas, DESCRIPTION, 'content'),
+    firstAttr(metas, TWITTER_DESCRIPTION, 'content'),
     leadParagraph(page),
   ];
   for (const candidate of candidates) {
@@ -141,6 +162,10 @@ export function extractDescription(page: HtmlPage): string | null {
   }
   return null;
 }
+
+const OG_DESCRIPTION = attrEquals('property', 'og:description', true);
+const DESCRIPTION = attrEquals('name', 'description', true);
+const TWITTER_DESCRIPTION = attrEquals('name', 'twitter:description', true);
 
 const BOILERPLATE = /(\bcookies?\b.*\b(use|accept|consent|settings|policy)\b|\b(accept|manage) (all )?cookies\b|\bwe use cookies\b|\bjavascript (is )?(disabled|required)\b|\benable javascript\b|\byour browser\b.*\b(not supported|out of date|outdated)\b|^(skip to (main )?content|menu|navigation|search|loading\.*|log ?in|sign ?in)$)/i;
 const NAV_PREFIX = /^(home|homepage|start)\s*[|›»>:/–—-]\s*/i;
@@ -157,14 +182,26 @@ export function cleanDescription(value: string | null | undefined): string | nul
 
 /** The first substantial paragraph of the main content (outside header, nav, footer and consent banners). */
 function leadParagraph(page: HtmlPage): string | null {
-  const { $ } = page;
-  const el = $('main p, article p, body p')
-    .toArray()
-    .find((p) => {
-      if ($(p).closest('header, nav, footer, [role="dialog"], [class*="cookie" i], [id*="cookie" i], [class*="consent" i]').length > 0) return false;
-      return cleanText($(p).text()).length >= 50;
-    });
-  return el ? cleanText($(el).text()) : null;
+  const el = contentParagraphs(page).find((p) => {
+    if (closest(p, NOT_LEAD) !== null) return false;
+    return elementText(p).length >= 50;
+  });
+  return el ? elementText(el) : null;
+}
+
+const CONTENT_ROOT = tagIs('main', 'article', 'body');
+const CHROME = tagIs('header', 'nav', 'footer');
+const DIALOG = attrEquals('role', 'dialog');
+const COOKIE_CLASS = attrContains('class', 'cookie', true);
+const CONSENT_CLASS = attrContains('class', 'consent', true);
+/** `header, nav, footer, [role="dialog"], [class*="cookie" i], [id*="cookie" i], [class*="consent" i]` */
+const NOT_LEAD = anyOf(CHROME, DIALOG, COOKIE_CLASS, attrContains('id', 'cookie', true), CONSENT_CLASS);
+/** `header, nav, footer, [role="dialog"], [class*="cookie" i], [class*="consent" i]` */
+const NOT_ABOUT = anyOf(CHROME, DIALOG, COOKIE_CLASS, CONSENT_CLASS);
+
+/** `main p, article p, body p` */
+function contentParagraphs(page: HtmlPage): HtmlElement[] {
+  return elementIndex(page.$).byTag('p').filter((p) => hasAncestor(p, CONTENT_ROOT));
 }
 
 /** Cuts to at most `max` characters at the last sentence end; at a word with an ellipsis when there is none. */
@@ -195,11 +232,9 @@ function extractLongDescription({ page, jsonLd, manifest, aboutPages = [] }: Ide
 
 /** The about page's opening prose: its first paragraphs of at least 60 characters, up to ~1,200 characters. */
 export function aboutText(page: HtmlPage): string | null {
-  const { $ } = page;
-  const paragraphs = $('main p, article p, body p')
-    .toArray()
-    .filter((p) => $(p).closest('header, nav, footer, [role="dialog"], [class*="cookie" i], [class*="consent" i]').length === 0)
-    .map((p) => cleanText($(p).text()))
+  const paragraphs = contentParagraphs(page)
+    .filter((p) => closest(p, NOT_ABOUT) === null)
+    .map((p) => elementText(p))
     .filter((t) => t.length >= 60 && !/©|copyright|all rights reserved/i.test(t) && cleanDescription(t) !== null);
   let text = '';
   for (const p of paragraphs) {

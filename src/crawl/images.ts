@@ -10,10 +10,12 @@
 import type { Image } from '../domain/brand.js';
 import type { IngestedImage } from '../media/ingest-image.js';
 import { hammingDistance } from '../media/perceptual-hash.js';
+import { elementIndex } from './element-index.js';
+import { anyOf, attrContains, attrContainsAny, attrEquals, closest, findIn, hasAncestor, tagIs, type ElementTest } from './element-queries.js';
 import { resolveUrl, type HtmlPage } from './html-page.js';
 import { ingestRemoteImage, type AssetDeps } from './ingest-remote-image.js';
 import { backgroundLogos } from './logo-backgrounds.js';
-import { imageSource, largestSrcsetEntry } from './logo-candidates.js';
+import { imageSource, largestSrcsetEntry, pictureSources } from './logo-candidates.js';
 import type { ParsedCss } from './parse-css.js';
 
 const MAX_BANNERS = 2;
@@ -21,15 +23,32 @@ const MAX_HERO_CANDIDATES = 2;
 const MIN_HERO_WIDTH = 600;
 const MIN_HERO_ASPECT = 2;
 const DUPLICATE_BITS = 4;
+/** In this order: `meta[property="og:image:secure_url" i]`, og:image:url, og:image, twitter:image:src, twitter:image. */
 const BANNER_META = [
-  'meta[property="og:image:secure_url" i]',
-  'meta[property="og:image:url" i]',
-  'meta[property="og:image" i]',
-  'meta[name="twitter:image:src" i]',
-  'meta[name="twitter:image" i]',
-  'meta[property="twitter:image" i]',
+  attrEquals('property', 'og:image:secure_url', true),
+  attrEquals('property', 'og:image:url', true),
+  attrEquals('property', 'og:image', true),
+  attrEquals('name', 'twitter:image:src', true),
+  attrEquals('name', 'twitter:image', true),
+  attrEquals('property', 'twitter:image', true),
 ];
-const HERO_ZONE = '[class*="hero" i], [id*="hero" i], [class*="masthead" i], [class*="jumbotron" i], [class*="banner" i]:not([class*="cookie" i]):not([class*="consent" i]), [class*="cover" i]';
+const CLASS_COOKIE = attrContains('class', 'cookie', true);
+const CLASS_CONSENT = attrContains('class', 'consent', true);
+const CLASS_BANNER = attrContains('class', 'banner', true);
+/**
+ * `[class*="hero" i], [id*="hero" i], [class*="masthead" i], [class*="jumbotron" i],
+ * [class*="banner" i]:not([class*="cookie" i]):not([class*="consent" i]), [class*="cover" i]`
+ */
+const HERO_ZONE = anyOf(
+  attrContainsAny('class', ['hero', 'masthead', 'jumbotron', 'cover'], true),
+  attrContains('id', 'hero', true),
+  (el) => CLASS_BANNER(el) && !CLASS_COOKIE(el) && !CLASS_CONSENT(el),
+);
+const HEADER = tagIs('header');
+/** `header nav, [role="dialog"], footer` */
+const NOT_HERO: ElementTest = (el) => (el.name === 'nav' && hasAncestor(el, HEADER)) || el.attribs['role'] === 'dialog' || el.name === 'footer';
+const VIDEO_POSTER: ElementTest = (el) => el.name === 'video' && el.attribs['poster'] !== undefined;
+const IMG = tagIs('img');
 
 export interface IngestedBanner {
   image: IngestedImage | null;
@@ -39,11 +58,12 @@ export interface IngestedBanner {
 
 export function findBannerUrls(page: HtmlPage): string[] {
   const urls: string[] = [];
-  for (const selector of BANNER_META) {
-    page.$(selector).each((_, el) => {
-      const url = resolveUrl(page.$(el).attr('content'), page.baseUrl);
+  const metas = elementIndex(page.$).byTag('meta');
+  for (const test of BANNER_META) {
+    for (const el of metas.filter(test)) {
+      const url = resolveUrl(el.attribs['content'], page.baseUrl);
       if (url && !urls.includes(url)) urls.push(url);
-    });
+    }
   }
   return urls.slice(0, MAX_BANNERS);
 }
@@ -52,17 +72,15 @@ export function findBannerUrls(page: HtmlPage): string[] {
 export function findHeroBannerUrls(page: HtmlPage, sheets: ParsedCss[] = []): string[] {
   const { $ } = page;
   const urls: string[] = [];
-  $(HERO_ZONE)
-    .filter((_, el) => $(el).closest('header nav, [role="dialog"], footer').length === 0)
-    .slice(0, 3)
-    .each((_, zone) => {
-      for (const bg of backgroundLogos(page, zone, sheets)) if (!bg.crop) urls.push(bg.url);
-      $(zone).find('video[poster]').each((_, v) => void pushUrl(urls, resolveUrl($(v).attr('poster'), page.baseUrl)));
-      $(zone).find('img').slice(0, 2).each((_, img) => {
-        const source = $(img).parent('picture').children('source[srcset]').first().attr('srcset');
-        pushUrl(urls, resolveUrl(largestSrcsetEntry(source) ?? imageSource($, img), page.baseUrl));
-      });
-    });
+  const zones = elementIndex($).all.filter((el) => HERO_ZONE(el) && closest(el, NOT_HERO) === null).slice(0, 3);
+  for (const zone of zones) {
+    for (const bg of backgroundLogos(page, zone, sheets)) if (!bg.crop) urls.push(bg.url);
+    for (const v of findIn(zone, VIDEO_POSTER)) pushUrl(urls, resolveUrl(v.attribs['poster'], page.baseUrl));
+    for (const img of findIn(zone, IMG).slice(0, 2)) {
+      const source = pictureSources(img)[0]?.attribs['srcset'];
+      pushUrl(urls, resolveUrl(largestSrcsetEntry(source) ?? imageSource($, img), page.baseUrl));
+    }
+  }
   return urls.slice(0, MAX_HERO_CANDIDATES);
 }
 

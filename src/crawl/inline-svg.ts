@@ -5,10 +5,13 @@
  * what a browser would paint with no colour set. SVGs that embed rasters or foreign content are refused: they
  * are sprites or illustrations, not marks.
  */
+import { elementIndex, isElement } from './element-index.js';
+import { findIn, parentsOf, tagIs, type ElementTest } from './element-queries.js';
 import { cleanText, type HtmlElement, type HtmlPage } from './html-page.js';
 import { parseCssColor } from '../domain/color-math.js';
 import type { CssRule } from './parse-css.js';
-import { declaredValue, splitSelectors } from './parse-css.js';
+import { declaredValue, ruleSelectors } from './parse-css.js';
+import { matchesSelector } from './selector-match.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const XLINK_NS = 'http://www.w3.org/1999/xlink';
@@ -17,7 +20,9 @@ const MAX_SVG_CHARS = 512 * 1024;
 export function serializeInlineSvg(page: HtmlPage, el: HtmlElement, rules: CssRule[] = []): string | null {
   const { $ } = page;
   const clone = $(el).clone();
-  if (clone.find('image, foreignObject, foreignobject').length > 0) return null;
+  // `clone.find('image, foreignObject, foreignobject')`: css-select lower-cases the type, so SVG's camel-case
+  // <foreignObject> element is not matched, only elements literally named so.
+  if (findIn(rootOf(clone), EMBEDDED).length > 0) return null;
   inlineLoneSymbol(page, clone);
   inlineUseTargets(page, clone);
   if (!clone.attr('xmlns')) clone.attr('xmlns', SVG_NS);
@@ -40,8 +45,10 @@ function inlineLoneSymbol(page: HtmlPage, clone: ReturnType<HtmlPage['$']>): voi
   if (drawn.length !== 1 || drawn[0]?.tagName.toLowerCase() !== 'use') return;
   const use = drawn.first();
   const href = (use.attr('href') ?? use.attr('xlink:href') ?? '').trim();
-  const symbol = href.startsWith('#') ? $(`symbol[id="${cssEscape(href.slice(1))}"]`).first() : null;
-  if (!symbol || symbol.length === 0) return;
+  // `$('symbol[id="…"]').first()`
+  const symbolElement = href.startsWith('#') ? elementIndex($).byTag('symbol').find(idIs(href.slice(1))) : undefined;
+  if (!symbolElement) return;
+  const symbol = $(symbolElement);
   const viewBox = symbol.attr('viewBox') ?? symbol.attr('viewbox');
   if (viewBox && !clone.attr('viewBox') && !clone.attr('viewbox')) clone.attr('viewBox', viewBox);
   for (const side of ['width', 'height']) if (!clone.attr(side) && use.attr(side)) clone.attr(side, use.attr(side) ?? '');
@@ -50,37 +57,61 @@ function inlineLoneSymbol(page: HtmlPage, clone: ReturnType<HtmlPage['$']>): voi
 
 function inlineUseTargets(page: HtmlPage, clone: ReturnType<HtmlPage['$']>): void {
   const { $ } = page;
-  const missing = clone
-    .find('use')
-    .toArray()
-    .map((use) => ($(use).attr('href') ?? $(use).attr('xlink:href') ?? '').trim())
-    .filter((href) => href.startsWith('#') && clone.find(`[id="${cssEscape(href.slice(1))}"]`).length === 0);
+  const root = rootOf(clone);
+  const missing = findIn(root, USE)
+    .map((use) => (use.attribs['href'] ?? use.attribs['xlink:href'] ?? '').trim())
+    .filter((href) => href.startsWith('#') && findIn(root, idIs(href.slice(1))).length === 0);
+  // `$('[id="…"]').first()` for each
+  const all = elementIndex($).all;
   const defs = [...new Set(missing)]
-    .map((href) => $(`[id="${cssEscape(href.slice(1))}"]`).first())
-    .filter((target) => target.length > 0)
-    .map((target) => $.html(target))
+    .map((href) => all.find(idIs(href.slice(1))))
+    .filter((target): target is HtmlElement => target !== undefined)
+    .map((target) => $.html($(target)))
     .join('');
   if (defs) clone.prepend(`<defs>${defs}</defs>`);
 }
 
-function cssEscape(id: string): string {
-  return id.replace(/["\\]/g, '\\$&');
+const EMBEDDED = tagIs('image', 'foreignobject');
+const USE = tagIs('use');
+
+/** `[id="…"]`: a case-sensitive comparison of the whole id. */
+function idIs(id: string): ElementTest {
+  return (el) => el.attribs['id'] === id;
+}
+
+/** The cloned <svg> element itself (a clone of one element is one detached element). */
+function rootOf(clone: ReturnType<HtmlPage['$']>): HtmlElement {
+  const root = clone[0];
+  if (!root || !isElement(root)) throw new Error('the clone of an element is an element');
+  return root;
 }
 
 /** The `color` in effect on the element: nearest declaration on it or its ancestors wins. */
 export function currentColorOf(page: HtmlPage, el: HtmlElement, rules: CssRule[]): string | null {
-  const { $ } = page;
-  // Only plain (non-media) rules that set `color`, and at most the last 2000: bounded work on hostile CSS.
-  const colorRules = rules.filter((r) => !r.media && declaredValue(r, 'color') !== null).slice(-2000);
-  const chain = [el, ...$(el).parents().toArray()];
+  const colorRules = colorRulesOf(rules);
+  const chain = [el, ...parentsOf(el)];
   for (const node of chain) {
-    const $node = $(node);
-    const inline = /(?:^|;)\s*color\s*:\s*([^;]+)/i.exec($node.attr('style') ?? '')?.[1];
-    const declared = inline ?? $node.attr('color') ?? ruleColor(page, node, colorRules);
+    const inline = /(?:^|;)\s*color\s*:\s*([^;]+)/i.exec(node.attribs['style'] ?? '')?.[1];
+    const declared = inline ?? node.attribs['color'] ?? ruleColor(page, node, colorRules);
     const hex = declared ? parseCssColor(cleanText(declared).replace(/\s*!important$/i, '')) : null;
     if (hex) return hex;
   }
   return null;
+}
+
+const colorRulesCache = new WeakMap<CssRule[], CssRule[]>();
+
+/**
+ * Only plain (non-media) rules that set `color`, and at most the last 2000: bounded work on hostile CSS. Once per
+ * rule list (one per crawl, shared by the page's inline SVGs).
+ */
+function colorRulesOf(rules: CssRule[]): CssRule[] {
+  let colorRules = colorRulesCache.get(rules);
+  if (!colorRules) {
+    colorRules = rules.filter((r) => !r.media && declaredValue(r, 'color') !== null).slice(-2000);
+    colorRulesCache.set(rules, colorRules);
+  }
+  return colorRules;
 }
 
 /** Last matching rule with a `color` wins (a cascade approximation that ignores specificity). */
@@ -89,16 +120,12 @@ function ruleColor(page: HtmlPage, node: HtmlElement, rules: CssRule[]): string 
   for (const rule of rules) {
     const color = declaredValue(rule, 'color');
     if (!color) continue;
-    const selectors = splitSelectors(rule.selector).filter((s) => !/:|::/.test(s));
+    const selectors = ruleSelectors(rule).filter((s) => !/:|::/.test(s));
     if (selectors.some((s) => safeIs(page, node, s))) found = color;
   }
   return found;
 }
 
 function safeIs(page: HtmlPage, node: HtmlElement, selector: string): boolean {
-  try {
-    return page.$(node).is(selector);
-  } catch {
-    return false;
-  }
+  return matchesSelector(page.$, node, selector);
 }

@@ -5,6 +5,8 @@
  * WebSite.publisher) are collected too, so a lookup by type sees every node.
  */
 import type { CheerioAPI } from 'cheerio';
+import { elementIndex } from './element-index.js';
+import { attrEquals, textOf } from './element-queries.js';
 
 export type JsonLdNode = Record<string, unknown>;
 
@@ -12,14 +14,17 @@ export type JsonLdNode = Record<string, unknown>;
 const MAX_BLOCK_CHARS = 256 * 1024;
 const MAX_NODES = 200;
 
+const JSON_LD_TYPE = attrEquals('type', 'application/ld+json', true);
+
 export function readJsonLd($: CheerioAPI): JsonLdNode[] {
   const nodes: JsonLdNode[] = [];
-  $('script[type="application/ld+json" i]').each((_, el) => {
-    const text = $(el).text();
-    if (text.length > MAX_BLOCK_CHARS) return;
+  // `script[type="application/ld+json" i]`
+  for (const el of elementIndex($).byTag('script').filter(JSON_LD_TYPE)) {
+    const text = textOf(el);
+    if (text.length > MAX_BLOCK_CHARS) continue;
     const data = parseLenientJson(text);
     if (data !== undefined) collectNodes(data, nodes, 0);
-  });
+  }
   return nodes.slice(0, MAX_NODES);
 }
 
@@ -128,12 +133,20 @@ const ORGANIZATION_TYPES = new Set([
  * url/name matches the domain label and one with more properties (the main node, not a stub reference).
  */
 export function findOrganization(nodes: JsonLdNode[], label: string): JsonLdNode | null {
-  const orgs = nodes.filter((n) => nodeTypes(n).some((t) => ORGANIZATION_TYPES.has(t)));
+  const key = label.replace(/[^a-z0-9]/g, '');
   const score = (n: JsonLdNode): number => {
     const id = `${stringValue(n['url']) ?? ''} ${stringValue(n['name']) ?? ''}`.toLowerCase().replace(/[^a-z0-9]/g, '');
-    return (label && id.includes(label.replace(/[^a-z0-9]/g, '')) ? 100 : 0) + Object.keys(n).length;
+    return (label && id.includes(key) ? 100 : 0) + Object.keys(n).length;
   };
-  return orgs.sort((a, b) => score(b) - score(a))[0] ?? null;
+  // The first of the highest score, as a stable sort by descending score would give, scoring each node once.
+  let best: JsonLdNode | null = null;
+  let bestScore = -Infinity;
+  for (const n of nodes) {
+    if (!nodeTypes(n).some((t) => ORGANIZATION_TYPES.has(t))) continue;
+    const s = score(n);
+    if (s > bestScore) [best, bestScore] = [n, s];
+  }
+  return best;
 }
 
 /** A string value, or the first string of an array, or an object's `name`/`url`/`@id`-less `@value`. */

@@ -6,6 +6,8 @@
  * that resembles the brand's domain label winning over one that does not (a partner's or an author's account).
  */
 import { LINK_NAMES, type Link, type LinkName } from '../domain/brand.js';
+import { elementIndex } from './element-index.js';
+import { anyOf, attrEquals, closest, tagIs } from './element-queries.js';
 import { resolveUrl, type HtmlPage } from './html-page.js';
 import { findOrganization, stringList, type JsonLdNode } from './json-ld.js';
 
@@ -23,6 +25,9 @@ const WEIGHT_BODY = 1;
 const WEIGHT_FACTOR_INDIRECT = 0.5;
 const BRAND_LIKE_FACTOR = 1.5;
 
+/** `header, footer, nav, [role="banner"], [role="contentinfo"]` */
+const CHROME = anyOf(tagIs('header', 'footer', 'nav'), attrEquals('role', 'banner'), attrEquals('role', 'contentinfo'));
+
 export function extractLinks(page: HtmlPage, jsonLd: JsonLdNode[]): Link[] {
   const scores = new Map<string, { profile: SocialProfile; score: number; order: number }>();
   const add = (href: string | undefined, weight: number): void => {
@@ -36,11 +41,11 @@ export function extractLinks(page: HtmlPage, jsonLd: JsonLdNode[]): Link[] {
   };
   const org = findOrganization(jsonLd, page.label);
   for (const url of stringList(org?.['sameAs'])) add(url, WEIGHT_SAME_AS);
-  page.$('a[href]').each((_, el) => {
-    const $a = page.$(el);
-    const inChrome = $a.closest('header, footer, nav, [role="banner"], [role="contentinfo"]').length > 0;
-    add($a.attr('href'), inChrome ? WEIGHT_CHROME : WEIGHT_BODY);
-  });
+  for (const el of elementIndex(page.$).byTag('a')) {
+    const href = el.attribs['href'];
+    if (href === undefined) continue;
+    add(href, closest(el, CHROME) !== null ? WEIGHT_CHROME : WEIGHT_BODY);
+  }
   return pickPerNetwork([...scores.values()].map((e) => ({ ...e, score: e.score * brandLikeness(e.profile.key, page.label) })));
 }
 

@@ -6,8 +6,10 @@
  * assumed: many sites set it on a wrapper we cannot see without rendering).
  */
 import { lightness, parseCssColor } from '../domain/color-math.js';
+import { parentsOf } from './element-queries.js';
+import { matchesSelector } from './selector-match.js';
 import type { HtmlElement, HtmlPage } from './html-page.js';
-import { declaredValue, splitSelectors, type CssRule } from './parse-css.js';
+import { declaredValue, ruleSelectors, type CssRule } from './parse-css.js';
 
 const MAX_RULES = 1000;
 const MAX_ANCESTORS = 8;
@@ -15,15 +17,37 @@ const DARK_BELOW = 0.5;
 const LIGHT_ABOVE = 0.8;
 
 export function backdropTheme(page: HtmlPage, el: HtmlElement, rules: CssRule[]): 'dark' | 'light' | null {
-  const painted = rules.filter((r) => !r.media && backgroundColor(r) !== null).slice(-MAX_RULES);
-  for (const node of page.$(el).parents().toArray().slice(0, MAX_ANCESTORS)) {
-    const color = inlineBackground(page.$(node).attr('style')) ?? ruleBackground(page, node, painted);
+  const painted = paintedRules(rules);
+  for (const node of parentsOf(el).slice(0, MAX_ANCESTORS)) {
+    const color = inlineBackground(node.attribs['style']) ?? ruleBackground(page, node, painted);
     if (!color) continue;
     const l = lightness(color);
     if (l < DARK_BELOW) return 'light';
     return l > LIGHT_ABOVE ? 'dark' : null;
   }
   return null;
+}
+
+interface PaintedRule {
+  color: string;
+  /** Selectors without pseudo-classes: a static match cannot tell :hover from the resting state. */
+  selectors: string[];
+}
+
+/** Per rule list (one per crawl, shared by its mark candidates): colour parsing of every rule is not per call. */
+const paintedCache = new WeakMap<CssRule[], PaintedRule[]>();
+
+/** Plain rules that paint a background colour, the last MAX_RULES of them. */
+function paintedRules(rules: CssRule[]): PaintedRule[] {
+  let painted = paintedCache.get(rules);
+  if (!painted) {
+    painted = rules
+      .filter((r) => !r.media && backgroundColor(r) !== null)
+      .slice(-MAX_RULES)
+      .map((r) => ({ color: backgroundColor(r) ?? '', selectors: ruleSelectors(r).filter((s) => !/:|::/.test(s)) }));
+    paintedCache.set(rules, painted);
+  }
+  return painted;
 }
 
 function inlineBackground(style: string | undefined): string | null {
@@ -48,19 +72,14 @@ function firstColor(value: string): string | null {
 }
 
 /** Last matching rule wins (a cascade approximation that ignores specificity, like inline-svg.ts). */
-function ruleBackground(page: HtmlPage, node: HtmlElement, rules: CssRule[]): string | null {
+function ruleBackground(page: HtmlPage, node: HtmlElement, rules: PaintedRule[]): string | null {
   let found: string | null = null;
   for (const rule of rules) {
-    const selectors = splitSelectors(rule.selector).filter((s) => !/:|::/.test(s));
-    if (selectors.some((s) => matches(page, node, s))) found = backgroundColor(rule);
+    if (rule.selectors.some((s) => matches(page, node, s))) found = rule.color;
   }
   return found;
 }
 
 function matches(page: HtmlPage, node: HtmlElement, selector: string): boolean {
-  try {
-    return page.$(node).is(selector);
-  } catch {
-    return false;
-  }
+  return matchesSelector(page.$, node, selector);
 }

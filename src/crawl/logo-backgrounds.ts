@@ -9,7 +9,8 @@
 import type { CheerioAPI } from 'cheerio';
 import type { HtmlElement, HtmlPage } from './html-page.js';
 import { resolveUrl } from './html-page.js';
-import { declaredValue, splitSelectors, type CssRule, type ParsedCss } from './parse-css.js';
+import { declaredValue, ruleSelectors, type CssRule, type ParsedCss } from './parse-css.js';
+import { matchesSelector } from './selector-match.js';
 
 export interface SpriteCrop {
   left: number;
@@ -34,12 +35,12 @@ const MAX_RULES = 2000;
 
 export function backgroundLogos(page: HtmlPage, el: HtmlElement, sheets: ParsedCss[]): BackgroundLogo[] {
   const out: BackgroundLogo[] = [];
-  const inline = page.$(el).attr('style') ?? '';
+  const inline = el.attribs['style'] ?? '';
   const inlineUrl = CSS_URL.exec(/background(-image)?\s*:[^;]*/i.exec(inline)?.[0] ?? '')?.[1];
   const resolvedInline = resolveUrl(inlineUrl, page.baseUrl);
   if (resolvedInline) out.push({ url: resolvedInline, crop: cropFromDeclarations(inline), scheme: null });
   for (const { rule, base } of backgroundRules(sheets, page.baseUrl)) {
-    const selectors = splitSelectors(rule.selector);
+    const selectors = ruleSelectors(rule);
     const dark = /prefers-color-scheme\s*:\s*dark/i.test(rule.media ?? '');
     for (const selector of selectors) {
       const darkScope = DARK_SCOPE.exec(`${selector} `);
@@ -65,11 +66,7 @@ function background(rule: CssRule): string {
 }
 
 function matches($: CheerioAPI, el: HtmlElement, selector: string): boolean {
-  try {
-    return $(el).is(selector);
-  } catch {
-    return false;
-  }
+  return matchesSelector($, el, selector);
 }
 
 /** A sprite box: pixel width and height plus a pixel background-position (negative offsets into the sheet). */

@@ -7,7 +7,25 @@
  * alt text, cookie banners, UI glyphs) are excluded.
  */
 import type { CheerioAPI } from 'cheerio';
+import { elementIndex } from './element-index.js';
+import {
+  anyOf,
+  attrContains,
+  attrEquals,
+  attrStartsWithIgnoreCase,
+  childElements,
+  closest,
+  firstAttr,
+  hasAncestor,
+  parentOf,
+  parentsOf,
+  tagIs,
+  textOf,
+  type ElementTest,
+} from './element-queries.js';
+import { elementText } from './element-text.js';
 import { cleanText, registrableDomain, resolveUrl, type HtmlElement, type HtmlPage } from './html-page.js';
+import { pageZones } from './page-zones.js';
 import { findOrganization, nodeValue, stringValue, type JsonLdNode } from './json-ld.js';
 import { largestSize, type WebManifest } from './manifest.js';
 import { serializeInlineSvg } from './inline-svg.js';
@@ -47,21 +65,25 @@ export interface MarkCandidate {
 const MAX_ICON_CANDIDATES = 8;
 const MAX_MARK_CANDIDATES = 4;
 
+/** `meta[name="msapplication-TileImage" i], meta[name^="msapplication-square" i]` */
+const TILE_META = anyOf(attrEquals('name', 'msapplication-TileImage', true), attrStartsWithIgnoreCase('name', 'msapplication-square'));
+
 export function findIconCandidates(page: HtmlPage, manifest: WebManifest | null): IconCandidate[] {
-  const { $ } = page;
+  const index = elementIndex(page.$);
   const out: IconCandidate[] = [];
-  $('link[rel][href]').each((_, el) => {
-    const rel = ($(el).attr('rel') ?? '').toLowerCase().split(/\s+/);
+  for (const el of index.byTag('link')) {
+    if (el.attribs['rel'] === undefined || el.attribs['href'] === undefined) continue;
+    const rel = (el.attribs['rel'] ?? '').toLowerCase().split(/\s+/);
     const kind = iconKind(rel);
-    const url = resolveUrl($(el).attr('href'), page.baseUrl);
-    if (kind && url) out.push({ kind, url, declaredSize: largestSize($(el).attr('sizes')) });
-  });
+    const url = resolveUrl(el.attribs['href'], page.baseUrl);
+    if (kind && url) out.push({ kind, url, declaredSize: largestSize(el.attribs['sizes']) });
+  }
   // Windows tiles: a square brand image the site declares for pinned sites, usually 144–310 px.
-  $('meta[name="msapplication-TileImage" i], meta[name^="msapplication-square" i]').each((_, el) => {
-    const url = resolveUrl($(el).attr('content'), page.baseUrl);
-    const size = /(\d+)x\1/i.exec($(el).attr('name') ?? '')?.[1];
+  for (const el of index.byTag('meta').filter(TILE_META)) {
+    const url = resolveUrl(el.attribs['content'], page.baseUrl);
+    const size = /(\d+)x\1/i.exec(el.attribs['name'] ?? '')?.[1];
     if (url) out.push({ kind: 'tile', url, declaredSize: size ? Number(size) : 144 });
-  });
+  }
   for (const icon of manifest?.icons ?? []) {
     if (!icon.purpose.includes('monochrome')) out.push({ kind: 'manifest-icon', url: icon.url, declaredSize: icon.size });
   }
@@ -117,12 +139,14 @@ const elementOf = new WeakMap<MarkCandidate, HtmlElement>();
 
 /** og:logo, itemprop=logo and JSON-LD Organization.logo: declared by the site, but untyped (wide or square). */
 function metaLogos({ page, jsonLd }: MarkContext): MarkCandidate[] {
-  const { $ } = page;
+  const index = elementIndex(page.$);
+  const metas = index.byTag('meta');
+  const imgs = index.byTag('img');
   const hrefs = [
-    $('meta[property="og:logo" i]').attr('content'),
-    $('meta[itemprop="logo" i]').attr('content'),
-    $('img[itemprop="logo" i]').attr('src'),
-    $('[itemprop="logo" i] img').attr('src'),
+    firstAttr(metas, OG_LOGO, 'content'),
+    firstAttr(metas, ITEMPROP_LOGO, 'content'),
+    firstAttr(imgs, ITEMPROP_LOGO, 'src'),
+    firstAttr(imgs, (img) => hasAncestor(img, ITEMPROP_LOGO), 'src'),
   ];
   const org = findOrganization(jsonLd, page.label);
   const logo = org?.['logo'];
@@ -137,49 +161,31 @@ function metaLogos({ page, jsonLd }: MarkContext): MarkCandidate[] {
   return out;
 }
 
+const OG_LOGO = attrEquals('property', 'og:logo', true);
+const ITEMPROP_LOGO = attrEquals('itemprop', 'logo', true);
+
 function siteBonus(url: string, page: HtmlPage): number {
   // Another registrable domain (a CDN or a customer) makes a mark less likely the brand's own (dembrandt −60).
   return registrableDomain(url) === page.domain ? 0 : -40;
 }
 
-const EXCLUDED_CONTAINERS = '[class*="cookie" i], [id*="cookie" i], [class*="consent" i], [id*="consent" i], [class*="gdpr" i], [role="dialog"], [aria-modal="true"], dialog, [class*="modal" i], [id*="onetrust" i]';
-const HEADER_ZONE = 'header, [role="banner"], .header, #header, .site-header, .navbar, nav';
 /** Badges and other brands' marks that sit near a logo: payment, partner, award, store and social glyphs. */
 const FOREIGN_MARK = /(payment|partner|sponsor|award|badge|certif|trust(ed|pilot)|app-?store|google-?play|social|share)/i;
 const SOCIAL_HOSTS = /(^|\.)(twitter|x|facebook|instagram|linkedin|youtube|tiktok|github|pinterest|discord|reddit|threads|mastodon\.social|medium)\.com$/i;
 /** Default avatars and "no image" graphics are never a brand's logo (spec 2.3 placeholder). */
 const PLACEHOLDER_URL = /(default[-_]?(avatar|user|profile|logo)|avatar[-_]?(default|placeholder)|placeholder|no[-_]?(image|logo|photo)|blank\.(png|gif|jpe?g)|spacer\.gif|gravatar\.com\/avatar\/[0-9a-f]*\?.*d=(mp|mm|identicon|blank))/i;
 
-interface Zones {
-  /** Elements inside a consent banner, dialog or button. */
-  excluded: Set<HtmlElement>;
-  /** Elements inside the header/nav. */
-  header: Set<HtmlElement>;
-}
-
-const zoneCache = new WeakMap<HtmlPage, Zones>();
-
-/** Zone membership computed once per page: `closest()` with these selectors per element dominated the run time. */
-function zonesOf(page: HtmlPage): Zones {
-  let zones = zoneCache.get(page);
-  if (!zones) {
-    const { $ } = page;
-    const inside = (selector: string) => new Set<HtmlElement>($(selector).find('*').addBack().toArray());
-    zones = { excluded: inside(`${EXCLUDED_CONTAINERS}, button`), header: inside(HEADER_ZONE) };
-    zoneCache.set(page, zones);
-  }
-  return zones;
-}
-
 export function isPlaceholderUrl(url: string): boolean {
   return PLACEHOLDER_URL.test(url);
 }
 
+const IMG_OR_SVG = tagIs('img', 'svg');
+const SVG = tagIs('svg');
+
 function pageMarks(ctx: MarkContext): MarkCandidate[] {
-  const { $ } = ctx.page;
   const out: MarkCandidate[] = [];
-  $('img, svg').each((index, el) => {
-    if (el.tagName === 'svg' && $(el).parents('svg').length > 0) return;
+  elementIndex(ctx.page.$).all.filter(IMG_OR_SVG).forEach((el, index) => {
+    if (el.tagName === 'svg' && parentsOf(el).some(SVG)) return;
     out.push(...judgeMark(ctx, el, index));
   });
   out.push(...cssBackgroundMarks(ctx));
@@ -197,19 +203,21 @@ interface Placement {
 /** Where the element sits and what names it, or null when it is clearly not the brand's own mark. */
 function placementOf(ctx: MarkContext, el: HtmlElement): Placement | null {
   const { page } = ctx;
-  const $el = page.$(el);
-  const zones = zonesOf(page);
-  if (zones.excluded.has(el)) return null;
-  const inHeader = zones.header.has(el);
+  const zones = pageZones(page.$);
+  if (zones.isExcluded(el)) return null;
+  const inHeader = zones.inHeader(el);
   const homeLinked = isHomeLinked(page, el);
-  const named = isLogoNamed(page.$, el);
+  const named = isLogoNamed(el);
   if (!inHeader && !homeLinked && !named) return null;
   if (isForeignMark(page, el) || namesAnotherBrand(ctx, el)) return null;
-  const label = markLabel(page.$, el);
+  const label = markLabel(el);
   if (label && isThirdPartyLabel(label, page.label, ctx.brandName)) return null;
   if (!inHeader && !homeLinked && isInLogoWall(page.$, el)) return null;
-  return { inHeader, inFooter: $el.closest('footer, [role="contentinfo"]').length > 0, homeLinked, named, label };
+  return { inHeader, inFooter: closest(el, FOOTER) !== null, homeLinked, named, label };
 }
+
+/** `footer, [role="contentinfo"]` */
+const FOOTER = anyOf(tagIs('footer'), attrEquals('role', 'contentinfo'));
 
 function placementScore(ctx: MarkContext, p: Placement, index: number): number {
   let score = (p.inHeader ? 50 : 0) + (p.inFooter ? 20 : 0) + (p.homeLinked ? 40 : 0) + (p.named ? 30 : 0);
@@ -222,16 +230,16 @@ function judgeMark(ctx: MarkContext, el: HtmlElement, index: number): MarkCandid
   const { page } = ctx;
   const placement = placementOf(ctx, el);
   if (!placement) return [];
-  const size = paintedSize(page.$, el);
+  const size = paintedSize(el);
   if (size && Math.max(size.width, size.height) < 24) return [];
-  const tag = String(page.$(el).prop('tagName') ?? '').toLowerCase();
+  const tag = tagNameOf(el);
   const url = tag === 'img' ? resolveUrl(imageSource(page.$, el), page.baseUrl) : null;
   const svg = tag === 'svg' ? serializeInlineSvg(page, el, ctx.cssRules) : null;
   if ((!url && !svg) || (url && isPlaceholderUrl(url))) return [];
   let score = placementScore(ctx, placement, index);
   if (url) score += siteBonus(url, page) * 1.5;
   if (size && (size.width > 800 || size.height > 500)) score -= 80;
-  const scheme = tag === 'img' ? classScheme(page.$, el) : null;
+  const scheme = tag === 'img' ? classScheme(el) : null;
   const hint = themeHint(`${url ?? ''} ${placement.label}`);
   const own: MarkCandidate = { kind: 'header', url, svg, score: scheme === 'dark' ? score - 5 : score, themeHint: hint ?? schemeTheme(scheme), scheme };
   elementOf.set(own, el);
@@ -249,9 +257,14 @@ function schemeTheme(scheme: 'dark' | 'light' | null | undefined): 'dark' | 'lig
   return scheme === 'light' ? 'dark' : null;
 }
 
+/** cheerio's `prop('tagName')`, lower-cased as this module always compares it. */
+function tagNameOf(el: HtmlElement): string {
+  return el.name.toUpperCase().toLowerCase();
+}
+
 /** Tailwind-style scheme switches: `dark:hidden` shows in light mode only, `hidden dark:block` in dark only. */
-function classScheme($: CheerioAPI, el: HtmlElement): 'dark' | 'light' | null {
-  const cls = `${$(el).attr('class') ?? ''} ${$(el).parent().attr('class') ?? ''}`;
+function classScheme(el: HtmlElement): 'dark' | 'light' | null {
+  const cls = `${el.attribs['class'] ?? ''} ${parentOf(el)?.attribs['class'] ?? ''}`;
   if (/(^|\s)dark:(block|inline|inline-block|flex)(\s|$)/.test(cls)) return 'dark';
   if (/(^|\s)dark:hidden(\s|$)/.test(cls)) return 'light';
   if (/(^|[\s_-])(logo|brand)[-_]{1,2}(on-)?dark(\s|$)/i.test(cls) || /(^|\s)(only-dark|show-dark|dark-only)(\s|$)/i.test(cls)) return 'dark';
@@ -260,20 +273,33 @@ function classScheme($: CheerioAPI, el: HtmlElement): 'dark' | 'light' | null {
 
 /** <picture><source media="(prefers-color-scheme: dark)" srcset="…"> alternates of a header <img>. */
 function pictureVariants(ctx: MarkContext, el: HtmlElement, score: number): MarkCandidate[] {
-  const { $ } = ctx.page;
   const out: MarkCandidate[] = [];
-  $(el).parent('picture').children('source[srcset]').each((_, source) => {
-    const media = $(source).attr('media') ?? '';
+  for (const source of pictureSources(el)) {
+    const media = source.attribs['media'] ?? '';
     const scheme = /prefers-color-scheme\s*:\s*dark/i.test(media) ? 'dark' : /prefers-color-scheme\s*:\s*light/i.test(media) ? 'light' : null;
-    if (!scheme) return;
-    const url = resolveUrl(largestSrcsetEntry($(source).attr('srcset')), ctx.page.baseUrl);
+    if (!scheme) continue;
+    const url = resolveUrl(largestSrcsetEntry(source.attribs['srcset']), ctx.page.baseUrl);
     if (url && !isPlaceholderUrl(url)) out.push({ kind: 'header', url, svg: null, score: score - 5, themeHint: schemeTheme(scheme), scheme });
-  });
+  }
   return out;
 }
 
-/** Elements that may carry a CSS-painted logo (narrowed further by mayPaintLogo). */
-const PAINTABLE = ['a', 'div', 'span', 'h1', 'i', 'b', 'strong', 'p'].map((t) => `${t}[class], ${t}[id], ${t}[style], header ${t}, nav ${t}`).join(', ');
+/** `$(img).parent('picture').children('source[srcset]')`: the <source>s of the <picture> an <img> is in. */
+export function pictureSources(img: HtmlElement): HtmlElement[] {
+  const picture = parentOf(img);
+  return picture?.name === 'picture' ? childElements(picture).filter((c) => c.name === 'source' && c.attribs['srcset'] !== undefined) : [];
+}
+
+/**
+ * Elements that may carry a CSS-painted logo (narrowed further by mayPaintLogo): for each of a, div, span, h1,
+ * i, b, strong, p: `t[class], t[id], t[style], header t, nav t`.
+ */
+const PAINTABLE_TAG = tagIs('a', 'div', 'span', 'h1', 'i', 'b', 'strong', 'p');
+const IN_HEADER_OR_NAV = tagIs('header', 'nav');
+const PAINTABLE: ElementTest = (el) =>
+  PAINTABLE_TAG(el) && (el.attribs['class'] !== undefined || el.attribs['id'] !== undefined || el.attribs['style'] !== undefined || hasAncestor(el, IN_HEADER_OR_NAV));
+/** `[style*="background" i]` */
+const INLINE_BACKGROUND = attrContains('style', 'background', true);
 
 /** Logos drawn as CSS backgrounds on header/home-link/logo-named elements (see logo-backgrounds.ts). */
 function cssBackgroundMarks(ctx: MarkContext): MarkCandidate[] {
@@ -281,14 +307,13 @@ function cssBackgroundMarks(ctx: MarkContext): MarkCandidate[] {
   const sheets = ctx.sheets ?? [];
   const out: MarkCandidate[] = [];
   const hasRules = sheets.some((sheet) => sheet.rules.some((rule) => /url\(/i.test(rule.declarations.map((d) => d.value).join(' '))));
-  const selector = hasRules ? PAINTABLE : '[style*="background" i]';
-  page.$(selector).each((index, el) => {
-    const $el = page.$(el);
-    if ($el.find('img, svg').length > 0 || out.length >= 6) return;
+  const zones = pageZones(page.$);
+  elementIndex(page.$).all.filter(hasRules ? PAINTABLE : INLINE_BACKGROUND).forEach((el, index) => {
+    if (zones.hasImageBelow(el) || out.length >= 6) return;
     if (!mayPaintLogo(page, el)) return;
     const placement = placementOf(ctx, el);
     if (!placement) return;
-    const score = placementScore(ctx, { ...placement, label: placement.label || cleanText($el.text()) }, index);
+    const score = placementScore(ctx, { ...placement, label: placement.label || elementText(el) }, index);
     for (const bg of backgroundLogos(page, el, sheets)) {
       if (isPlaceholderUrl(bg.url)) continue;
       const base = score + siteBonus(bg.url, page) * 1.5 - (bg.scheme === 'dark' ? 5 : 0);
@@ -305,10 +330,9 @@ function cssBackgroundMarks(ctx: MarkContext): MarkCandidate[] {
  * sites paint a text-hidden logo without naming it: the header's <h1> and the header's home link.
  */
 function mayPaintLogo(page: HtmlPage, el: HtmlElement): boolean {
-  const $el = page.$(el);
-  if (/logo|brand/i.test(`${$el.attr('class') ?? ''} ${$el.attr('id') ?? ''}`) || /background/i.test($el.attr('style') ?? '')) return true;
-  if (!zonesOf(page).header.has(el)) return false;
-  const tag = String($el.prop('tagName') ?? '').toLowerCase();
+  if (/logo|brand/i.test(`${el.attribs['class'] ?? ''} ${el.attribs['id'] ?? ''}`) || /background/i.test(el.attribs['style'] ?? '')) return true;
+  if (!pageZones(page.$).inHeader(el)) return false;
+  const tag = tagNameOf(el);
   return tag === 'h1' || (tag === 'a' && isHomeLinked(page, el));
 }
 
@@ -320,28 +344,30 @@ const GENERIC_LOGO_WORDS = /^(site|main|primary|secondary|header|footer|nav|navb
  * a logo after something that is neither generic nor the brand is another organisation's mark.
  */
 function namesAnotherBrand(ctx: MarkContext, el: HtmlElement): boolean {
-  const $el = ctx.page.$(el);
-  const names = `${$el.attr('class') ?? ''} ${$el.attr('id') ?? ''} ${fileName($el.attr('src')).replace(/\.[a-z0-9]+$/i, '')}`.toLowerCase();
+  const names = `${el.attribs['class'] ?? ''} ${el.attribs['id'] ?? ''} ${fileName(el.attribs['src']).replace(/\.[a-z0-9]+$/i, '')}`.toLowerCase();
   const words = [...names.matchAll(/([a-z0-9]+)[-_]logo|logo[-_]([a-z0-9]+)/g)].map((m) => m[1] ?? m[2] ?? '');
   return words.some((word) => !GENERIC_LOGO_WORDS.test(word) && !matchesBrand(word, ctx.page.label, ctx.brandName) && !ctx.page.label.includes(word));
 }
 
 /** Payment/partner/award badges and marks linking to social networks are other brands' marks. */
 function isForeignMark(page: HtmlPage, el: HtmlElement): boolean {
-  const { $ } = page;
-  const chain = [el, ...$(el).parents().toArray().slice(0, 3)];
-  const names = chain.map((n) => `${$(n).attr('class') ?? ''} ${$(n).attr('id') ?? ''}`).join(' ');
-  if (FOREIGN_MARK.test(names) || FOREIGN_MARK.test(fileName($(el).attr('src')))) return true;
-  const href = resolveUrl($(el).closest('a[href]').attr('href'), page.baseUrl);
+  const chain = [el, ...parentsOf(el).slice(0, 3)];
+  const names = chain.map((n) => `${n.attribs['class'] ?? ''} ${n.attribs['id'] ?? ''}`).join(' ');
+  if (FOREIGN_MARK.test(names) || FOREIGN_MARK.test(fileName(el.attribs['src']))) return true;
+  const href = resolveUrl(closest(el, LINK)?.attribs['href'], page.baseUrl);
   return href !== null && SOCIAL_HOSTS.test(new URL(href).hostname);
 }
 
+/** `a[href]` */
+const LINK: ElementTest = (el) => el.name === 'a' && el.attribs['href'] !== undefined;
+
 /** The file an <img> shows: src, unless it is a lazy loader's data: placeholder; then data-src or the largest srcset entry. */
-export function imageSource($: CheerioAPI, el: HtmlElement): string | undefined {
-  const $el = $(el);
-  const src = $el.attr('src');
-  const lazy = $el.attr('data-src') ?? $el.attr('data-lazy-src') ?? $el.attr('data-original');
-  const fromSet = largestSrcsetEntry($el.attr('srcset') ?? $el.attr('data-srcset'));
+export function imageSource(_$: CheerioAPI, el: HtmlElement): string | undefined {
+  // `$` stays in the signature for callers; the attributes are read off the element.
+  const a = el.attribs;
+  const src = a['src'];
+  const lazy = a['data-src'] ?? a['data-lazy-src'] ?? a['data-original'];
+  const fromSet = largestSrcsetEntry(a['srcset'] ?? a['data-srcset']);
   // A data: URI src is a lazy loader's blank placeholder; the real file is in data-src or srcset.
   if (src && !src.trim().startsWith('data:')) return src;
   return lazy ?? fromSet ?? src;
@@ -362,16 +388,16 @@ export function largestSrcsetEntry(srcset: string | undefined): string | undefin
 
 /** A link to the site's own home page: `/`, `./`, the own origin, or a locale root such as `/en` or `/de-ch`. */
 export function isHomeLinked(page: HtmlPage, el: HtmlElement): boolean {
-  const href = page.$(el).closest('a[href]').attr('href');
+  const href = closest(el, LINK)?.attribs['href'];
   const url = resolveUrl(href, page.baseUrl);
   if (!url || registrableDomain(url) !== page.domain) return false;
   return /^\/(index\.html?|[a-z]{2}([-_][a-z]{2})?\/?)?$/i.test(new URL(url).pathname);
 }
 
-function isLogoNamed($: CheerioAPI, el: HtmlElement): boolean {
-  const chain = [el, ...$(el).parents().toArray().slice(0, 3)];
-  return chain.some((node) => /logo|brand/i.test(`${$(node).attr('class') ?? ''} ${$(node).attr('id') ?? ''}`))
-    || /logo/i.test(`${$(el).attr('alt') ?? ''} ${fileName($(el).attr('src'))}`);
+function isLogoNamed(el: HtmlElement): boolean {
+  const chain = [el, ...parentsOf(el).slice(0, 3)];
+  return chain.some((node) => /logo|brand/i.test(`${node.attribs['class'] ?? ''} ${node.attribs['id'] ?? ''}`))
+    || /logo/i.test(`${el.attribs['alt'] ?? ''} ${fileName(el.attribs['src'])}`);
 }
 
 function fileName(src: string | undefined): string {
@@ -379,41 +405,50 @@ function fileName(src: string | undefined): string {
 }
 
 /** Text that names the mark: alt, aria-label, title, or the <title> of an inline SVG. */
-function markLabel($: CheerioAPI, el: HtmlElement): string {
-  const $el = $(el);
-  const text = $el.attr('alt') ?? $el.attr('aria-label') ?? $el.attr('title') ?? $el.children('title').first().text();
-  return cleanText(text);
+function markLabel(el: HtmlElement): string {
+  const a = el.attribs;
+  const title = (): string => {
+    const child = childElements(el).find((c) => c.name === 'title');
+    return child ? textOf(child) : '';
+  };
+  return cleanText(a['alt'] ?? a['aria-label'] ?? a['title'] ?? title());
 }
 
 const LABEL_NOISE = /\b(logo(type)?|logos|icon|brand|wordmark|symbol|image|img|svg|png|jpe?g|webp|the|official|home(page)?|page|link|go|to|back|return|of|and|white|black|dark|light|mono(chrome)?|colou?r|full|horizontal|vertical|small|large|inverse|negative|primary|main|site|website|v\d+|\d+x)\b/gi;
 
 /** dembrandt's rule: an alt that, stripped of logo words, names something the domain/brand does not contain. */
 export function isThirdPartyLabel(label: string, domainLabel: string, brandName: string | null): boolean {
-  const rest = label.toLowerCase().replace(LABEL_NOISE, ' ').replace(/[^a-z0-9]/g, '');
+  const rest = labelRest(label);
   if (!rest) return false;
-  return !matchesBrand(label, domainLabel, brandName);
+  return !restMatchesBrand(rest, domainLabel, brandName);
 }
 
 function matchesBrand(label: string, domainLabel: string, brandName: string | null): boolean {
-  const rest = label.toLowerCase().replace(LABEL_NOISE, ' ').replace(/[^a-z0-9]/g, '');
+  return restMatchesBrand(labelRest(label), domainLabel, brandName);
+}
+
+/** What a label names once logo words and punctuation are gone. */
+function labelRest(label: string): string {
+  return label.toLowerCase().replace(LABEL_NOISE, ' ').replace(/[^a-z0-9]/g, '');
+}
+
+function restMatchesBrand(rest: string, domainLabel: string, brandName: string | null): boolean {
   const names = [domainLabel, brandName ?? ''].map((n) => n.toLowerCase().replace(/[^a-z0-9]/g, '')).filter(Boolean);
   return rest.length > 0 && names.some((n) => n.includes(rest) || rest.includes(n));
 }
 
 /** ≥ 3 marks in one local container outside the header: "trusted by", integrations, press (dembrandt). */
 export function isInLogoWall($: CheerioAPI, el: HtmlElement): boolean {
-  const ancestors = $(el).parents().toArray().slice(0, 4);
-  return ancestors.some((node) => {
-    if (/^(body|html|main)$/i.test(node.tagName)) return false;
-    const marks = $(node).find('img, svg').filter((_, m) => $(m).parents('svg').length === 0);
-    return marks.length >= 3;
-  });
+  const zones = pageZones($);
+  return parentsOf(el)
+    .slice(0, 4)
+    .some((node) => !/^(body|html|main)$/i.test(node.tagName) && zones.marksBelow(node) >= 3);
 }
 
 /** Size from width/height attributes, when both are plain numbers (the painted size is unknown without CSS). */
-function paintedSize($: CheerioAPI, el: HtmlElement): { width: number; height: number } | null {
-  const w = Number($(el).attr('width'));
-  const h = Number($(el).attr('height'));
+function paintedSize(el: HtmlElement): { width: number; height: number } | null {
+  const w = Number(el.attribs['width']);
+  const h = Number(el.attribs['height']);
   return Number.isFinite(w) && Number.isFinite(h) && w > 0 && h > 0 ? { width: w, height: h } : null;
 }
 

@@ -5,6 +5,8 @@
 import type { Fetcher } from '../platform/fetcher.js';
 import type { CrawlBudget } from './crawl-budget.js';
 import { fetchResource } from './fetch-resource.js';
+import { elementIndex } from './element-index.js';
+import { attrHasWord, type ElementTest } from './element-queries.js';
 import { resolveUrl, type HtmlPage } from './html-page.js';
 import { parseLenientJson } from './json-ld.js';
 
@@ -26,8 +28,12 @@ export interface WebManifest {
 
 const MAX_MANIFEST_BYTES = 256 * 1024;
 
+const MANIFEST_REL = attrHasWord('rel', 'manifest', true);
+/** `link[rel~="manifest" i][href]` */
+const MANIFEST_LINK: ElementTest = (el) => MANIFEST_REL(el) && el.attribs['href'] !== undefined;
+
 export function findManifestUrl(page: HtmlPage): string | null {
-  return resolveUrl(page.$('link[rel~="manifest" i][href]').first().attr('href'), page.baseUrl);
+  return resolveUrl(elementIndex(page.$).byTag('link').find(MANIFEST_LINK)?.attribs['href'], page.baseUrl);
 }
 
 export async function fetchManifest(page: HtmlPage, fetcher: Fetcher, budget: CrawlBudget): Promise<WebManifest | null> {

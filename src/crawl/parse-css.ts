@@ -97,8 +97,27 @@ export function declaredValue(rule: CssRule, property: string): string | null {
   return found?.value ?? null;
 }
 
+const selectorsCache = new WeakMap<CssRule, readonly string[]>();
+
+/** splitSelectors of a rule's selector, once per rule: fonts, colours, variables and logo matching all read them. */
+export function ruleSelectors(rule: CssRule): readonly string[] {
+  let selectors = selectorsCache.get(rule);
+  if (!selectors) {
+    selectors = splitSelectors(rule.selector);
+    selectorsCache.set(rule, selectors);
+  }
+  return selectors;
+}
+
 /** Splits a selector list on top-level commas (not inside :is(...) or [attr="a,b"]). */
 export function splitSelectors(selector: string): string[] {
+  // Without brackets or quotes every comma is a top-level one: the same parts as the scan below.
+  if (!/[()[\]"']/.test(selector)) {
+    const segments = selector.split(',');
+    const last = (segments.pop() ?? '').trim();
+    const parts = segments.map((s) => s.trim());
+    return last ? [...parts, last] : parts;
+  }
   const parts: string[] = [];
   let depth = 0;
   let quote = '';

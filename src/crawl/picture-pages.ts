@@ -6,6 +6,7 @@
 import type { Fetcher } from '../platform/fetcher.js';
 import type { CrawlBudget } from './crawl-budget.js';
 import { fetchResource } from './fetch-resource.js';
+import { hasAncestor, tagIs } from './element-queries.js';
 import { sameSiteLinks } from './same-site-links.js';
 import { parseHtmlPage, type HtmlPage } from './html-page.js';
 
@@ -14,9 +15,12 @@ const MAX_PAGE_BYTES = 1024 * 1024;
 const SHOWCASE_PATH = /(^|[/_-])(product|products|features|solutions|platform|work|portfolio|gallery|showcase|collection|collections|shop|menu|projects|customers|stories)([/_.-]|$)/i;
 const SHOWCASE_TEXT = /^(products?|features|solutions|platform|our work|work|portfolio|gallery|showcase|shop|collections?|menu|projects|customers|customer stories)$/i;
 
+const SECTION = tagIs('header', 'nav', 'main');
+
 export function findPicturePageUrls(page: HtmlPage): string[] {
   const urls: string[] = [];
-  for (const { target, text } of sameSiteLinks(page, 'header a[href], nav a[href], main a[href]')) {
+  // `header a[href], nav a[href], main a[href]`
+  for (const { target, text } of sameSiteLinks(page, (a) => hasAncestor(a, SECTION))) {
     target.search = '';
     if (target.href === page.url || urls.includes(target.href)) continue;
     if (SHOWCASE_PATH.test(target.pathname) || SHOWCASE_TEXT.test(text)) urls.push(target.href);

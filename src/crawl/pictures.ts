@@ -14,9 +14,11 @@
 import type { Image } from '../domain/brand.js';
 import type { IngestedImage } from '../media/ingest-image.js';
 import { hammingDistance } from '../media/perceptual-hash.js';
+import { elementIndex } from './element-index.js';
+import { anyOf, attrContains, attrEquals, closest, findIn, parentOf, parentsOf, tagIs } from './element-queries.js';
 import { cleanText, registrableDomain, resolveUrl, type HtmlElement, type HtmlPage } from './html-page.js';
 import { ingestRemoteImage, type AssetDeps } from './ingest-remote-image.js';
-import { imageSource, isInLogoWall, isThirdPartyLabel, largestSrcsetEntry } from './logo-candidates.js';
+import { imageSource, isInLogoWall, isThirdPartyLabel, largestSrcsetEntry, pictureSources } from './logo-candidates.js';
 
 export interface PictureCandidate {
   url: string;
@@ -29,14 +31,30 @@ const MAX_DOWNLOADS = 10;
 const MAX_PICTURES = 6;
 const MIN_NATURAL_SIDE = 100;
 const DUPLICATE_BITS = 6;
-const EXCLUDED_ZONES = 'header, nav, [role="banner"], [role="navigation"], [role="dialog"], [aria-modal="true"], [class*="cookie" i], [class*="consent" i], button';
+/**
+ * `header, nav, [role="banner"], [role="navigation"], [role="dialog"], [aria-modal="true"], [class*="cookie" i],
+ * [class*="consent" i], button`
+ */
+const EXCLUDED_ZONES = anyOf(
+  tagIs('header', 'nav', 'button'),
+  attrEquals('role', 'banner'),
+  attrEquals('role', 'navigation'),
+  attrEquals('role', 'dialog'),
+  attrEquals('aria-modal', 'true'),
+  attrContains('class', 'cookie', true),
+  attrContains('class', 'consent', true),
+);
+/** `main, article, section, [class*="hero" i]` */
+const CONTENT_ZONE = anyOf(tagIs('main', 'article', 'section'), attrContains('class', 'hero', true));
+const FOOTER_ZONE = tagIs('footer', 'aside');
+const IMG = tagIs('img');
 const LOGO_WALL_NAME = /(logos|clients|partners|customers|sponsors|press|trusted|brands|integrations|as-seen)/i;
 const NOT_A_PICTURE = /(^|[^a-z])(logos?|icons?|avatars?|sprites?|badges?|emoji|pixel|spacer|placeholder|loader|spinner|flags?|payments?|rating|stars?)([^a-z]|$)/i;
 
 export function findPictureCandidates(pages: HtmlPage[], brandName: string | null): PictureCandidate[] {
   const byUrl = new Map<string, PictureCandidate & { pages: Set<string> }>();
   for (const page of pages) {
-    page.$('img').each((index, el) => {
+    elementIndex(page.$).byTag('img').forEach((el, index) => {
       const found = judgePicture(page, el, index, brandName);
       if (!found) return;
       const seen = byUrl.get(found.url);
@@ -50,20 +68,20 @@ export function findPictureCandidates(pages: HtmlPage[], brandName: string | nul
 
 function judgePicture(page: HtmlPage, el: HtmlElement, index: number, brandName: string | null): PictureCandidate | null {
   const { $ } = page;
-  const $el = $(el);
-  if ($el.closest(EXCLUDED_ZONES).length > 0 || isLogoWallImage(page, el)) return null;
-  const names = `${$el.attr('class') ?? ''} ${$el.attr('id') ?? ''} ${$el.parent().attr('class') ?? ''}`;
-  const source = $el.parent('picture').children('source[srcset]').first().attr('srcset');
+  const a = el.attribs;
+  if (closest(el, EXCLUDED_ZONES) !== null || isLogoWallImage(page, el)) return null;
+  const names = `${a['class'] ?? ''} ${a['id'] ?? ''} ${parentOf(el)?.attribs['class'] ?? ''}`;
+  const source = pictureSources(el)[0]?.attribs['srcset'];
   const url = resolveUrl(largestSrcsetEntry(source) ?? imageSource($, el), page.baseUrl);
   if (!url || NOT_A_PICTURE.test(`${names} ${new URL(url).pathname}`) || /\.svg$/i.test(new URL(url).pathname)) return null;
-  const alt = cleanText($el.attr('alt')).slice(0, 300);
+  const alt = cleanText(a['alt']).slice(0, 300);
   if (alt && isThirdPartyLabel(alt, page.label, brandName) && alt.split(' ').length <= 2) return null;
-  const width = Number($el.attr('width'));
-  const height = Number($el.attr('height'));
+  const width = Number(a['width']);
+  const height = Number(a['height']);
   if ((width > 0 && width < MIN_NATURAL_SIDE) || (height > 0 && height < MIN_NATURAL_SIDE)) return null;
   let score = 40 - Math.min(index, 30);
-  if ($el.closest('main, article, section, [class*="hero" i]').length > 0) score += 15;
-  if ($el.closest('footer, aside').length > 0) score -= 25;
+  if (closest(el, CONTENT_ZONE) !== null) score += 15;
+  if (closest(el, FOOTER_ZONE) !== null) score -= 25;
   if (/hero|banner|cover|feature/i.test(names)) score += 10;
   if (alt.split(/\s+/).length >= 3) score += 15;
   if (registrableDomain(url) === page.domain) score += 10;
@@ -76,12 +94,11 @@ function judgePicture(page: HtmlPage, el: HtmlElement, index: number, brandName:
  * the container must be named for logos/clients/partners, or every image in it must lack a descriptive alt.
  */
 function isLogoWallImage(page: HtmlPage, el: HtmlElement): boolean {
-  const { $ } = page;
-  if (!isInLogoWall($, el)) return false;
-  const chain = $(el).parents().toArray().slice(0, 4);
-  if (chain.some((n) => LOGO_WALL_NAME.test(`${$(n).attr('class') ?? ''} ${$(n).attr('id') ?? ''}`))) return true;
-  const siblings = $(chain[chain.length - 1] ?? el).find('img').toArray();
-  return siblings.every((img) => cleanText($(img).attr('alt')).split(' ').filter(Boolean).length <= 2);
+  if (!isInLogoWall(page.$, el)) return false;
+  const chain = parentsOf(el).slice(0, 4);
+  if (chain.some((n) => LOGO_WALL_NAME.test(`${n.attribs['class'] ?? ''} ${n.attribs['id'] ?? ''}`))) return true;
+  const siblings = findIn(chain[chain.length - 1] ?? el, IMG);
+  return siblings.every((img) => cleanText(img.attribs['alt']).split(' ').filter(Boolean).length <= 2);
 }
 
 /** Downloads the best candidates and returns the ranked pictures; `taken` holds logo hashes and banner srcs. */

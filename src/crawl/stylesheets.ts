@@ -8,6 +8,8 @@
 import type { Fetcher } from '../platform/fetcher.js';
 import type { CrawlBudget } from './crawl-budget.js';
 import { fetchResource } from './fetch-resource.js';
+import { elementIndex } from './element-index.js';
+import { attrHasWord, textOf } from './element-queries.js';
 import { registrableDomain, resolveUrl, type HtmlPage } from './html-page.js';
 import { parseCss, type ParsedCss } from './parse-css.js';
 
@@ -19,12 +21,16 @@ const MAX_INLINE_STYLE_CHARS = 1024 * 1024;
 const CDN_HOSTS = /(^|\.)(cloudfront\.net|akamaihd\.net|akamaized\.net|azureedge\.net|fastly\.net|b-cdn\.net|jsdelivr\.net|unpkg\.com|cdnjs\.cloudflare\.com|cdn\.shopify\.com|squarespace-cdn\.com|website-files\.com|wixstatic\.com|ctfassets\.net|netlify\.app|vercel\.app|github\.io)$/i;
 export const FONT_PROVIDER_HOSTS = /(^|\.)(fonts\.googleapis\.com|fonts\.bunny\.net|use\.typekit\.net|p\.typekit\.net|fonts\.gstatic\.com)$/i;
 
+const STYLESHEET_REL = attrHasWord('rel', 'stylesheet', true);
+
 export function findStylesheetUrls(page: HtmlPage): string[] {
   const urls: string[] = [];
-  page.$('link[rel~="stylesheet" i][href]').each((_, el) => {
-    const url = resolveUrl(page.$(el).attr('href'), page.baseUrl);
+  // `link[rel~="stylesheet" i][href]`
+  for (const el of elementIndex(page.$).byTag('link')) {
+    if (!STYLESHEET_REL(el) || el.attribs['href'] === undefined) continue;
+    const url = resolveUrl(el.attribs['href'], page.baseUrl);
     if (url && isFetchableStylesheet(url, page.domain) && !urls.includes(url)) urls.push(url);
-  });
+  }
   return urls.slice(0, MAX_STYLESHEETS);
 }
 
@@ -38,10 +44,9 @@ export function isFetchableStylesheet(url: string, domain: string): boolean {
 }
 
 export function inlineStyles(page: HtmlPage): ParsedCss[] {
-  return page
-    .$('style')
-    .toArray()
-    .map((el) => page.$(el).text())
+  return elementIndex(page.$)
+    .byTag('style')
+    .map(textOf)
     .filter((text) => text.length > 0 && text.length <= MAX_INLINE_STYLE_CHARS)
     .map((text) => parseCss(text, null));
 }

@@ -34,4 +34,14 @@ describe('createCrawlBudget', () => {
     await expect(raceAbort(Promise.resolve(7), controller.signal)).resolves.toBe(7);
     await expect(raceAbort(Promise.reject(new Error('boom')), controller.signal)).rejects.toThrow('boom');
   });
+
+  it('raceAbort rejects every race still pending when the signal fires, and only those', async () => {
+    const controller = new AbortController();
+    const settled = raceAbort(Promise.resolve('done'), controller.signal);
+    const pending = [raceAbort(new Promise(() => undefined), controller.signal), raceAbort(sleep(1_000), controller.signal)];
+    await expect(settled).resolves.toBe('done');
+    controller.abort();
+    for (const race of pending) await expect(race).rejects.toBeInstanceOf(BudgetExpiredError);
+    await expect(raceAbort(Promise.resolve(1), controller.signal)).rejects.toBeInstanceOf(BudgetExpiredError);
+  });
 });

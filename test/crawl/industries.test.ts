@@ -3,7 +3,7 @@ import { predictIndustries, MIN_SCORE } from '../../src/crawl/industries/industr
 import { ruleIndustries } from '../../src/crawl/industries/industry-rules.js';
 import { sortIndustries, TAXONOMY, taxonomyEntry, toIndustry, withParent } from '../../src/crawl/industries/taxonomy.js';
 import { stem, tokenize } from '../../src/crawl/industries/tokenize.js';
-import { posteriors } from '../../src/crawl/industries/naive-bayes.js';
+import { knownTokens, logLikelihoods, posteriors, trainNaiveBayes } from '../../src/crawl/industries/naive-bayes.js';
 
 describe('industry taxonomy data', () => {
   it('has unique ids and slugs, an emoji and a name on every entry, and parents that are top-level', () => {
@@ -60,6 +60,27 @@ describe('industry classifier', () => {
     const top = list.find((i) => i.id === 'ind_education');
     const child = list.find((i) => i.parent?.[0]?.id === 'ind_education');
     expect(top && child && top.score >= child.score).toBe(true);
+  });
+
+  it('log-likelihoods are bit for bit the per-label sums of log((count + alpha) / (total + alpha * |V|)), length-capped', () => {
+    const model = trainNaiveBayes(['a', 'b', 'c'], [
+      { label: 'a', tokens: ['ship', 'parcel', 'ship_parcel', 'freight'], weight: 1 },
+      { label: 'b', tokens: ['bank', 'loan', 'parcel'], weight: 2 },
+      { label: 'c', tokens: ['course', 'lesson'], weight: 0.5 },
+    ]);
+    model.lengthCap = 3;
+    const tokens = ['parcel', 'unknown', 'ship', 'loan', 'parcel', 'lesson'];
+    const known = knownTokens(model, tokens);
+    const scale = model.lengthCap / known.length;
+    const expected = model.labels.map((_, i) => {
+      const counts = model.counts[i] ?? {};
+      const denominator = Math.log((model.totals[i] ?? 0) + model.alpha * model.vocabularySize);
+      let sum = 0;
+      for (const token of known) sum += Math.log((counts[token] ?? 0) + model.alpha) - denominator;
+      return sum * scale;
+    });
+    expect(logLikelihoods(model, tokens)).toEqual(expected);
+    expect(logLikelihoods(model, tokens)).toEqual(expected);
   });
 
   it('softmax with temperature: higher temperature, flatter posteriors', () => {

@@ -34,4 +34,15 @@ describe('readJsonLd', () => {
     expect(nodes.map((n) => n['@type'])).toEqual(['WebSite', 'Organization', 'Organization', 'BreadcrumbList']);
     expect(findOrganization(nodes, 'acme')?.['name']).toBe('Acme');
   });
+
+  it('findOrganization prefers the label match, then more properties, then the first of equals', () => {
+    const a = { '@type': 'Organization', name: 'First', x: 1 };
+    const b = { '@type': 'Corporation', name: 'Second', y: 2 };
+    const bigger = { '@type': 'Organization', name: 'Bigger', y: 1, z: 2 };
+    const named = { '@type': 'Brand', name: 'Acme' };
+    expect(findOrganization([a, b], 'zzz')).toBe(a);
+    expect(findOrganization([a, bigger, b], 'zzz')).toBe(bigger);
+    expect(findOrganization([a, bigger, named, { '@type': 'WebSite', name: 'Acme', q: 1, r: 2, s: 3 }], 'acme')).toBe(named);
+    expect(findOrganization([], 'acme')).toBeNull();
+  });
 });

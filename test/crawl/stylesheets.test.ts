@@ -35,6 +35,14 @@ describe('parseCss', () => {
   it('splitSelectors honours brackets and strings', () => {
     expect(splitSelectors('h1, .a:is(.b, .c), [data-x="1,2"]')).toEqual(['h1', '.a:is(.b, .c)', '[data-x="1,2"]']);
   });
+
+  it('splitSelectors without brackets or quotes keeps empty inner parts and drops an empty last one, as the scan does', () => {
+    expect(splitSelectors(' h1 ,\n.a > b,,  ')).toEqual(['h1', '.a > b', '']);
+    expect(splitSelectors(',a')).toEqual(['', 'a']);
+    expect(splitSelectors('')).toEqual([]);
+    // An unbalanced closing bracket leaves the scan below depth 0, where commas no longer split.
+    expect(splitSelectors('a), b')).toEqual(['a), b']);
+  });
 });
 
 describe('collectStylesheets', () => {

@@ -7,10 +7,13 @@
  * score 1 is reserved for industries that were set (industry-rules.ts, operator command, import).
  */
 import type { Industry } from '../../domain/brand.js';
+import { elementIndex } from '../element-index.js';
+import { anyOf, attrContains, attrEquals, closest, firstAttr, hasAncestor, tagIs, textOf, type ElementTest } from '../element-queries.js';
+import { elementText } from '../element-text.js';
 import { cleanText, type HtmlPage } from '../html-page.js';
 import { findOrganization, stringValue, type JsonLdNode } from '../json-ld.js';
 import modelData from './model.json' with { type: 'json' };
-import { knownTokens, logLikelihoods, posteriors, type NaiveBayesModel } from './naive-bayes.js';
+import { knownLogLikelihoods, knownTokens, posteriors, type NaiveBayesModel } from './naive-bayes.js';
 import { sortIndustries, taxonomyEntry, toIndustry } from './taxonomy.js';
 import { tokenize } from './tokenize.js';
 
@@ -24,9 +27,9 @@ export const MIN_SCORE = 0.25;
 const MAX_PREDICTED_SCORE = 0.99;
 
 export function predictIndustries(text: string): Industry[] {
-  const tokens = tokenize(text);
-  if (knownTokens(model, tokens).length < MIN_KNOWN_TOKENS) return [];
-  const probabilities = posteriors(logLikelihoods(model, tokens), model.temperature);
+  const known = knownTokens(model, tokenize(text));
+  if (known.length < MIN_KNOWN_TOKENS) return [];
+  const probabilities = posteriors(knownLogLikelihoods(model, known), model.temperature);
   const topLevel = new Map<string, number>();
   const out: Industry[] = [];
   model.labels.forEach((id, i) => {
@@ -49,32 +52,41 @@ function pushIndustry(out: Industry[], id: string, p: number): void {
  * twice), then headings and the about page's opening text. Navigation, footers and cookie text are left out.
  */
 export function industryText(page: HtmlPage, jsonLd: JsonLdNode[], aboutPages: HtmlPage[]): string {
-  const $ = page.$;
+  const index = elementIndex(page.$);
+  const metas = index.byTag('meta');
+  const title = index.byTag('title')[0];
   const org = findOrganization(jsonLd, page.label);
   const self = [
-    $('title').first().text(),
-    $('meta[name="description" i]').attr('content'),
-    $('meta[property="og:description" i]').attr('content'),
+    title ? textOf(title) : '',
+    firstAttr(metas, DESCRIPTION, 'content'),
+    firstAttr(metas, OG_DESCRIPTION, 'content'),
     stringValue(org?.['description']),
     stringValue(org?.['slogan']),
     stringValue(org?.['knowsAbout']),
   ].map(cleanText);
-  const headings = $('main h1, main h2, main h3, h1, h2').toArray().slice(0, 12).map((el) => cleanText($(el).text()));
+  const headings = index.all.filter(HEADING).slice(0, 12).map((el) => elementText(el));
   const paragraphs = [page, ...aboutPages].flatMap((p) => leadParagraphs(p));
   return [...self, ...self, ...headings, ...paragraphs].filter(Boolean).join('\n');
 }
 
-const NOT_CONTENT = 'footer, nav, [class*="cookie" i], [id*="cookie" i], [class*="consent" i]';
+const DESCRIPTION = attrEquals('name', 'description', true);
+const OG_DESCRIPTION = attrEquals('property', 'og:description', true);
+const IN_MAIN = tagIs('main');
+const H1_H2 = tagIs('h1', 'h2');
+const H3 = tagIs('h3');
+/** `main h1, main h2, main h3, h1, h2` */
+const HEADING: ElementTest = (el) => H1_H2(el) || (H3(el) && hasAncestor(el, IN_MAIN));
+/** `footer, nav, [class*="cookie" i], [id*="cookie" i], [class*="consent" i]` */
+const NOT_CONTENT = anyOf(tagIs('footer', 'nav'), attrContains('class', 'cookie', true), attrContains('id', 'cookie', true), attrContains('class', 'consent', true));
 const MAX_LEAD_PARAGRAPHS = 8;
 
 function leadParagraphs(page: HtmlPage): string[] {
-  const $ = page.$;
   const out: string[] = [];
-  for (const el of $('p').toArray()) {
+  for (const el of elementIndex(page.$).byTag('p')) {
     if (out.length >= MAX_LEAD_PARAGRAPHS) break;
-    const text = cleanText($(el).text());
+    const text = elementText(el);
     if (text.length < 40 || /©|copyright|cookies?\b/i.test(text)) continue;
-    if ($(el).closest(NOT_CONTENT).length === 0) out.push(text);
+    if (closest(el, NOT_CONTENT) === null) out.push(text);
   }
   return out;
 }

@@ -63,15 +63,43 @@ export function knownTokens(model: NaiveBayesModel, tokens: string[]): string[] 
  * scaled down to `lengthCap` tokens' worth of evidence for longer texts.
  */
 export function logLikelihoods(model: NaiveBayesModel, tokens: string[]): number[] {
-  const known = knownTokens(model, tokens);
+  return knownLogLikelihoods(model, knownTokens(model, tokens));
+}
+
+/** logLikelihoods of tokens already filtered by knownTokens. */
+export function knownLogLikelihoods(model: NaiveBayesModel, known: string[]): number[] {
   const scale = known.length > model.lengthCap ? model.lengthCap / known.length : 1;
-  return model.labels.map((_, i) => {
-    const counts = model.counts[i] ?? {};
-    const denominator = Math.log((model.totals[i] ?? 0) + model.alpha * model.vocabularySize);
-    let sum = 0;
-    for (const token of known) sum += Math.log((counts[token] ?? 0) + model.alpha) - denominator;
-    return sum * scale;
-  });
+  const sums = new Float64Array(model.labels.length);
+  // Token by token, each label's sum receives the same terms in the same order as a per-label loop would.
+  for (const token of known) {
+    const row = tokenRow(model, token);
+    for (let i = 0; i < sums.length; i += 1) sums[i] = (sums[i] ?? 0) + (row[i] ?? 0);
+  }
+  return model.labels.map((_, i) => (sums[i] ?? 0) * scale);
+}
+
+const rows = new WeakMap<NaiveBayesModel, Map<string, Float64Array>>();
+
+/**
+ * A token's log-probability term under every label, computed once per model and token: the classifier reads
+ * the same few hundred words on every page, and 54 labels × every token of object lookups and logarithms per
+ * page was most of its time.
+ */
+function tokenRow(model: NaiveBayesModel, token: string): Float64Array {
+  let cache = rows.get(model);
+  if (!cache) {
+    cache = new Map();
+    rows.set(model, cache);
+  }
+  let row = cache.get(token);
+  if (!row) {
+    row = Float64Array.from(model.labels, (_, i) => {
+      const denominator = Math.log((model.totals[i] ?? 0) + model.alpha * model.vocabularySize);
+      return Math.log((model.counts[i]?.[token] ?? 0) + model.alpha) - denominator;
+    });
+    cache.set(token, row);
+  }
+  return row;
 }
 
 /** Softmax of log-likelihoods divided by the temperature. */

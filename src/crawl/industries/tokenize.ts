@@ -27,7 +27,7 @@ export function tokenize(text: string): string[] {
   const tokens: string[] = [];
   let previous: string | null = null;
   for (const raw of (words ?? []).slice(0, MAX_TOKENS)) {
-    const word = stem(raw.replace(/'s$/, ''));
+    const word = stem(raw.endsWith("'s") ? raw.slice(0, -2) : raw);
     if (STOP_WORDS.has(word) || word.length < 2 || /^\d+$/.test(word)) {
       previous = null;
       continue;
@@ -42,7 +42,15 @@ export function tokenize(text: string): string[] {
 /** Plural to singular for the common English endings; enough for bag-of-words features. */
 export function stem(word: string): string {
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 4 && /(ches|shes|xes|sses)$/.test(word)) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('s') && !/(ss|us|is|aas|news|series|sports|logistics|analytics|ethics|physics|gas)$/.test(word)) return word.slice(0, -1);
+  if (word.length > 4 && endsWithAny(word, ES_PLURALS)) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith('s') && !endsWithAny(word, NOT_PLURALS)) return word.slice(0, -1);
   return word;
+}
+
+const ES_PLURALS = ['ches', 'shes', 'xes', 'sses'];
+const NOT_PLURALS = ['ss', 'us', 'is', 'aas', 'news', 'series', 'sports', 'logistics', 'analytics', 'ethics', 'physics', 'gas'];
+
+/** Suffix checks without a regex per word (the tokenizer stems every word of a page). */
+function endsWithAny(word: string, suffixes: readonly string[]): boolean {
+  return suffixes.some((suffix) => word.endsWith(suffix));
 }
