@@ -5,6 +5,7 @@
  * so a logo is never listed again as a banner or picture.
  */
 import type { Image } from '../domain/brand.js';
+import type { IngestedImage } from '../media/ingest-image.js';
 import { StagedAssetStore } from '../media/staged-asset-store.js';
 import type { HtmlPage } from './html-page.js';
 import { bannerImages, findBannerUrls, findHeroBannerUrls, ingestBanners } from './images.js';
@@ -26,7 +27,7 @@ export async function collectImages(sources: ImageSources, real: AssetDeps, logo
   const { page } = sources;
   // Every candidate is decoded to be judged; only the listed banners and pictures reach the asset store.
   const staging = new StagedAssetStore(real.assets);
-  const deps = { ...real, assets: staging };
+  const deps = { ...real, assets: staging, ingested: new Map<string, Promise<IngestedImage | null>>() };
   const [declared, heroes, productPages] = await Promise.all([
     ingestBanners(findBannerUrls(page), deps),
     ingestBanners(findHeroBannerUrls(page, sources.sheets), deps, true),

@@ -12,13 +12,27 @@ export interface AssetDeps {
   fetcher: Fetcher;
   assets: AssetStore;
   budget: CrawlBudget;
+  /**
+   * Images already ingested in this scope, by URL: a hero image is usually also a picture of the page, and
+   * fetching and decoding it twice was the slowest step of such crawls. Only share one between callers that use
+   * the same asset store (the staged copy lives there).
+   */
+  ingested?: Map<string, Promise<IngestedImage | null>>;
 }
 
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Spec 2.4: images under 16 px on a side are never stored. */
 const MIN_SIDE = 16;
 
-export async function ingestRemoteImage(url: string, deps: AssetDeps): Promise<IngestedImage | null> {
+export function ingestRemoteImage(url: string, deps: AssetDeps): Promise<IngestedImage | null> {
+  const known = deps.ingested?.get(url);
+  if (known) return known;
+  const ingesting = downloadAndIngest(url, deps);
+  deps.ingested?.set(url, ingesting);
+  return ingesting;
+}
+
+async function downloadAndIngest(url: string, deps: AssetDeps): Promise<IngestedImage | null> {
   const res = await fetchResource(deps.fetcher, deps.budget, url, {
     maxBytes: MAX_IMAGE_BYTES,
     accept: 'image/avif,image/webp,image/svg+xml,image/png,image/*;q=0.8,*/*;q=0.1',

@@ -26,6 +26,8 @@ const CONTENT_TYPES: Record<AssetExt, string> = {
 export class LocalAssetStore implements AssetStore {
   private readonly dir: string;
   private readonly publicUrl: string;
+  /** The folder is created once per store, not before every write (each mkdir is a trip to libuv's pool). */
+  private folderCreated: Promise<unknown> | null = null;
 
   constructor(options: LocalAssetStoreOptions) {
     this.dir = path.resolve(options.dir);
@@ -55,15 +57,36 @@ export class LocalAssetStore implements AssetStore {
 
   /** Readers never see a half-written file: write a unique temp name in the same folder, then rename over. */
   private async writeAtomically(file: string, bytes: Buffer): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
     const temp = `${file}.${randomUUID()}.tmp`;
     try {
-      await writeFile(temp, bytes);
+      await this.writeInFolder(temp, bytes);
       await rename(temp, file);
     } catch (error) {
       await rm(temp, { force: true });
       throw error;
     }
+  }
+
+  /** Writes `temp`, creating the folder first if needed, and again if it was removed while the store ran. */
+  private async writeInFolder(temp: string, bytes: Buffer): Promise<void> {
+    await this.ensureFolder();
+    try {
+      await writeFile(temp, bytes);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException | null)?.code !== 'ENOENT') throw error;
+      this.folderCreated = null;
+      await this.ensureFolder();
+      await writeFile(temp, bytes);
+    }
+  }
+
+  private ensureFolder(): Promise<unknown> {
+    // A failed mkdir (permissions, full disk) is not remembered: the next write tries again.
+    this.folderCreated ??= mkdir(this.dir, { recursive: true }).catch((error: unknown) => {
+      this.folderCreated = null;
+      throw error;
+    });
+    return this.folderCreated;
   }
 }
 

@@ -36,6 +36,21 @@ describe('LocalAssetStore', () => {
     expect((await store.get(a.key))?.contentType).toBe('image/png');
   });
 
+  it('recreates its folder when it is removed while the store is in use, and retries a failed mkdir', async () => {
+    await store.put(Buffer.from('first'), 'png');
+    await rm(path.join(root, 'assets'), { recursive: true });
+    const second = await store.put(Buffer.from('second'), 'png');
+    expect((await store.get(second.key))?.bytes.toString()).toBe('second');
+
+    // A file where the folder should be: mkdir fails, and is tried again once the path is free.
+    const blocked = new LocalAssetStore({ dir: path.join(root, 'blocked'), publicUrl: 'http://localhost:8787' });
+    await writeFile(path.join(root, 'blocked'), 'not a folder');
+    await expect(blocked.put(Buffer.from('third'), 'png')).rejects.toThrow();
+    await rm(path.join(root, 'blocked'));
+    const third = await blocked.put(Buffer.from('third'), 'png');
+    expect((await blocked.get(third.key))?.bytes.toString()).toBe('third');
+  });
+
   it('returns null for unknown keys', async () => {
     expect(await store.get(`${'0'.repeat(64)}.png`)).toBeNull();
   });
