@@ -20,8 +20,7 @@ const MAX_SVG_CHARS = 512 * 1024;
 export function serializeInlineSvg(page: HtmlPage, el: HtmlElement, rules: CssRule[] = []): string | null {
   const { $ } = page;
   const clone = $(el).clone();
-  // `clone.find('image, foreignObject, foreignobject')`: css-select lower-cases the type, so SVG's camel-case
-  // <foreignObject> element is not matched, only elements literally named so.
+  // The HTML parser keeps SVG's camel-case element names (<foreignObject>), so names are compared lower-cased.
   if (findIn(rootOf(clone), EMBEDDED).length > 0) return null;
   inlineLoneSymbol(page, clone);
   inlineUseTargets(page, clone);
@@ -71,7 +70,7 @@ function inlineUseTargets(page: HtmlPage, clone: ReturnType<HtmlPage['$']>): voi
   if (defs) clone.prepend(`<defs>${defs}</defs>`);
 }
 
-const EMBEDDED = tagIs('image', 'foreignobject');
+const EMBEDDED: ElementTest = (el) => el.name === 'image' || el.name.toLowerCase() === 'foreignobject';
 const USE = tagIs('use');
 
 /** `[id="…"]`: a case-sensitive comparison of the whole id. */

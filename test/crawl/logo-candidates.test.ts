@@ -9,6 +9,11 @@ function marksOf(html: string, css = '', brandName: string | null = 'Acme') {
   return findMarkCandidates({ page, jsonLd: readJsonLd(page.$), brandName, cssRules: parseCss(css, null).rules });
 }
 
+/** The inline SVG marks among the candidates. */
+function marks(candidates: ReturnType<typeof marksOf>) {
+  return candidates.filter((c) => c.svg !== undefined && c.svg !== null);
+}
+
 describe('findIconCandidates', () => {
   it('collects link icons and manifest icons, largest first, resolved against <base href>', () => {
     const page = htmlPageOf(`<head><base href="https://static.acme.test/"><link rel="shortcut icon" href="favicon.ico">
@@ -67,6 +72,14 @@ describe('findMarkCandidates', () => {
     const svg = marksOf(html)[0]?.svg ?? '';
     expect(svg).toContain('xmlns="http://www.w3.org/2000/svg"');
     expect(svg).toContain('<defs><g id="dot">');
+  });
+
+  it('refuses inline SVGs that embed rasters or foreign content (illustrations, not marks), whatever the case of the tag', () => {
+    const mark = (inner: string) => marksOf(`<header><a href="/"><svg viewBox="0 0 24 24"><path d="M0 0h24v24H0z"/>${inner}</svg></a></header>`);
+    expect(marks(mark('')).length).toBe(1);
+    expect(marks(mark('<image href="/photo.png" width="24" height="24"/>'))).toEqual([]);
+    expect(marks(mark('<foreignObject width="24" height="24"><div>Acme</div></foreignObject>'))).toEqual([]);
+    expect(marks(mark('<foreignobject width="24" height="24"><div>Acme</div></foreignobject>'))).toEqual([]);
   });
 
   it('a lone <use> of a sprite <symbol> becomes the symbol drawing with its viewBox (rasterizers skip bare symbol uses)', () => {
