@@ -77,10 +77,12 @@ export function resolveUrl(href: string | undefined | null, base: string): strin
 
 /**
  * Resolutions per base URL, remembered: links, fonts, icons, stylesheets and the about/product page finder all
- * resolve the same hrefs of the same page. Bounded, as a long-running server crawls many bases.
+ * resolve the same hrefs of the same page. Bounded, as a long-running server crawls many bases: a crawl reads
+ * three or four pages and a worker runs a few crawls at once, so 16 bases cover the pages in use (at most 80,000
+ * remembered URLs, a few tens of MB in the worst case of pathological pages).
  */
 const resolutions = new Map<string, Map<string, string | null>>();
-const MAX_CACHED_BASES = 64;
+const MAX_CACHED_BASES = 16;
 const MAX_CACHED_URLS = 5_000;
 
 function resolvedOf(base: string): Map<string, string | null> {
