@@ -11,7 +11,7 @@ import { isElement, pushChildren, type HtmlElement, type HtmlNode } from './elem
 
 export type ElementTest = (el: HtmlElement) => boolean;
 
-/** `tag` (HTML tag names are lower case in the parsed tree). */
+/** `tag`: names as the parser keeps them (HTML lower case; SVG camel case such as `foreignObject` stays). */
 export function tagIs(...names: string[]): ElementTest {
   if (names.length === 1) {
     const [name] = names;
@@ -20,6 +20,9 @@ export function tagIs(...names: string[]): ElementTest {
   const set = new Set(names);
   return (el) => set.has(el.name);
 }
+
+/** `a[href]`: a link. */
+export const LINK: ElementTest = (el) => el.name === 'a' && el.attribs['href'] !== undefined;
 
 /** `[name="value"]`, or `[name="value" i]` with `ignoreCase`. */
 export function attrEquals(name: string, value: string, ignoreCase = false): ElementTest {

@@ -3,7 +3,7 @@
  * the first source that yields a usable value wins).
  */
 import { elementIndex } from './element-index.js';
-import { anyOf, attrContains, attrEquals, closest, firstAttr, hasAncestor, tagIs, textOf, type ElementTest } from './element-queries.js';
+import { anyOf, attrContains, attrEquals, closest, firstAttr, hasAncestor, LINK, tagIs, textOf, type ElementTest } from './element-queries.js';
 import { elementText } from './element-text.js';
 import { cleanText, type HtmlElement, type HtmlPage } from './html-page.js';
 import { isHomeLinked } from './logo-candidates.js';
@@ -101,7 +101,6 @@ function homeLogoLabel(page: HtmlPage): string | null {
 }
 
 const HEADER_TAG = tagIs('header');
-const LINK: ElementTest = (el) => el.name === 'a' && el.attribs['href'] !== undefined;
 const LINK_IN_HEADER: ElementTest = (el) => LINK(el) && hasAncestor(el, HEADER_TAG);
 const LOGO_CLASS = attrContains('class', 'logo', true);
 /** `header a[href] img[alt], header a[href][aria-label], a[href] img[class*="logo" i][alt]` */

@@ -15,7 +15,7 @@ import { anyOf, attrContains, attrContainsAny, attrEquals, closest, findIn, hasA
 import { resolveUrl, type HtmlPage } from './html-page.js';
 import { ingestRemoteImage, type AssetDeps } from './ingest-remote-image.js';
 import { backgroundLogos } from './logo-backgrounds.js';
-import { imageSource, largestSrcsetEntry, pictureSources } from './logo-candidates.js';
+import { largestImageSource } from './logo-candidates.js';
 import type { ParsedCss } from './parse-css.js';
 
 const MAX_BANNERS = 2;
@@ -76,10 +76,7 @@ export function findHeroBannerUrls(page: HtmlPage, sheets: ParsedCss[] = []): st
   for (const zone of zones) {
     for (const bg of backgroundLogos(page, zone, sheets)) if (!bg.crop) urls.push(bg.url);
     for (const v of findIn(zone, VIDEO_POSTER)) pushUrl(urls, resolveUrl(v.attribs['poster'], page.baseUrl));
-    for (const img of findIn(zone, IMG).slice(0, 2)) {
-      const source = pictureSources(img)[0]?.attribs['srcset'];
-      pushUrl(urls, resolveUrl(largestSrcsetEntry(source) ?? imageSource($, img), page.baseUrl));
-    }
+    for (const img of findIn(zone, IMG).slice(0, 2)) pushUrl(urls, resolveUrl(largestImageSource(img), page.baseUrl));
   }
   return urls.slice(0, MAX_HERO_CANDIDATES);
 }

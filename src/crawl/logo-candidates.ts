@@ -17,6 +17,7 @@ import {
   closest,
   firstAttr,
   hasAncestor,
+  LINK,
   parentOf,
   parentsOf,
   tagIs,
@@ -233,7 +234,7 @@ function judgeMark(ctx: MarkContext, el: HtmlElement, index: number): MarkCandid
   const size = paintedSize(el);
   if (size && Math.max(size.width, size.height) < 24) return [];
   const tag = tagNameOf(el);
-  const url = tag === 'img' ? resolveUrl(imageSource(page.$, el), page.baseUrl) : null;
+  const url = tag === 'img' ? resolveUrl(imageSource(el), page.baseUrl) : null;
   const svg = tag === 'svg' ? serializeInlineSvg(page, el, ctx.cssRules) : null;
   if ((!url && !svg) || (url && isPlaceholderUrl(url))) return [];
   let score = placementScore(ctx, placement, index);
@@ -257,9 +258,9 @@ function schemeTheme(scheme: 'dark' | 'light' | null | undefined): 'dark' | 'lig
   return scheme === 'light' ? 'dark' : null;
 }
 
-/** cheerio's `prop('tagName')`, lower-cased as this module always compares it. */
+/** The tag name, lower-cased (SVG keeps camel case in the tree). */
 function tagNameOf(el: HtmlElement): string {
-  return el.name.toUpperCase().toLowerCase();
+  return el.name.toLowerCase();
 }
 
 /** Tailwind-style scheme switches: `dark:hidden` shows in light mode only, `hidden dark:block` in dark only. */
@@ -358,12 +359,8 @@ function isForeignMark(page: HtmlPage, el: HtmlElement): boolean {
   return href !== null && SOCIAL_HOSTS.test(new URL(href).hostname);
 }
 
-/** `a[href]` */
-const LINK: ElementTest = (el) => el.name === 'a' && el.attribs['href'] !== undefined;
-
 /** The file an <img> shows: src, unless it is a lazy loader's data: placeholder; then data-src or the largest srcset entry. */
-export function imageSource(_$: CheerioAPI, el: HtmlElement): string | undefined {
-  // `$` stays in the signature for callers; the attributes are read off the element.
+export function imageSource(el: HtmlElement): string | undefined {
   const a = el.attribs;
   const src = a['src'];
   const lazy = a['data-src'] ?? a['data-lazy-src'] ?? a['data-original'];
@@ -371,6 +368,11 @@ export function imageSource(_$: CheerioAPI, el: HtmlElement): string | undefined
   // A data: URI src is a lazy loader's blank placeholder; the real file is in data-src or srcset.
   if (src && !src.trim().startsWith('data:')) return src;
   return lazy ?? fromSet ?? src;
+}
+
+/** The largest file a content <img> shows: its <picture>'s first <source srcset>, else its own (imageSource). */
+export function largestImageSource(img: HtmlElement): string | undefined {
+  return largestSrcsetEntry(pictureSources(img)[0]?.attribs['srcset']) ?? imageSource(img);
 }
 
 /** The srcset candidate with the largest width (`w`) or density (`x`) descriptor; the last one on a tie. */

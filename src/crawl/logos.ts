@@ -7,8 +7,8 @@
  *   - a `symbol` next to a wide logo: a square header/metadata mark or the mask-icon.
  * The same file (by hash) is listed once. Theme comes from the ingested pixels, else the file-name/alt hint.
  * The variant for the other colour scheme is kept next to the primary mark; tags only where the file proves them
- * (logo-tags.ts). Each entry lists its original file only: PNG/WebP renditions are added after the record is
- * saved (media/logo-renditions.ts, ADR 0008).
+ * (logo-tags.ts). Each entry lists its original file only: the brand indexer adds the PNG/WebP renditions
+ * before it saves the record (media/logo-renditions.ts, ADR 0008).
  */
 import sharp from 'sharp';
 import type { Logo, LogoType } from '../domain/brand.js';

@@ -18,7 +18,7 @@ import { elementIndex } from './element-index.js';
 import { anyOf, attrContains, attrEquals, closest, findIn, parentOf, parentsOf, tagIs } from './element-queries.js';
 import { cleanText, registrableDomain, resolveUrl, type HtmlElement, type HtmlPage } from './html-page.js';
 import { ingestRemoteImage, type AssetDeps } from './ingest-remote-image.js';
-import { imageSource, isInLogoWall, isThirdPartyLabel, largestSrcsetEntry, pictureSources } from './logo-candidates.js';
+import { isInLogoWall, isThirdPartyLabel, largestImageSource } from './logo-candidates.js';
 
 export interface PictureCandidate {
   url: string;
@@ -67,12 +67,10 @@ export function findPictureCandidates(pages: HtmlPage[], brandName: string | nul
 }
 
 function judgePicture(page: HtmlPage, el: HtmlElement, index: number, brandName: string | null): PictureCandidate | null {
-  const { $ } = page;
   const a = el.attribs;
   if (closest(el, EXCLUDED_ZONES) !== null || isLogoWallImage(page, el)) return null;
   const names = `${a['class'] ?? ''} ${a['id'] ?? ''} ${parentOf(el)?.attribs['class'] ?? ''}`;
-  const source = pictureSources(el)[0]?.attribs['srcset'];
-  const url = resolveUrl(largestSrcsetEntry(source) ?? imageSource($, el), page.baseUrl);
+  const url = resolveUrl(largestImageSource(el), page.baseUrl);
   if (!url || NOT_A_PICTURE.test(`${names} ${new URL(url).pathname}`) || /\.svg$/i.test(new URL(url).pathname)) return null;
   const alt = cleanText(a['alt']).slice(0, 300);
   if (alt && isThirdPartyLabel(alt, page.label, brandName) && alt.split(' ').length <= 2) return null;

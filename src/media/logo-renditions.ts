@@ -4,8 +4,9 @@
  * (smaller, keeps alpha). A WebP original needs nothing more. Every rendition reports the real width, height
  * and byte size of the file it stored, and is `transparent` exactly when the original is (same alpha).
  *
- * Renditions are made from the stored original after the record is saved, never during the crawl (ADR 0008):
- * encoding them costs ~10× the whole extraction, and nothing in the record depends on them.
+ * Renditions are made from the stored original by the brand indexer after extraction and before its one save,
+ * never during the crawl (ADR 0008): encoding them costs about twice the whole extraction, nothing else in the
+ * record depends on them, and a re-crawl reuses the ones it already has.
  */
 import sharp, { type Sharp } from 'sharp';
 import type { Format, Logo } from '../domain/brand.js';

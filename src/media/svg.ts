@@ -34,10 +34,7 @@ export interface SvgSize {
  * documents nested deeper or with more elements than any real logo (parser denial of service).
  */
 export function sanitizeSvg(text: string): string | null {
-  const $ = parseSvg(text);
-  if (!$) return null;
-  sanitize($);
-  return $.xml(svgRoot($));
+  return sanitizeSvgWithPreview(text)?.svg ?? null;
 }
 
 export interface SanitizedSvg {
@@ -51,7 +48,7 @@ export interface SanitizedSvg {
 
 /**
  * `sanitizeSvg`, and `svgDimensions` and `svgFittedTo` of the sanitized copy, from one parse: the ingest path
- * needs all three, and parsing dominates their cost. null where `sanitizeSvg` gives null or an empty string.
+ * needs all three, and parsing dominates their cost. null when nothing safe is left to store.
  */
 export function sanitizeSvgWithPreview(text: string): SanitizedSvg | null {
   const $ = parseSvg(text);
@@ -62,13 +59,12 @@ export function sanitizeSvgWithPreview(text: string): SanitizedSvg | null {
   const root = svgRoot($)[0];
   if (!svg || !root) return null;
   const attribs = { ...root.attribs };
-  const size = intrinsicSize(attribs.width, attribs.height, attribs.viewBox ?? attribs.viewbox);
   const fittedTo = (box: number) => {
     // Fitting rewrites the root's attributes; start from the stored copy's each time.
     root.attribs = { ...attribs };
     return fitRoot($, box);
   };
-  return { svg, size: { width: roundOrNull(size.width), height: roundOrNull(size.height) }, fittedTo };
+  return { svg, size: declaredSize(attribs), fittedTo };
 }
 
 function sanitize($: CheerioAPI): void {
@@ -92,8 +88,10 @@ function sanitize($: CheerioAPI): void {
  */
 export function svgDimensions(text: string): SvgSize {
   const $ = parseSvg(text);
-  if (!$) return { width: null, height: null };
-  const attribs = svgRoot($)[0]?.attribs ?? {};
+  return declaredSize($ ? (svgRoot($)[0]?.attribs ?? {}) : {});
+}
+
+function declaredSize(attribs: Record<string, string>): SvgSize {
   const size = intrinsicSize(attribs.width, attribs.height, attribs.viewBox ?? attribs.viewbox);
   return { width: roundOrNull(size.width), height: roundOrNull(size.height) };
 }
