@@ -2,7 +2,7 @@
  * One loopback HTTP server for the whole corpus, routing by Host header. The crawler reaches it through
  * SafeFetcher's host map (`{"linear.test": "127.0.0.1:PORT", ...}`), exactly as the test fixture sites.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { StaticFile } from './eval-sites.js';
 
@@ -15,9 +15,16 @@ export interface VirtualHosts {
 
 const ROBOTS: StaticFile = { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' };
 
-export async function serveVirtualHosts(sites: Record<string, Record<string, StaticFile>>): Promise<VirtualHosts> {
+export interface VirtualHostOptions {
+  /** Every answer waits this long before its first byte, like a server across a network (bench/extraction.ts). */
+  latencyMs?: number;
+}
+
+export async function serveVirtualHosts(sites: Record<string, Record<string, StaticFile>>, options: VirtualHostOptions = {}): Promise<VirtualHosts> {
   const requests = new Map<string, string[]>();
-  const server = createServer((req, res) => {
+  const latency = options.latencyMs ?? 0;
+  const server = createServer((req, res) => (latency > 0 ? setTimeout(answer, latency, req, res) : answer(req, res)));
+  function answer(req: IncomingMessage, res: ServerResponse): void {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     requests.set(host, [...(requests.get(host) ?? []), path]);
@@ -27,7 +34,7 @@ export async function serveVirtualHosts(sites: Record<string, Record<string, Sta
       return;
     }
     res.writeHead(200, { 'content-type': file.type, 'content-length': Buffer.byteLength(file.body) }).end(file.body);
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

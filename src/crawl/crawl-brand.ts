@@ -6,13 +6,15 @@
 import type { Brand } from '../domain/brand.js';
 import { qualityScore } from '../domain/quality-score.js';
 import type { AssetStore } from '../media/asset-store.js';
+import { StagedAssetStore } from '../media/staged-asset-store.js';
 import type { Fetcher } from '../platform/fetcher.js';
 import { extractColors } from './colors.js';
-import { fetchAboutPages } from './about-pages.js';
+import { fetchAboutPages, findAboutPageUrls } from './about-pages.js';
 import { createCrawlBudget } from './crawl-budget.js';
 import { extractFonts } from './fonts.js';
 import { fetchHomepage, type HomepageFailure } from './fetch-homepage.js';
 import { parseHtmlPage, type HtmlPage } from './html-page.js';
+import { fetchPicturePages } from './picture-pages.js';
 import { extractFirmographics } from './firmographics.js';
 import { extractIdentity } from './identity.js';
 import { collectImages } from './brand-images.js';
@@ -58,7 +60,9 @@ export async function crawlBrand(domain: string, deps: CrawlDeps, opts: CrawlOpt
     if (!home.ok) return home;
     const staticPage = parseHtmlPage(home.result.body, home.result.url, home.result.headers['content-type']);
     const page = await renderIfNeeded(staticPage, deps.renderer, budget);
-    const draft = await extractDraft(page, { fetcher: deps.fetcher, assets: deps.assets, budget }, deps.now ?? (() => new Date()));
+    // One staging area and one ingest memo for the whole crawl: logos, banners and pictures share downloads.
+    const assetDeps = { fetcher: deps.fetcher, assets: new StagedAssetStore(deps.assets), budget, ingested: new Map() };
+    const draft = await extractDraft(page, assetDeps, deps.now ?? (() => new Date()));
     return { ok: true, domain: page.domain, draft };
   } finally {
     budget.dispose();
@@ -68,14 +72,16 @@ export async function crawlBrand(domain: string, deps: CrawlDeps, opts: CrawlOpt
 /** Sub-resources that fail or run out of budget are missing evidence, not a failed crawl. */
 async function extractDraft(page: HtmlPage, deps: AssetDeps, now: () => Date): Promise<BrandDraft> {
   const jsonLd = readJsonLd(page.$);
-  const [manifest, css, aboutPages] = await Promise.all([
+  const [manifest, css, aboutPages, productPages] = await Promise.all([
     fetchManifest(page, deps.fetcher, deps.budget),
     collectStylesheets(page, deps.fetcher, deps.budget),
     fetchAboutPages(page, deps.fetcher, deps.budget),
+    // The product pages pictures come from are linked from the homepage too: fetched in the same round.
+    fetchPicturePages(page, deps.fetcher, deps.budget, findAboutPageUrls(page)),
   ]);
   const identity = extractIdentity({ page, jsonLd, manifest, aboutPages });
   // Image files are fetched and decoded (partly on sharp's threads) while the text extractors run.
-  const pendingVisuals = extractVisuals(page, jsonLd, manifest, css, identity.name, deps, aboutPages);
+  const pendingVisuals = extractVisuals({ page, jsonLd, manifest, css, brandName: identity.name, aboutPages, productPages }, deps);
   const links = extractLinks(page, jsonLd);
   const fonts = extractFonts({ page, css });
   const firmographics = extractFirmographics(page, jsonLd, aboutPages, now(), identity.name);
@@ -94,23 +100,26 @@ async function extractDraft(page: HtmlPage, deps: AssetDeps, now: () => Date): P
   return { ...record, qualityScore: qualityScore({ ...record, crawledAt: at, now: at }) };
 }
 
-async function extractVisuals(
-  page: HtmlPage,
-  jsonLd: JsonLdNode[],
-  manifest: WebManifest | null,
-  css: ParsedCss[],
-  brandName: string | null,
-  deps: AssetDeps,
-  aboutPages: HtmlPage[],
-): Promise<Pick<BrandDraft, 'logos' | 'colors' | 'images'>> {
+interface VisualSources {
+  page: HtmlPage;
+  jsonLd: JsonLdNode[];
+  manifest: WebManifest | null;
+  css: ParsedCss[];
+  brandName: string | null;
+  aboutPages: HtmlPage[];
+  productPages: HtmlPage[];
+}
+
+async function extractVisuals(sources: VisualSources, deps: AssetDeps): Promise<Pick<BrandDraft, 'logos' | 'colors' | 'images'>> {
+  const { page, jsonLd, manifest, css, brandName } = sources;
   const icons = findIconCandidates(page, manifest);
   const marks = findMarkCandidates({ page, jsonLd, brandName, cssRules: css.flatMap((s) => s.rules), sheets: css });
   const pendingLogos = buildLogos(icons, marks, deps, brandName);
-  const [logos, images] = await Promise.all([pendingLogos, collectImages({ page, sheets: css, aboutPages, brandName }, deps, pendingLogos)]);
+  const images = collectImages({ page, sheets: css, aboutPages: sources.aboutPages, productPages: sources.productPages, brandName }, deps, pendingLogos);
+  const [logos, listed] = await Promise.all([pendingLogos, images]);
   return {
     logos: logos.logos,
     colors: extractColors({ page, css, manifest, logoColors: logos.logoColors }),
-    images,
+    images: listed,
   };
 }
-

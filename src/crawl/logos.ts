@@ -13,7 +13,7 @@
 import sharp from 'sharp';
 import type { Logo, LogoType } from '../domain/brand.js';
 import type { IngestedImage } from '../media/ingest-image.js';
-import { StagedAssetStore } from '../media/staged-asset-store.js';
+import { stagingOf } from '../media/staged-asset-store.js';
 import { ingestBytes, ingestRemoteImage, type AssetDeps } from './ingest-remote-image.js';
 import { fetchResource } from './fetch-resource.js';
 import type { IconCandidate, MarkCandidate } from './logo-candidates.js';
@@ -45,7 +45,7 @@ const MAX_SPRITE_BYTES = 5 * 1024 * 1024;
 
 export async function buildLogos(icons: IconCandidate[], marks: MarkCandidate[], real: AssetDeps, brandName: string | null = null): Promise<LogosResult> {
   // Candidates are judged from memory; only the chosen files reach the asset store.
-  const staging = new StagedAssetStore(real.assets);
+  const staging = stagingOf(real.assets);
   const deps = { ...real, assets: staging };
   const [ingestedIcons, ingestedMarks] = await Promise.all([
     Promise.all(icons.map(async (candidate) => ({ candidate, image: await ingestRemoteImage(candidate.url, deps) }))),

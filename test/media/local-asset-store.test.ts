@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { siGithub } from 'simple-icons';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LocalAssetStore } from '../../src/media/local-asset-store.js';
+import { LocalAssetStore, SYNC_WRITE_MAX_BYTES } from '../../src/media/local-asset-store.js';
 
 describe('LocalAssetStore', () => {
   let root: string;
@@ -49,6 +49,20 @@ describe('LocalAssetStore', () => {
     await rm(path.join(root, 'blocked'));
     const third = await blocked.put(Buffer.from('third'), 'png');
     expect((await blocked.get(third.key))?.bytes.toString()).toBe('third');
+  });
+
+  it('writes files over the synchronous-write size the asynchronous way, with the same guarantees', async () => {
+    const big = Buffer.alloc(SYNC_WRITE_MAX_BYTES + 1, 7);
+    const [a, b] = await Promise.all([store.put(big, 'jpeg'), store.put(big, 'jpeg')]);
+    expect(a).toEqual(b);
+    expect(a.size).toBe(big.length);
+    expect(await readdir(path.join(root, 'assets'))).toEqual([a.key]);
+    expect((await store.get(a.key))?.bytes.equals(big)).toBe(true);
+
+    await rm(path.join(root, 'assets'), { recursive: true });
+    const again = await store.put(Buffer.alloc(SYNC_WRITE_MAX_BYTES * 2, 9), 'png');
+    expect((await store.get(again.key))?.bytes.length).toBe(SYNC_WRITE_MAX_BYTES * 2);
+    expect(await readdir(path.join(root, 'assets'))).toEqual([again.key]);
   });
 
   it('returns null for unknown keys', async () => {
