@@ -34,10 +34,10 @@ import { findIconCandidates, findMarkCandidates } from '../src/crawl/logo-candid
 import { findPictureCandidates } from '../src/crawl/pictures.js';
 import { LocalAssetStore } from '../src/media/local-asset-store.js';
 import { withLogoRenditions } from '../src/media/logo-renditions.js';
-import type { Fetcher, FetchResult } from '../src/platform/fetcher.js';
 import { SafeFetcher } from '../src/platform/safe-fetcher.js';
 import { buildEvalSites, type EvalSite, type StaticFile } from '../eval/logos/eval-sites.js';
 import { serveVirtualHosts } from '../eval/logos/virtual-hosts.js';
+import { argValue, memoryFetcher } from './memory-fetcher.js';
 
 type Extract = (input: { url: string; html: string }) => Promise<Record<string, unknown>>;
 interface MetascraperRule {
@@ -56,23 +56,6 @@ const LATENCY_MS = Number(argValue('--latency') ?? 20);
 const LIVE_ROUNDS = 3;
 /** metascraper refuses URLs whose TLD is not public; the same pages are given a `.com` address there. */
 const PUBLIC_TLD = '.com';
-
-function argValue(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-/** Serves the corpus from memory: no sockets, no DNS, no robots.txt. */
-function memoryFetcher(sites: Record<string, Record<string, StaticFile>>): Fetcher {
-  return {
-    fetch(url: string): Promise<FetchResult> {
-      const target = new URL(url);
-      const file = sites[target.hostname]?.[target.pathname];
-      const body = file ? Buffer.from(file.body) : Buffer.from('<!doctype html><title>Not found</title>');
-      return Promise.resolve({ url: target.href, status: file ? 200 : 404, headers: { 'content-type': file?.type ?? 'text/html' }, body, redirects: [] });
-    },
-  };
-}
 
 function metascraperFor(sites: Record<string, Record<string, StaticFile>>): Extract {
   // Reachability of a favicon URL, answered from memory (the rule's network check, without the network).

@@ -19,9 +19,15 @@ import type { LogoType } from '../domain/brand.js';
 export type MarkTag = 'wordmark' | 'lettermark' | 'combination';
 
 const SHAPES = 'path, rect, circle, ellipse, polygon, polyline, line, use, image';
+/**
+ * Every tag needs a <text> element, which in XML source always starts like this. Most production logos draw
+ * their letters as paths, so most files are answered without being parsed again.
+ */
+const TEXT_ELEMENT_START = /<text[\s/>]/;
 
 export function svgMarkTag(svg: string, type: LogoType, brandName: string | null = null): MarkTag | null {
   if (type !== 'logo' && type !== 'symbol') return null;
+  if (!TEXT_ELEMENT_START.test(svg)) return null;
   const $ = load(svg, { xml: true });
   const letters = $('text').text().replace(/[^\p{L}\p{N}]/gu, '');
   if (letters.length === 0) return null;

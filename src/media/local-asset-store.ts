@@ -16,9 +16,8 @@ export interface LocalAssetStoreOptions {
 /**
  * Files up to this size are written with synchronous calls: a logo or favicon is a few KB, which the kernel
  * copies into the page cache in microseconds, while the asynchronous path (stat, open, write, close, rename:
- * five trips through libuv's thread pool) took about 0.4 ms per file, a quarter of a whole crawl's extraction
- * time (docs/performance.md). Larger files (photos) go the asynchronous way, so the event loop never stalls on
- * a big copy.
+ * five trips through libuv's thread pool) took about a quarter of a crawl's extraction time (ADR 0009). Larger
+ * files (photos) go the asynchronous way, so the event loop never stalls on a big copy.
  */
 export const SYNC_WRITE_MAX_BYTES = 256 * 1024;
 

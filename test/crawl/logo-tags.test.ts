@@ -12,6 +12,15 @@ describe('svgMarkTag', () => {
     expect(svgMarkTag(svg('<text x="0" y="30">XQ</text>'), 'symbol', 'Acme Tools')).toBeNull();
   });
 
+  it('finds text wherever the element starts (attributes, self-closing, line breaks), and only real elements', () => {
+    expect(svgMarkTag(svg('<text\n  x="0">Northwind</text>'), 'logo')).toBe('wordmark');
+    expect(svgMarkTag(svg('<g><text>North<tspan>wind</tspan></text></g>'), 'logo')).toBe('wordmark');
+    expect(svgMarkTag(svg('<text/><path d="M0 0h20v20z"/>'), 'logo')).toBeNull();
+    expect(svgMarkTag(svg('<!-- <text>Northwind</text> --><path d="M0 0h20v20z"/>'), 'logo')).toBeNull();
+    expect(svgMarkTag(svg('<textPath>Northwind</textPath>'), 'logo')).toBeNull();
+    expect(svgMarkTag(svg('<path d="M0 0h20v20z"/>'), 'logo')).toBeNull();
+  });
+
   it('text plus a shape → combination; a full-canvas background plate is not a shape', () => {
     expect(svgMarkTag(svg('<path d="M0 0h20v20z"/><text x="30" y="30">Acme</text>'), 'logo')).toBe('combination');
     expect(svgMarkTag(svg('<rect width="200" height="40" fill="#000"/><text x="0" y="30">Acme</text>'), 'logo')).toBe('wordmark');
