@@ -100,6 +100,7 @@ async function main(): Promise<void> {
   const decisions: number[] = [];
   const theirs: number[] = [];
   let folders = 0;
+  let live: number[];
   try {
     for (const site of corpus) {
       const html = String(site.files['/']?.body ?? '');
@@ -127,10 +128,10 @@ async function main(): Promise<void> {
       decisions.push(median(c));
       theirs.push(median(b));
     }
+    live = await liveCrawls(corpus, path.join(dir, 'live'));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  const live = await liveCrawls(corpus, path.join(dir, 'live'));
   const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
   const result = {
     sites: corpus.length,

@@ -33,8 +33,9 @@ export function findAboutPageUrls(page: HtmlPage): string[] {
   return [...picks, ...rest].slice(0, MAX_ABOUT_PAGES);
 }
 
-export async function fetchAboutPages(page: HtmlPage, fetcher: Fetcher, budget: CrawlBudget): Promise<HtmlPage[]> {
-  const pages = await Promise.all(findAboutPageUrls(page).map((url) => fetchPage(url, fetcher, budget)));
+/** `urls`: findAboutPageUrls(page), when the caller has it already. */
+export async function fetchAboutPages(page: HtmlPage, fetcher: Fetcher, budget: CrawlBudget, urls = findAboutPageUrls(page)): Promise<HtmlPage[]> {
+  const pages = await Promise.all(urls.map((url) => fetchPage(url, fetcher, budget)));
   // A redirect to another domain (a careers portal, a parent company) is not this brand's page.
   return pages.filter((p): p is HtmlPage => p !== null && p.domain === page.domain);
 }

@@ -5,11 +5,9 @@
  * so a logo is never listed again as a banner or picture.
  */
 import type { Image } from '../domain/brand.js';
-import type { IngestedImage } from '../media/ingest-image.js';
-import { stagingOf } from '../media/staged-asset-store.js';
 import type { HtmlPage } from './html-page.js';
 import { bannerImages, findBannerUrls, findHeroBannerUrls, ingestBanners } from './images.js';
-import type { AssetDeps } from './ingest-remote-image.js';
+import type { CrawlAssetDeps } from './ingest-remote-image.js';
 import type { LogosResult } from './logos.js';
 import type { ParsedCss } from './parse-css.js';
 import { buildPictures, findPictureCandidates } from './pictures.js';
@@ -24,11 +22,9 @@ export interface ImageSources {
   brandName: string | null;
 }
 
-export async function collectImages(sources: ImageSources, real: AssetDeps, logos: Promise<LogosResult>): Promise<Image[]> {
+export async function collectImages(sources: ImageSources, deps: CrawlAssetDeps, logos: Promise<LogosResult>): Promise<Image[]> {
   const { page } = sources;
   // Every candidate is decoded to be judged; only the listed banners and pictures reach the asset store.
-  const staging = stagingOf(real.assets);
-  const deps = { ...real, assets: staging, ingested: real.ingested ?? new Map<string, Promise<IngestedImage | null>>() };
   const aboutUrls = new Set(sources.aboutPages.map((p) => p.url));
   // A product link that redirected to an about page already fetched is that page, counted once.
   const productPages = sources.productPages.filter((p) => !aboutUrls.has(p.url));
@@ -44,5 +40,5 @@ export async function collectImages(sources: ImageSources, real: AssetDeps, logo
   const pictures = downloaded
     .filter((p) => !p.formats.some((f) => taken.has(f.src) || [...hashes].some((h) => f.src.includes(h))))
     .map((p, i) => (p.pictureMetadata ? { ...p, pictureMetadata: { ...p.pictureMetadata, rank: i + 1 } } : p));
-  return staging.commitAll([...banners, ...pictures]);
+  return deps.assets.commitAll([...banners, ...pictures]);
 }

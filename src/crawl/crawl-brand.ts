@@ -18,7 +18,7 @@ import { fetchPicturePages } from './picture-pages.js';
 import { extractFirmographics } from './firmographics.js';
 import { extractIdentity } from './identity.js';
 import { collectImages } from './brand-images.js';
-import type { AssetDeps } from './ingest-remote-image.js';
+import type { CrawlAssetDeps } from './ingest-remote-image.js';
 import { readJsonLd, type JsonLdNode } from './json-ld.js';
 import { extractLinks } from './links.js';
 import { findIconCandidates, findMarkCandidates } from './logo-candidates.js';
@@ -61,7 +61,7 @@ export async function crawlBrand(domain: string, deps: CrawlDeps, opts: CrawlOpt
     const staticPage = parseHtmlPage(home.result.body, home.result.url, home.result.headers['content-type']);
     const page = await renderIfNeeded(staticPage, deps.renderer, budget);
     // One staging area and one ingest memo for the whole crawl: logos, banners and pictures share downloads.
-    const assetDeps = { fetcher: deps.fetcher, assets: new StagedAssetStore(deps.assets), budget, ingested: new Map() };
+    const assetDeps: CrawlAssetDeps = { fetcher: deps.fetcher, assets: new StagedAssetStore(deps.assets), budget, ingested: new Map() };
     const draft = await extractDraft(page, assetDeps, deps.now ?? (() => new Date()));
     return { ok: true, domain: page.domain, draft };
   } finally {
@@ -70,14 +70,15 @@ export async function crawlBrand(domain: string, deps: CrawlDeps, opts: CrawlOpt
 }
 
 /** Sub-resources that fail or run out of budget are missing evidence, not a failed crawl. */
-async function extractDraft(page: HtmlPage, deps: AssetDeps, now: () => Date): Promise<BrandDraft> {
+async function extractDraft(page: HtmlPage, deps: CrawlAssetDeps, now: () => Date): Promise<BrandDraft> {
   const jsonLd = readJsonLd(page.$);
+  const aboutUrls = findAboutPageUrls(page);
   const [manifest, css, aboutPages, productPages] = await Promise.all([
     fetchManifest(page, deps.fetcher, deps.budget),
     collectStylesheets(page, deps.fetcher, deps.budget),
-    fetchAboutPages(page, deps.fetcher, deps.budget),
+    fetchAboutPages(page, deps.fetcher, deps.budget, aboutUrls),
     // The product pages pictures come from are linked from the homepage too: fetched in the same round.
-    fetchPicturePages(page, deps.fetcher, deps.budget, findAboutPageUrls(page)),
+    fetchPicturePages(page, deps.fetcher, deps.budget, aboutUrls),
   ]);
   const identity = extractIdentity({ page, jsonLd, manifest, aboutPages });
   // Image files are fetched and decoded (partly on sharp's threads) while the text extractors run.
@@ -110,16 +111,15 @@ interface VisualSources {
   productPages: HtmlPage[];
 }
 
-async function extractVisuals(sources: VisualSources, deps: AssetDeps): Promise<Pick<BrandDraft, 'logos' | 'colors' | 'images'>> {
-  const { page, jsonLd, manifest, css, brandName } = sources;
+async function extractVisuals(sources: VisualSources, deps: CrawlAssetDeps): Promise<Pick<BrandDraft, 'logos' | 'colors' | 'images'>> {
+  const { page, jsonLd, manifest, css, brandName, aboutPages, productPages } = sources;
   const icons = findIconCandidates(page, manifest);
   const marks = findMarkCandidates({ page, jsonLd, brandName, cssRules: css.flatMap((s) => s.rules), sheets: css });
   const pendingLogos = buildLogos(icons, marks, deps, brandName);
-  const images = collectImages({ page, sheets: css, aboutPages: sources.aboutPages, productPages: sources.productPages, brandName }, deps, pendingLogos);
-  const [logos, listed] = await Promise.all([pendingLogos, images]);
+  const [logos, images] = await Promise.all([pendingLogos, collectImages({ page, sheets: css, aboutPages, productPages, brandName }, deps, pendingLogos)]);
   return {
     logos: logos.logos,
     colors: extractColors({ page, css, manifest, logoColors: logos.logoColors }),
-    images: listed,
+    images,
   };
 }

@@ -3,6 +3,7 @@
  * measures and stores it. Nothing about an image is trusted from HTML attributes or Content-Type.
  */
 import type { AssetStore } from '../media/asset-store.js';
+import type { StagedAssetStore } from '../media/staged-asset-store.js';
 import { ingestImage, type IngestedImage } from '../media/ingest-image.js';
 import type { Fetcher } from '../platform/fetcher.js';
 import { raceAbort, type CrawlBudget } from './crawl-budget.js';
@@ -18,6 +19,15 @@ export interface AssetDeps {
    * the same asset store (the staged copy lives there).
    */
   ingested?: Map<string, Promise<IngestedImage | null>>;
+}
+
+/**
+ * What one crawl's image extractors share (crawl-brand.ts makes it): candidates are staged in memory until
+ * chosen, and a URL that several of them ask for is fetched and decoded once.
+ */
+export interface CrawlAssetDeps extends AssetDeps {
+  assets: StagedAssetStore;
+  ingested: Map<string, Promise<IngestedImage | null>>;
 }
 
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;

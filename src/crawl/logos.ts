@@ -13,8 +13,7 @@
 import sharp from 'sharp';
 import type { Logo, LogoType } from '../domain/brand.js';
 import type { IngestedImage } from '../media/ingest-image.js';
-import { stagingOf } from '../media/staged-asset-store.js';
-import { ingestBytes, ingestRemoteImage, type AssetDeps } from './ingest-remote-image.js';
+import { ingestBytes, ingestRemoteImage, type AssetDeps, type CrawlAssetDeps } from './ingest-remote-image.js';
 import { fetchResource } from './fetch-resource.js';
 import type { IconCandidate, MarkCandidate } from './logo-candidates.js';
 import type { SpriteCrop } from './logo-backgrounds.js';
@@ -43,16 +42,14 @@ export interface IngestedMark {
 const MIN_PREFERRED_ICON = 64;
 const MAX_SPRITE_BYTES = 5 * 1024 * 1024;
 
-export async function buildLogos(icons: IconCandidate[], marks: MarkCandidate[], real: AssetDeps, brandName: string | null = null): Promise<LogosResult> {
+export async function buildLogos(icons: IconCandidate[], marks: MarkCandidate[], deps: CrawlAssetDeps, brandName: string | null = null): Promise<LogosResult> {
   // Candidates are judged from memory; only the chosen files reach the asset store.
-  const staging = stagingOf(real.assets);
-  const deps = { ...real, assets: staging };
   const [ingestedIcons, ingestedMarks] = await Promise.all([
     Promise.all(icons.map(async (candidate) => ({ candidate, image: await ingestRemoteImage(candidate.url, deps) }))),
     Promise.all(marks.map(async (candidate) => ({ candidate, image: await ingestMark(candidate, deps) }))),
   ]);
   const result = chooseLogos(present(ingestedIcons), present(ingestedMarks));
-  return { ...result, logos: await staging.commitAll(await finishLogos(result, deps, brandName)) };
+  return { ...result, logos: await deps.assets.commitAll(await finishLogos(result, deps, brandName)) };
 }
 
 /** Adds the tags the files prove (logo-tags.ts) to the chosen entries. */

@@ -14,11 +14,6 @@ export const STAGED_URL_PREFIX = 'staged:';
 
 const CONTENT_TYPES: Record<Ext, string> = { svg: 'image/svg+xml', png: 'image/png', webp: 'image/webp', jpeg: 'image/jpeg' };
 
-/** `assets` itself when it already stages (one crawl shares one staging area), else a staging front for it. */
-export function stagingOf(assets: AssetStore): StagedAssetStore {
-  return assets instanceof StagedAssetStore ? assets : new StagedAssetStore(assets);
-}
-
 export class StagedAssetStore implements AssetStore {
   private readonly staged = new Map<string, { bytes: Buffer; ext: Ext }>();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AssetStore, StoredAsset } from '../../src/media/asset-store.js';
-import { STAGED_URL_PREFIX, StagedAssetStore, stagingOf } from '../../src/media/staged-asset-store.js';
+import { STAGED_URL_PREFIX, StagedAssetStore } from '../../src/media/staged-asset-store.js';
 
 function memoryStore(): AssetStore & { keys: string[] } {
   const files = new Map<string, Buffer>();
@@ -37,16 +37,5 @@ describe('StagedAssetStore', () => {
     const format = { src: stored.url, format: 'png' as const, width: 1, height: 1, size: 1, background: null };
     expect(await staging.commit(format)).toBe(format);
     expect((await staging.get(stored.key))?.bytes.toString()).toBe('x');
-  });
-
-  it('stagingOf shares a staging store (one per crawl) and puts one in front of a real store', async () => {
-    const target = memoryStore();
-    const staging = stagingOf(target);
-    expect(staging).toBeInstanceOf(StagedAssetStore);
-    expect(stagingOf(staging)).toBe(staging);
-    // Committed through the shared staging store, the file reaches the real store, not a second staging layer.
-    const a = await stagingOf(staging).put(Buffer.from('a'), 'png');
-    await staging.commit({ src: a.url, format: 'png', width: 1, height: 1, size: 1, background: null });
-    expect(target.keys).toEqual(['k0.png']);
   });
 });
