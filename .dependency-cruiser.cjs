@@ -3,7 +3,7 @@
  * Arrows point inward: domain <- platform <- features (crawl, media, billing, ...) <- adapters (store backends,
  * jobs backends, http, cli) <- main (the composition root).
  */
-const FEATURES = '^src/(brands|crawl|media|palette|billing|webhooks)/';
+const FEATURES = '^src/(brands|crawl|media|assets|palette|billing|webhooks|events|usecases)/';
 const BACKEND_PACKAGES = '^(fastify|@fastify|pg|better-sqlite3|pg-boss|kysely)($|/)';
 
 module.exports = {
@@ -37,7 +37,8 @@ module.exports = {
       to: {
         path: '^src/',
         pathNot: [
-          '^src/(domain|platform|config|brands|crawl|media|palette|billing|webhooks)/',
+          '^src/(domain|platform|config|brands|crawl|media|palette|billing|webhooks|events|usecases)/',
+          '^src/assets/[^/]+\\.ts$',
           '^src/store/store\\.ts$',
           '^src/store/types\\.ts$',
           '^src/jobs/queue\\.ts$',
@@ -63,10 +64,10 @@ module.exports = {
     },
     {
       name: 'only-main-wires-backends',
-      comment: 'Only main/ may import a concrete backend.',
+      comment: 'Only main/ may import a concrete backend (store, queue or asset-store backend).',
       severity: 'error',
-      from: { pathNot: '^src/(main|store/sqlite|store/postgres|jobs/sql|store/kysely)/' },
-      to: { path: '^src/(store/sqlite|store/postgres|jobs/sql|store/kysely)/' },
+      from: { pathNot: '^src/(main|store/sqlite|store/postgres|jobs/sql|store/kysely|assets/local)/' },
+      to: { path: '^src/(store/sqlite|store/postgres|jobs/sql|store/kysely|assets/local)/' },
     },
     {
       name: 'http-no-sql',

@@ -12,7 +12,7 @@ import type { Profiler } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { crawlBrand } from '../src/crawl/crawl-brand.js';
-import { LocalAssetStore } from '../src/media/local-asset-store.js';
+import { LocalAssetStore } from '../src/assets/local/local-asset-store.js';
 import { buildEvalSites } from '../eval/logos/eval-sites.js';
 import { argValue, memoryFetcher } from './memory-fetcher.js';
 
@@ -24,12 +24,12 @@ const STAGES: [label: string, fn: string, file: string][] = [
   ['image files ingested, in all', 'ingestImage', 'src/media/ingest-image.ts'],
   ['  of which sniffed, decoded, sized, shrunk', 'prepareSafely', 'src/media/ingest-image.ts'],
   ['  of which analysed (theme, colours, edges, dHash)', 'describe', 'src/media/ingest-image.ts'],
-  ['asset files written (chosen ones)', 'put', 'src/media/local-asset-store.ts'],
-  ['HTML pages parsed', 'parseHtmlPage', 'src/crawl/html-page.ts'],
-  ['company and industries', 'extractFirmographics', 'src/crawl/firmographics.ts'],
-  ['logo and icon candidates', 'findMarkCandidates', 'src/crawl/logo-candidates.ts'],
-  ['colours', 'extractColors', 'src/crawl/colors.ts'],
-  ['fonts', 'extractFonts', 'src/crawl/fonts.ts'],
+  ['asset files written (chosen ones)', 'put', 'src/assets/local/local-asset-store.ts'],
+  ['HTML pages parsed', 'parseHtmlPage', 'src/crawl/page/html-page.ts'],
+  ['company and industries', 'extractFirmographics', 'src/crawl/fields/company/firmographics.ts'],
+  ['logo and icon candidates', 'findMarkCandidates', 'src/crawl/fields/logos/logo-candidates.ts'],
+  ['colours', 'extractColors', 'src/crawl/fields/colors/colors.ts'],
+  ['fonts', 'extractFonts', 'src/crawl/fields/fonts/fonts.ts'],
 ];
 
 async function main(): Promise<void> {

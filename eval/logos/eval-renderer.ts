@@ -1,5 +1,5 @@
 /** The eval renders with the same renderer the service uses, when Chromium is installed (null otherwise). */
-import { BrowserRenderer, findChromium } from '../../src/crawl/render/browser-renderer.js';
+import { BrowserRenderer, findChromium } from '../../src/crawl/fetch/render/browser-renderer.js';
 import type { Fetcher } from '../../src/platform/fetcher.js';
 import { USER_AGENT } from '../../src/platform/safe-fetcher.js';
 

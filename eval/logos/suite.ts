@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { crawlBrand, type BrandDraft } from '../../src/crawl/crawl-brand.js';
-import { LocalAssetStore } from '../../src/media/local-asset-store.js';
+import { LocalAssetStore } from '../../src/assets/local/local-asset-store.js';
 import { SafeFetcher } from '../../src/platform/safe-fetcher.js';
 import type { EvalMetric, EvalReport, EvalSuite } from '../run.js';
 import { buildEvalSites, type EvalSite } from './eval-sites.js';

@@ -7,7 +7,7 @@
  */
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { cleanDescription } from '../../src/crawl/identity.js';
+import { cleanDescription } from '../../src/crawl/fields/identity.js';
 import type { EvalMetric } from '../run.js';
 import * as icons from 'simple-icons';
 import realIndustries from './industries/real-pages-industry.json' with { type: 'json' };

@@ -8,7 +8,7 @@
 import sharp from 'sharp';
 import * as icons from 'simple-icons';
 import type { CompanyKind } from '../../src/domain/brand.js';
-import { googleFamily } from '../../src/crawl/google-font-families.js';
+import { googleFamily } from '../../src/crawl/fields/fonts/google-font-families.js';
 import type { LabelledBrand } from './brands.js';
 
 export interface SiteFile {

@@ -6,9 +6,9 @@
 import { createHash } from 'node:crypto';
 import { crawlBrand, type BrandDraft } from '../../src/crawl/crawl-brand.js';
 import { deltaE, isNeutral } from '../../src/domain/color-math.js';
-import type { AssetStore, StoredAsset } from '../../src/media/asset-store.js';
+import type { AssetStore, StoredAsset } from '../../src/assets/asset-store.js';
 import { SafeFetcher } from '../../src/platform/safe-fetcher.js';
-import { taxonomyEntry } from '../../src/crawl/industries/taxonomy.js';
+import { taxonomyEntry } from '../../src/crawl/fields/industries/taxonomy.js';
 import type { EvalMetric, EvalSuite } from '../run.js';
 import { BRANDS } from './brands.js';
 import { controlSites } from './control-sites.js';

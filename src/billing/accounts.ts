@@ -1,5 +1,6 @@
 import { newId } from '../domain/ids.js';
-import type { AccountStore, ApiKeyRecord, Organization, Plan } from '../store/store.js';
+import type { ApiKeyRecord, Organization, Plan } from '../domain/accounts.js';
+import type { AccountStore } from '../store/store.js';
 import { generateApiKeySecret } from './api-key-secret.js';
 
 export interface CreatedApiKey {

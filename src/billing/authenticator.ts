@@ -1,5 +1,6 @@
 import { ApiError } from '../domain/errors.js';
-import type { AccountStore, ApiKeyRecord, Organization } from '../store/store.js';
+import type { ApiKeyRecord, Organization } from '../domain/accounts.js';
+import type { AccountStore } from '../store/store.js';
 import { hashApiKeySecret } from './api-key-secret.js';
 
 export interface Principal {

@@ -3,7 +3,8 @@
  * (the back end of `brandbase orgs set-*`, `add-credits` and `usage`).
  */
 import { newId } from '../domain/ids.js';
-import type { CreditGrant, Organization, OrganizationPatch, Plan, Store } from '../store/store.js';
+import type { CreditGrant, Organization, OrganizationPatch, Plan } from '../domain/accounts.js';
+import type { Store } from '../store/store.js';
 import { AccountError } from './accounts.js';
 import { CREDITS_PER_USD, usageReport, type BillingDefaults, type UsageReport } from './billing.js';
 import { billingPeriod } from './billing-period.js';

@@ -6,7 +6,8 @@
  */
 import { ApiError } from '../domain/errors.js';
 import type { Logger } from '../platform/logger.js';
-import type { Organization, Store, UsageSummary } from '../store/store.js';
+import type { Organization, UsageSummary } from '../domain/accounts.js';
+import type { Store } from '../store/store.js';
 import type { Principal } from './authenticator.js';
 import { billingPeriod, type BillingPeriod } from './billing-period.js';
 import type { Mailer } from './mailer.js';

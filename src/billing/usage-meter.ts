@@ -1,5 +1,6 @@
 import { newId } from '../domain/ids.js';
-import type { UsageEntry, UsageSource, UsageStore, UsageSummary } from '../store/store.js';
+import type { UsageEntry, UsageSource, UsageSummary } from '../domain/accounts.js';
+import type { UsageStore } from '../store/store.js';
 import { billingPeriod, type BillingPeriod } from './billing-period.js';
 
 /** Credits per source. */

@@ -3,7 +3,7 @@ import { brandIdForDomain, brandUrn } from '../domain/ids.js';
 import type { Logger } from '../platform/logger.js';
 import type { BrandStore, IdentifierRef, StoredBrand } from '../store/store.js';
 import type { CrawlOutcome } from '../crawl/crawl-brand.js';
-import { mergeRecrawledLogos } from '../crawl/logo-history.js';
+import { mergeRecrawledLogos } from '../crawl/fields/logos/logo-history.js';
 import { keepCuratedFields } from './curated-fields.js';
 
 export type Crawl = (domain: string) => Promise<CrawlOutcome>;

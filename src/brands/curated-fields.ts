@@ -5,7 +5,7 @@
  */
 import type { Brand, Industry } from '../domain/brand.js';
 import { qualityScore } from '../domain/quality-score.js';
-import { isNsfwIndustry, sortIndustries } from '../crawl/industries/taxonomy.js';
+import { isNsfwIndustry, sortIndustries } from '../crawl/fields/industries/taxonomy.js';
 
 export const SET_SCORE = 1;
 

@@ -7,7 +7,7 @@
  */
 import type { Industry } from '../domain/brand.js';
 import type { BrandStore, StoredBrand } from '../store/store.js';
-import { taxonomyEntry, withParent } from '../crawl/industries/taxonomy.js';
+import { taxonomyEntry, withParent } from '../crawl/fields/industries/taxonomy.js';
 import { hasSetNsfwIndustry, isSetIndustry, mergeIndustries, SET_SCORE } from './curated-fields.js';
 
 export class UnknownIndustryError extends Error {

@@ -7,7 +7,7 @@
  */
 import type { Command } from 'commander';
 import { BrandNotHeldError, setBrandIndustries, UnknownIndustryError } from '../brands/set-industry.js';
-import { TAXONOMY } from '../crawl/industries/taxonomy.js';
+import { TAXONOMY } from '../crawl/fields/industries/taxonomy.js';
 import type { Config } from '../config/config.js';
 import { registrableDomain } from '../domain/identifiers.js';
 import { createServices } from '../main/services.js';

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, Organization } from '../store/store.js';
+import type { ApiKeyRecord, Organization } from '../domain/accounts.js';
 
 /** With `--json`, exactly one JSON object on stdout; otherwise a line of text. */
 export function print(json: boolean | undefined, object: Record<string, unknown>, text: string): void {

@@ -3,7 +3,7 @@ import type { Billing } from '../billing/billing.js';
 import type { BatchLookup } from '../brands/batch-lookup.js';
 import type { BrandLookup } from '../brands/brand-lookup.js';
 import type { CrawlScheduler } from '../brands/crawl-scheduler.js';
-import type { AssetStore } from '../media/asset-store.js';
+import type { AssetStore } from '../assets/asset-store.js';
 import type { Logger } from '../platform/logger.js';
 
 /** Everything the HTTP layer needs; main/ builds it from Config. Routes never touch a backend directly. */

@@ -12,8 +12,8 @@ import { BrandIndexer, type Crawl } from '../brands/brand-indexer.js';
 import { BrandLookup } from '../brands/brand-lookup.js';
 import { CrawlScheduler } from '../brands/crawl-scheduler.js';
 import type { JobQueue } from '../jobs/queue.js';
-import { LocalAssetStore } from '../media/local-asset-store.js';
-import type { AssetStore } from '../media/asset-store.js';
+import { LocalAssetStore } from '../assets/local/local-asset-store.js';
+import type { AssetStore } from '../assets/asset-store.js';
 import type { Logger } from '../platform/logger.js';
 import { SafeFetcher, USER_AGENT } from '../platform/safe-fetcher.js';
 import type { Store } from '../store/store.js';
@@ -52,7 +52,7 @@ function lazyCrawler(config: Readonly<Config>, fetcher: SafeFetcher, assets: Ass
   return {
     load(): Promise<Crawl> {
       loading ??= (async () => {
-        const [{ crawlBrand }, { openRenderer }] = await Promise.all([import('../crawl/crawl-brand.js'), import('../crawl/render/browser-renderer.js')]);
+        const [{ crawlBrand }, { openRenderer }] = await Promise.all([import('../crawl/crawl-brand.js'), import('../crawl/fetch/render/browser-renderer.js')]);
         const opened = openRenderer({ chromiumPath: config.chromiumPath, fetcher, userAgent: USER_AGENT, logger });
         renderer = opened;
         return (domain: string) => crawlBrand(domain, { fetcher, assets, renderer: opened }, { timeoutMs: config.crawlTimeoutMs });

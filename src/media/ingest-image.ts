@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import type { Sharp, SharpOptions } from 'sharp';
 import type { Format, ImageFormat } from '../domain/brand.js';
-import type { AssetStore, StoredAsset } from './asset-store.js';
+import type { AssetStore, StoredAsset } from '../assets/asset-store.js';
 import { decodeBmpFile } from './decode-bmp-file.js';
 import { decodePng, readPngHeader } from './decode-png.js';
 import { declaredSvgColors } from './declared-svg-colors.js';

@@ -10,7 +10,7 @@
  */
 import sharp, { type Sharp } from 'sharp';
 import type { Format, Logo } from '../domain/brand.js';
-import type { AssetStore } from './asset-store.js';
+import type { AssetStore } from '../assets/asset-store.js';
 import { svgFittedTo } from './svg.js';
 
 /** Longest side of an SVG's raster renditions: sharp enough for retina headers and app tiles. */

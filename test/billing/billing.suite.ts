@@ -13,7 +13,8 @@ import { UsageMeter } from '../../src/billing/usage-meter.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { newId } from '../../src/domain/ids.js';
 import { createLogger } from '../../src/platform/logger.js';
-import type { NewOrganization, Organization, Store } from '../../src/store/store.js';
+import type { NewOrganization, Organization } from '../../src/domain/accounts.js';
+import type { Store } from '../../src/store/store.js';
 import type { TempDatabase } from '../store/temp-database.js';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
 

@@ -5,7 +5,7 @@ import { tempSqlite, type TempDatabase } from '../store/temp-database.js';
 import { keepCuratedFields } from '../../src/brands/curated-fields.js';
 import { currentQualityScore, isStale, refreshAgeMs, refreshBrand, type RefreshDeps } from '../../src/brands/refresh.js';
 import { BrandNotHeldError, setBrandIndustries, UnknownIndustryError } from '../../src/brands/set-industry.js';
-import { toIndustry } from '../../src/crawl/industries/taxonomy.js';
+import { toIndustry } from '../../src/crawl/fields/industries/taxonomy.js';
 import { emptyCompany, type Brand } from '../../src/domain/brand.js';
 import { qualityScore } from '../../src/domain/quality-score.js';
 import { brandIdForDomain, brandUrn } from '../../src/domain/ids.js';

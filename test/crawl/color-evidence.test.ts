@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cssEvidence, gradientStops, platformHints } from '../../src/crawl/color-evidence.js';
-import { extractColors } from '../../src/crawl/colors.js';
+import { cssEvidence, gradientStops, platformHints } from '../../src/crawl/fields/colors/color-evidence.js';
+import { extractColors } from '../../src/crawl/fields/colors/colors.js';
 import { parseCssColor } from '../../src/domain/color-math.js';
 import { cssOf, htmlPageOf } from './html-page-of.js';
 

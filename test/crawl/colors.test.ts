@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { backgroundColor, clusterObservations, extractColors } from '../../src/crawl/colors.js';
-import type { WebManifest } from '../../src/crawl/manifest.js';
+import { backgroundColor, clusterObservations, extractColors } from '../../src/crawl/fields/colors/colors.js';
+import type { WebManifest } from '../../src/crawl/fetch/manifest.js';
 import { brightness } from '../../src/domain/color-math.js';
 import { cssOf, htmlPageOf } from './html-page-of.js';
 

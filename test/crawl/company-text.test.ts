@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { bodyText, employeesInText, foundedYearInText, selfStatements, textFacts } from '../../src/crawl/company-text.js';
+import { bodyText, employeesInText, foundedYearInText, selfStatements, textFacts } from '../../src/crawl/fields/company/company-text.js';
 import { isValidIsin } from '../../src/domain/identifiers.js';
-import { extractCompany } from '../../src/crawl/company.js';
-import { countryCode, countryInfo } from '../../src/crawl/countries.js';
+import { extractCompany } from '../../src/crawl/fields/company/company.js';
+import { countryCode, countryInfo } from '../../src/crawl/fields/company/countries.js';
 import { htmlPageOf } from './html-page-of.js';
 
 const now = new Date('2026-06-01T00:00:00Z');
@@ -88,7 +88,7 @@ describe('countries', () => {
 
 describe('kind from the legal form', () => {
   it('reads unambiguous legal forms that follow the brand name', async () => {
-    const { legalFormKind } = await import('../../src/crawl/company-text.js');
+    const { legalFormKind } = await import('../../src/crawl/fields/company/company-text.js');
     expect(legalFormKind('© 2026 Northwind Logistics B.V. All rights reserved.', ['Northwind'])).toBe('PRIVATELY_HELD');
     expect(legalFormKind('Acme GmbH, Musterstraße 1, Berlin', ['Acme'])).toBe('PRIVATELY_HELD');
     expect(legalFormKind('Acme Partners LLP', ['Acme'])).toBe('PARTNERSHIP');
@@ -96,7 +96,7 @@ describe('kind from the legal form', () => {
   });
 
   it('ignores ambiguous forms and other companies’ legal names', async () => {
-    const { legalFormKind } = await import('../../src/crawl/company-text.js');
+    const { legalFormKind } = await import('../../src/crawl/fields/company/company-text.js');
     expect(legalFormKind('© 2026 Acme, Inc.', ['Acme'])).toBeNull();
     expect(legalFormKind('Acme AG', ['Acme'])).toBeNull();
     expect(legalFormKind('Hosted by Foo GmbH. Acme', ['Acme'])).toBeNull();
@@ -111,7 +111,7 @@ describe('kind from the legal form', () => {
 
 describe('legal forms are case-sensitive', () => {
   it('running text with "kg" or "lp" is not a legal form', async () => {
-    const { legalFormKind } = await import('../../src/crawl/company-text.js');
+    const { legalFormKind } = await import('../../src/crawl/fields/company/company-text.js');
     expect(legalFormKind('Acme sells 5 kg bags of rice', ['Acme'])).toBeNull();
     expect(legalFormKind('Acme Müller KG, Hamburg', ['Acme'])).toBe('PARTNERSHIP');
   });

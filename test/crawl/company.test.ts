@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countryCode, employeeBand, extractCompany, foundedYear } from '../../src/crawl/company.js';
-import { readJsonLd, type JsonLdNode } from '../../src/crawl/json-ld.js';
+import { countryCode, employeeBand, extractCompany, foundedYear } from '../../src/crawl/fields/company/company.js';
+import { readJsonLd, type JsonLdNode } from '../../src/crawl/page/json-ld.js';
 import { htmlPageOf } from './html-page-of.js';
 
 function companyOf(node: JsonLdNode) {

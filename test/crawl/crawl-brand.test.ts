@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlBrand, type BrandDraft, type CrawlOutcome } from '../../src/crawl/crawl-brand.js';
-import { LocalAssetStore } from '../../src/media/local-asset-store.js';
+import { LocalAssetStore } from '../../src/assets/local/local-asset-store.js';
 import type { Fetcher } from '../../src/platform/fetcher.js';
 import { SafeFetcher } from '../../src/platform/safe-fetcher.js';
 import { FIXTURE_HOSTS, FIXTURE_ICONS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findAboutPageUrls } from '../../src/crawl/about-pages.js';
-import { aboutText, cleanDescription, extractDescription, extractIdentity } from '../../src/crawl/identity.js';
+import { findAboutPageUrls } from '../../src/crawl/fetch/about-pages.js';
+import { aboutText, cleanDescription, extractDescription, extractIdentity } from '../../src/crawl/fields/identity.js';
 import { htmlPageOf } from './html-page-of.js';
 
 describe('cleanDescription', () => {

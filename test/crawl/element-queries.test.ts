@@ -1,6 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
 import { describe, expect, it } from 'vitest';
-import { elementIndex } from '../../src/crawl/element-index.js';
+import { elementIndex } from '../../src/crawl/page/element-index.js';
 import {
   anyOf,
   attrContains,
@@ -18,10 +18,10 @@ import {
   tagIs,
   textOf,
   type ElementTest,
-} from '../../src/crawl/element-queries.js';
-import type { HtmlElement } from '../../src/crawl/html-page.js';
-import { pageZones } from '../../src/crawl/page-zones.js';
-import { compileSimpleSelector } from '../../src/crawl/selector-match.js';
+} from '../../src/crawl/page/element-queries.js';
+import type { HtmlElement } from '../../src/crawl/page/html-page.js';
+import { pageZones } from '../../src/crawl/page/page-zones.js';
+import { compileSimpleSelector } from '../../src/crawl/page/selector-match.js';
 import { htmlPageOf } from './html-page-of.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { extractFonts, roleRank } from '../../src/crawl/fonts.js';
-import { googleFamily } from '../../src/crawl/google-font-families.js';
-import { isFetchableStylesheet } from '../../src/crawl/stylesheets.js';
+import { extractFonts, roleRank } from '../../src/crawl/fields/fonts/fonts.js';
+import { googleFamily } from '../../src/crawl/fields/fonts/google-font-families.js';
+import { isFetchableStylesheet } from '../../src/crawl/fetch/stylesheets.js';
 import { cssOf, htmlPageOf } from './html-page-of.js';
 
 const fontsOf = (head: string, ...css: string[]) => extractFonts({ page: htmlPageOf(head), css: cssOf(...css) });

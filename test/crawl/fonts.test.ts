@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanFamilyName, extractFonts, parseGoogleFontsUrl } from '../../src/crawl/fonts.js';
+import { cleanFamilyName, extractFonts, parseGoogleFontsUrl } from '../../src/crawl/fields/fonts/fonts.js';
 import { cssOf, htmlPageOf } from './html-page-of.js';
 
 describe('parseGoogleFontsUrl', () => {

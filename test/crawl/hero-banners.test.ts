@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bannerImages, findHeroBannerUrls } from '../../src/crawl/images.js';
+import { bannerImages, findHeroBannerUrls } from '../../src/crawl/fields/images/images.js';
 import type { IngestedImage } from '../../src/media/ingest-image.js';
 import { cssOf, htmlPageOf } from './html-page-of.js';
 

@@ -1,5 +1,5 @@
-import { parseHtmlPage, type HtmlPage } from '../../src/crawl/html-page.js';
-import { parseCss, type ParsedCss } from '../../src/crawl/parse-css.js';
+import { parseHtmlPage, type HtmlPage } from '../../src/crawl/page/html-page.js';
+import { parseCss, type ParsedCss } from '../../src/crawl/page/parse-css.js';
 
 /** A parsed page from an HTML string, as the crawler would see it at `url`. */
 export function htmlPageOf(html: string, url = 'https://www.acme.test/'): HtmlPage {

@@ -1,6 +1,6 @@
 import { loadBuffer } from 'cheerio';
 import { describe, expect, it } from 'vitest';
-import { MAX_PARSED_HTML_BYTES, parseHtmlPage } from '../../src/crawl/html-page.js';
+import { MAX_PARSED_HTML_BYTES, parseHtmlPage } from '../../src/crawl/page/html-page.js';
 
 const bytes = (...parts: (string | number[])[]): Buffer =>
   Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { extractIdentity, nameFromTitle, truncateAtSentence } from '../../src/crawl/identity.js';
-import { readJsonLd } from '../../src/crawl/json-ld.js';
-import type { WebManifest } from '../../src/crawl/manifest.js';
+import { extractIdentity, nameFromTitle, truncateAtSentence } from '../../src/crawl/fields/identity.js';
+import { readJsonLd } from '../../src/crawl/page/json-ld.js';
+import type { WebManifest } from '../../src/crawl/fetch/manifest.js';
 import { htmlPageOf } from './html-page-of.js';
 
 function identityOf(html: string, manifest: WebManifest | null = null) {

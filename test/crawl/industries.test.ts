@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { predictIndustries, MIN_SCORE } from '../../src/crawl/industries/industry-classifier.js';
-import { ruleIndustries } from '../../src/crawl/industries/industry-rules.js';
-import { sortIndustries, TAXONOMY, taxonomyEntry, toIndustry, withParent } from '../../src/crawl/industries/taxonomy.js';
-import { stem, tokenize } from '../../src/crawl/industries/tokenize.js';
-import { knownTokens, logLikelihoods, posteriors, trainNaiveBayes } from '../../src/crawl/industries/naive-bayes.js';
+import { predictIndustries, MIN_SCORE } from '../../src/crawl/fields/industries/industry-classifier.js';
+import { ruleIndustries } from '../../src/crawl/fields/industries/industry-rules.js';
+import { sortIndustries, TAXONOMY, taxonomyEntry, toIndustry, withParent } from '../../src/crawl/fields/industries/taxonomy.js';
+import { stem, tokenize } from '../../src/crawl/fields/industries/tokenize.js';
+import { knownTokens, logLikelihoods, posteriors, trainNaiveBayes } from '../../src/crawl/fields/industries/naive-bayes.js';
 
 describe('industry taxonomy data', () => {
   it('has unique ids and slugs, an emoji and a name on every entry, and parents that are top-level', () => {

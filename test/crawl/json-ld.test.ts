@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findOrganization, parseLenientJson, readJsonLd } from '../../src/crawl/json-ld.js';
+import { findOrganization, parseLenientJson, readJsonLd } from '../../src/crawl/page/json-ld.js';
 import { htmlPageOf } from './html-page-of.js';
 
 describe('parseLenientJson', () => {

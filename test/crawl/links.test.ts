@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyProfileUrl, extractLinks } from '../../src/crawl/links.js';
-import { readJsonLd } from '../../src/crawl/json-ld.js';
+import { classifyProfileUrl, extractLinks } from '../../src/crawl/fields/links.js';
+import { readJsonLd } from '../../src/crawl/page/json-ld.js';
 import { htmlPageOf } from './html-page-of.js';
 
 function linksOf(html: string) {
@@ -70,7 +70,7 @@ describe('extractLinks', () => {
 
 describe('brand-like profiles', () => {
   it('prefers the handle resembling the domain over an equally cited other account', async () => {
-    const { extractLinks, brandLikeness } = await import('../../src/crawl/links.js');
+    const { extractLinks, brandLikeness } = await import('../../src/crawl/fields/links.js');
     const { htmlPageOf } = await import('./html-page-of.js');
     const page = htmlPageOf('<footer><a href="https://twitter.com/janedoe_dev">Jane</a><a href="https://x.com/AcmeHQ/">Acme</a></footer>');
     expect(extractLinks(page, [])).toEqual([{ name: 'twitter', url: 'https://x.com/AcmeHQ' }]);

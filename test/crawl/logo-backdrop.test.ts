@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backdropTheme } from '../../src/crawl/logo-backdrop.js';
+import { backdropTheme } from '../../src/crawl/fields/logos/logo-backdrop.js';
 import { cssOf, htmlPageOf } from './html-page-of.js';
 
 function themeOf(html: string, css = ''): 'dark' | 'light' | null {

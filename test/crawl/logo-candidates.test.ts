@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findIconCandidates, findMarkCandidates, isThirdPartyLabel, themeHint } from '../../src/crawl/logo-candidates.js';
-import { readJsonLd } from '../../src/crawl/json-ld.js';
-import { parseCss } from '../../src/crawl/parse-css.js';
+import { findIconCandidates, findMarkCandidates, isThirdPartyLabel, themeHint } from '../../src/crawl/fields/logos/logo-candidates.js';
+import { readJsonLd } from '../../src/crawl/page/json-ld.js';
+import { parseCss } from '../../src/crawl/page/parse-css.js';
 import { htmlPageOf } from './html-page-of.js';
 
 function marksOf(html: string, css = '', brandName: string | null = 'Acme') {

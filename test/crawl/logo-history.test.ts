@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_OTHER_LOGOS, mergeRecrawledLogos } from '../../src/crawl/logo-history.js';
+import { MAX_OTHER_LOGOS, mergeRecrawledLogos } from '../../src/crawl/fields/logos/logo-history.js';
 import type { Logo } from '../../src/domain/brand.js';
 
 const logo = (src: string, type: Logo['type'], tags: string[] = []): Logo => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findIconCandidates, findMarkCandidates, imageSource, isPlaceholderUrl, largestSrcsetEntry } from '../../src/crawl/logo-candidates.js';
-import { readJsonLd } from '../../src/crawl/json-ld.js';
+import { findIconCandidates, findMarkCandidates, imageSource, isPlaceholderUrl, largestSrcsetEntry } from '../../src/crawl/fields/logos/logo-candidates.js';
+import { readJsonLd } from '../../src/crawl/page/json-ld.js';
 import { cssOf, htmlPageOf } from './html-page-of.js';
 
 function marksOf(html: string, css: string[] = []) {

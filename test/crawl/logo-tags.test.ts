@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { svgMarkTag } from '../../src/crawl/logo-tags.js';
+import { svgMarkTag } from '../../src/crawl/fields/logos/logo-tags.js';
 
 const svg = (inner: string, viewBox = '0 0 200 40') => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${viewBox}">${inner}</svg>`;
 

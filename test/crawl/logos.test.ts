@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { IconCandidate, MarkCandidate } from '../../src/crawl/logo-candidates.js';
-import { chooseIcon, chooseLogos, markType, type IngestedIcon, type IngestedMark } from '../../src/crawl/logos.js';
+import type { IconCandidate, MarkCandidate } from '../../src/crawl/fields/logos/logo-candidates.js';
+import { chooseIcon, chooseLogos, markType, type IngestedIcon, type IngestedMark } from '../../src/crawl/fields/logos/logos.js';
 import type { ImageFormat } from '../../src/domain/brand.js';
 import type { IngestedImage } from '../../src/media/ingest-image.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findManifestUrl, largestSize, parseManifest } from '../../src/crawl/manifest.js';
+import { findManifestUrl, largestSize, parseManifest } from '../../src/crawl/fetch/manifest.js';
 import { htmlPageOf } from './html-page-of.js';
 
 describe('manifest', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectNsfw } from '../../src/crawl/nsfw.js';
+import { detectNsfw } from '../../src/crawl/fields/company/nsfw.js';
 import { htmlPageOf } from './html-page-of.js';
 
 describe('detectNsfw', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findPictureCandidates, rankPictures, type PictureCandidate } from '../../src/crawl/pictures.js';
+import { findPictureCandidates, rankPictures, type PictureCandidate } from '../../src/crawl/fields/images/pictures.js';
 import type { IngestedImage } from '../../src/media/ingest-image.js';
 import { htmlPageOf } from './html-page-of.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCrawlBudget } from '../../src/crawl/crawl-budget.js';
-import { parseCss, splitSelectors } from '../../src/crawl/parse-css.js';
-import { collectStylesheets, findStylesheetUrls } from '../../src/crawl/stylesheets.js';
+import { parseCss, splitSelectors } from '../../src/crawl/page/parse-css.js';
+import { collectStylesheets, findStylesheetUrls } from '../../src/crawl/fetch/stylesheets.js';
 import type { Fetcher, FetchOptions, FetchResult } from '../../src/platform/fetcher.js';
 import { htmlPageOf } from './html-page-of.js';
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { LocalAssetStore } from '../../src/media/local-asset-store.js';
+import { LocalAssetStore } from '../../src/assets/local/local-asset-store.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'brandbase-assets-'));
 process.on('exit', () => rmSync(root, { recursive: true, force: true }));

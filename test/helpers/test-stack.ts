@@ -8,7 +8,7 @@ import { buildApp } from '../../src/http/app.js';
 import { appDepsFor } from '../../src/main/app-deps.js';
 import { createServices, type Services } from '../../src/main/services.js';
 import { createLogger } from '../../src/platform/logger.js';
-import type { Plan } from '../../src/store/store.js';
+import type { Plan } from '../../src/domain/accounts.js';
 
 export interface TestStack {
   app: FastifyInstance;

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Format, Logo } from '../../src/domain/brand.js';
 import { ingestImage } from '../../src/media/ingest-image.js';
-import { LocalAssetStore } from '../../src/media/local-asset-store.js';
+import { LocalAssetStore } from '../../src/assets/local/local-asset-store.js';
 import { logoRenditions, SVG_RENDITION_SIDE, withLogoRenditions } from '../../src/media/logo-renditions.js';
 import { BLACK, CLEAR, WHITE, markImage } from './image-fixtures.js';
 

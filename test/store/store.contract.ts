@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
-import type { ApiKeyRecord, CreditGrant, IdentifierRef, Organization, Store, StoredBrand, UsageSource } from '../../src/store/store.js';
+import type { ApiKeyRecord, CreditGrant, Organization, UsageSource } from '../../src/domain/accounts.js';
+import type { IdentifierRef, Store, StoredBrand } from '../../src/store/store.js';
 import { sampleBrand } from './sample-brand.js';
 
 const T0 = new Date('2024-05-06T07:08:09.123Z');

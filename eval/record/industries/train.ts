@@ -1,5 +1,5 @@
 /**
- * Trains the industry classifier offline and writes src/crawl/industries/model.json plus reliability.json.
+ * Trains the industry classifier offline and writes src/crawl/fields/industries/model.json plus reliability.json.
  *   node --import tsx eval/record/industries/train.ts
  * Data: the taxonomy's keywords (one pseudo-document per sub-industry) and labelled.tsv (hand-written
  * one-sentence descriptions, 2–4 per sub-industry). Calibration: the softmax temperature that minimises the
@@ -7,9 +7,9 @@
  * by a model trained without it). Reliability bins of those held-out predictions are written for the docs.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { logLikelihoods, posteriors, trainNaiveBayes, type TrainingDocument } from '../../../src/crawl/industries/naive-bayes.js';
-import { subIndustries, taxonomyEntry } from '../../../src/crawl/industries/taxonomy.js';
-import { tokenize } from '../../../src/crawl/industries/tokenize.js';
+import { logLikelihoods, posteriors, trainNaiveBayes, type TrainingDocument } from '../../../src/crawl/fields/industries/naive-bayes.js';
+import { subIndustries, taxonomyEntry } from '../../../src/crawl/fields/industries/taxonomy.js';
+import { tokenize } from '../../../src/crawl/fields/industries/tokenize.js';
 
 export interface Labelled {
   label: string;
@@ -124,7 +124,7 @@ async function main(): Promise<void> {
     top: reliability(labels, heldOut, temperature, 'top'),
     rawTop: reliability(labels, heldOut, 1, 'top'),
   };
-  await writeFile(new URL('../../../src/crawl/industries/model.json', import.meta.url), `${JSON.stringify(model)}\n`);
+  await writeFile(new URL('../../../src/crawl/fields/industries/model.json', import.meta.url), `${JSON.stringify(model)}\n`);
   await writeFile(new URL('./reliability.json', import.meta.url), `${JSON.stringify(report, null, 2)}\n`);
   console.log(JSON.stringify(report, null, 2));
 }

@@ -4,20 +4,8 @@
  */
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import type {
-  ApiKeyRecord,
-  BrandStatus,
-  CreditGrant,
-  IdentifierRef,
-  NewOrganization,
-  Organization,
-  OrganizationPatch,
-  Store,
-  StoredBrand,
-  UsageEntry,
-  UsageNotice,
-  UsageSummary,
-} from '../store.js';
+import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../../domain/accounts.js';
+import type { BrandStatus, IdentifierRef, Store, StoredBrand } from '../store.js';
 import { assertSafeInteger, toMillis, toSafeInteger } from './column-codec.js';
 import { migrateToLatest } from './migrations.js';
 import {

@@ -2,7 +2,8 @@
  * Row <-> port-type mapping for KyselyStore. Pure functions: no queries here.
  */
 import type { Brand } from '../../domain/brand.js';
-import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, StoredBrand, UsageEntry } from '../store.js';
+import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, UsageEntry } from '../../domain/accounts.js';
+import type { StoredBrand } from '../store.js';
 import { assertSafeInteger, fromMillis, fromNullableMillis, toMillis, toSafeInteger } from './column-codec.js';
 import type { ApiKeysTable, BrandsTable, CreditGrantsTable, OrganizationsTable, UsageLedgerTable } from './schema.js';
 

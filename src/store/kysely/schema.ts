@@ -9,7 +9,8 @@
  * JSON: documents (`brands.record`, `jobs.payload`) are stored as text on both dialects. Text round-trips
  * byte-for-byte (jsonb would reorder keys) and the store never queries inside them.
  */
-import type { BrandStatus, IdentifierKind, Plan, UsageSource } from '../store.js';
+import type { Plan, UsageSource } from '../../domain/accounts.js';
+import type { BrandStatus, IdentifierKind } from '../store.js';
 import type { JobState } from '../../jobs/queue.js';
 
 /** Epoch milliseconds. */

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserRenderer, CHROMIUM_ARGS, findChromium, openRenderer } from '../../../src/crawl/render/browser-renderer.js';
+import { BrowserRenderer, CHROMIUM_ARGS, findChromium, openRenderer } from '../../../src/crawl/fetch/render/browser-renderer.js';
 import { createLogger } from '../../../src/platform/logger.js';
 import { SafeFetcher, USER_AGENT } from '../../../src/platform/safe-fetcher.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCrawlBudget } from '../../../src/crawl/crawl-budget.js';
-import { renderIfNeeded, renderReason } from '../../../src/crawl/render/render-if-needed.js';
-import type { PageRenderer } from '../../../src/crawl/render/page-renderer.js';
+import { renderIfNeeded, renderReason } from '../../../src/crawl/fetch/render/render-if-needed.js';
+import type { PageRenderer } from '../../../src/crawl/fetch/render/page-renderer.js';
 import { htmlPageOf } from '../html-page-of.js';
 
 const richPage = `<header><a href="/"><img src="/logo.svg" alt="Acme"></a></header><main>${'<p>Acme makes tools for teams that build things every day.</p>'.repeat(10)}</main>`;

@@ -1,0 +1,145 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { AssetStore, StoredAsset } from '../asset-store.js';
+
+export type AssetExt = 'svg' | 'png' | 'webp' | 'jpeg';
+
+export interface LocalAssetStoreOptions {
+  /** Folder holding the files, created on first write. */
+  dir: string;
+  /** Base URL the API serves `/assets/<key>` under, e.g. `http://localhost:8787`. */
+  publicUrl: string;
+}
+
+/**
+ * Files up to this size are written with synchronous calls: a logo or favicon is a few KB, which the kernel
+ * copies into the page cache in microseconds, while the asynchronous path (stat, open, write, close, rename:
+ * five trips through libuv's thread pool) took about a quarter of a crawl's extraction time (ADR 0009). Larger
+ * files (photos) go the asynchronous way, so the event loop never stalls on a big copy.
+ */
+export const SYNC_WRITE_MAX_BYTES = 256 * 1024;
+
+/** Keys are the only path component ever built from outside input; this shape rules out traversal. */
+const KEY_PATTERN = /^[0-9a-f]{64}\.(svg|png|webp|jpeg)$/;
+
+const CONTENT_TYPES: Record<AssetExt, string> = {
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  webp: 'image/webp',
+  jpeg: 'image/jpeg',
+};
+
+/** The embedded asset store: content-addressed files in one folder, served by the API. */
+export class LocalAssetStore implements AssetStore {
+  private readonly dir: string;
+  private readonly publicUrl: string;
+  /** The folder is created once per store, not before every write (each mkdir is a trip to libuv's pool). */
+  private folderCreated: Promise<unknown> | null = null;
+
+  constructor(options: LocalAssetStoreOptions) {
+    this.dir = path.resolve(options.dir);
+    this.publicUrl = options.publicUrl.replace(/\/+$/, '');
+  }
+
+  async put(bytes: Buffer, ext: AssetExt): Promise<StoredAsset> {
+    if (!Object.hasOwn(CONTENT_TYPES, ext)) throw new Error(`unsupported asset extension: ${String(ext)}`);
+    const key = `${createHash('sha256').update(bytes).digest('hex')}.${ext}`;
+    const file = path.join(this.dir, key);
+    // Same key means same bytes, so an existing file is already the right content.
+    if (bytes.length <= SYNC_WRITE_MAX_BYTES) {
+      if (!isFileSync(file)) this.writeAtomicallySync(file, bytes);
+    } else if (!(await isFile(file))) {
+      await this.writeAtomically(file, bytes);
+    }
+    return { key, url: `${this.publicUrl}/assets/${key}`, size: bytes.length };
+  }
+
+  async get(key: string): Promise<{ bytes: Buffer; contentType: string } | null> {
+    const match = KEY_PATTERN.exec(key);
+    if (!match) return null;
+    try {
+      const bytes = await readFile(path.join(this.dir, key));
+      return { bytes, contentType: CONTENT_TYPES[match[1] as AssetExt] };
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  /** Readers never see a half-written file: write a unique temp name in the same folder, then rename over. */
+  private async writeAtomically(file: string, bytes: Buffer): Promise<void> {
+    const temp = `${file}.${randomUUID()}.tmp`;
+    try {
+      await this.writeInFolder(temp, bytes);
+      await rename(temp, file);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  /** writeAtomically for small files, in one burst of system calls (see SYNC_WRITE_MAX_BYTES). */
+  private writeAtomicallySync(file: string, bytes: Buffer): void {
+    const temp = `${file}.${randomUUID()}.tmp`;
+    try {
+      this.writeInFolderSync(temp, bytes);
+      renameSync(temp, file);
+    } catch (error) {
+      rmSync(temp, { force: true });
+      throw error;
+    }
+  }
+
+  private writeInFolderSync(temp: string, bytes: Buffer): void {
+    try {
+      writeFileSync(temp, bytes);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException | null)?.code !== 'ENOENT') throw error;
+      // First write, or the folder was removed while the store ran. A failure (a file in the way, permissions)
+      // is thrown to the caller and the next write tries again.
+      mkdirSync(this.dir, { recursive: true });
+      writeFileSync(temp, bytes);
+    }
+  }
+
+  /** Writes `temp`, creating the folder first if needed, and again if it was removed while the store ran. */
+  private async writeInFolder(temp: string, bytes: Buffer): Promise<void> {
+    await this.ensureFolder();
+    try {
+      await writeFile(temp, bytes);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException | null)?.code !== 'ENOENT') throw error;
+      this.folderCreated = null;
+      await this.ensureFolder();
+      await writeFile(temp, bytes);
+    }
+  }
+
+  private ensureFolder(): Promise<unknown> {
+    // A failed mkdir (permissions, full disk) is not remembered: the next write tries again.
+    this.folderCreated ??= mkdir(this.dir, { recursive: true }).catch((error: unknown) => {
+      this.folderCreated = null;
+      throw error;
+    });
+    return this.folderCreated;
+  }
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isFileSync(file: string): boolean {
+  return statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR';
+}
