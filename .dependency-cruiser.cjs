@@ -77,6 +77,20 @@ module.exports = {
       to: { dependencyTypes: ['npm'], path: '^(pg|better-sqlite3|kysely|pg-boss)($|/)' },
     },
     {
+      name: 'routes-charge-through-use-cases',
+      comment: 'Route files parse, call one use case and shape the answer; holds, charges and admission live in usecases/ (ADR 0012).',
+      severity: 'error',
+      from: { path: '^src/http/routes/' },
+      to: { path: '^src/(billing|brands)/' },
+    },
+    {
+      name: 'usecases-know-no-transport',
+      comment: 'Use cases know nothing of HTTP (or any transport): no http/, cli/, main/ and no Fastify.',
+      severity: 'error',
+      from: { path: '^src/usecases/' },
+      to: { path: ['^src/(http|cli|main)/', '^(fastify|@fastify)($|/)'] },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     for (const site of corpus) {
       const folder = path.join(dir, String(folders++));
       await mkdir(folder);
-      await crawlBrand(site.host, { fetcher, assets: new LocalAssetStore({ dir: folder, publicUrl: 'http://bench.local' }) }, { timeoutMs: 20_000 });
+      await crawlBrand(site.host, { fetcher, assets: new LocalAssetStore({ dir: folder }) }, { timeoutMs: 20_000 });
     }
   };
   const session = new Session();

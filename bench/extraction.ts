@@ -20,8 +20,17 @@
  * the crawl's limit of 4 requests in flight). This is where the order of requests shows, which the in-memory
  * runs cannot see.
  *
+ * Crawl isolation (ADR 0014): the same live crawls in the API's own thread (as above), in a crawl worker process
+ * (the default, `BRANDBASE_CRAWL_ISOLATION=process`) and in a worker thread, interleaved site by site, from a
+ * corpus server in a process of its own (bench/corpus-server.ts: a site the in-process crawl would otherwise
+ * answer from its own thread, for free), once with
+ * every answer after LATENCY_MS and once with no added latency (the crawl's CPU and loopback I/O only: the
+ * extraction figure as a served crawl pays it). Each variant crawls the corpus WARM_PASSES times untimed first (a
+ * fresh worker warms its own JIT; a serving worker lives for many crawls).
+ *
  *   node --import tsx bench/extraction.ts [--rounds 5] [--latency 20] [--json]
  */
+import { fork } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,6 +44,9 @@ import { findPictureCandidates } from '../src/crawl/fields/images/pictures.js';
 import { LocalAssetStore } from '../src/assets/local/local-asset-store.js';
 import { withLogoRenditions } from '../src/media/logo-renditions.js';
 import { SafeFetcher } from '../src/platform/safe-fetcher.js';
+import { silentLogger } from '../src/platform/logger.js';
+import { loadConfig } from '../src/config/config.js';
+import { IsolatedCrawler } from '../src/main/isolated-crawler.js';
 import { buildEvalSites, type EvalSite, type StaticFile } from '../eval/logos/eval-sites.js';
 import { serveVirtualHosts } from '../eval/logos/virtual-hosts.js';
 import { argValue, memoryFetcher } from './memory-fetcher.js';
@@ -101,6 +113,8 @@ async function main(): Promise<void> {
   const theirs: number[] = [];
   let folders = 0;
   let live: number[];
+  let isolated: Record<CrawlVariant, number[]>;
+  let isolatedNoLatency: Record<CrawlVariant, number[]>;
   try {
     for (const site of corpus) {
       const html = String(site.files['/']?.body ?? '');
@@ -114,7 +128,7 @@ async function main(): Promise<void> {
         // starts, as a running service's asset folder exists before any crawl.
         const folder = path.join(dir, String(folders++));
         await mkdir(folder);
-        const assets = new LocalAssetStore({ dir: folder, publicUrl: 'http://bench.local' });
+        const assets = new LocalAssetStore({ dir: folder });
         const started = performance.now();
         const outcome = await crawlBrand(site.host, { fetcher, assets }, { timeoutMs: 20_000 });
         a.push(performance.now() - started);
@@ -129,6 +143,8 @@ async function main(): Promise<void> {
       theirs.push(median(b));
     }
     live = await liveCrawls(corpus, path.join(dir, 'live'));
+    isolated = await isolationCrawls(corpus, path.join(dir, 'isolated'), LATENCY_MS);
+    isolatedNoLatency = await isolationCrawls(corpus, path.join(dir, 'isolated-0'), 0);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -150,6 +166,11 @@ async function main(): Promise<void> {
     liveLatencyMs: LATENCY_MS,
     liveCrawlMedianMs: round(median(live)),
     liveCrawlTotalMs: round(sum(live)),
+    isolation: {
+      latencyMs: LATENCY_MS,
+      ...isolationFigures(isolated, sum),
+      noLatency: isolationFigures(isolatedNoLatency, sum),
+    },
   };
   if (process.argv.includes('--json')) console.log(JSON.stringify(result));
   else {
@@ -162,6 +183,10 @@ async function main(): Promise<void> {
     console.log(`  ratio, extraction + renditions of new logo files (first crawl) / metascraper: ${result.withRenditionsRatio}`);
     console.log(`  ratio, same job (candidate URLs from HTML) / metascraper: ${result.decisionsRatio}`);
     console.log(`live crawl over loopback, every answer after ${LATENCY_MS} ms: median ${result.liveCrawlMedianMs} ms/site   total ${result.liveCrawlTotalMs} ms`);
+    for (const [label, figures] of [[`every answer after ${LATENCY_MS} ms`, result.isolation], ['no added latency', result.isolation.noLatency]] as const) {
+      console.log(`crawl isolation, live crawl over loopback, ${label} (total ms over ${result.sites} sites, median of ${LIVE_ROUNDS}):`);
+      console.log(`  in process ${figures.inProcessTotalMs}   worker process ${figures.processTotalMs} (×${figures.processRatio})   worker thread ${figures.threadTotalMs} (×${figures.threadRatio})`);
+    }
   }
 }
 
@@ -169,7 +194,7 @@ async function main(): Promise<void> {
 async function liveCrawls(corpus: EvalSite[], dir: string): Promise<number[]> {
   const server = await serveVirtualHosts(Object.fromEntries(corpus.map((s) => [s.host, s.files])), { latencyMs: LATENCY_MS });
   const fetcher = new SafeFetcher({ hostMap: server.hostMap });
-  const assets = new LocalAssetStore({ dir, publicUrl: 'http://bench.local' });
+  const assets = new LocalAssetStore({ dir });
   const times: number[] = [];
   try {
     for (const site of corpus) {
@@ -181,6 +206,68 @@ async function liveCrawls(corpus: EvalSite[], dir: string): Promise<number[]> {
     await server.close();
   }
   return times;
+}
+
+type CrawlVariant = 'inProcess' | 'process' | 'thread';
+/** Untimed passes over the corpus per variant first: a worker's JIT warms up on its own (a long-lived worker's state). */
+const WARM_PASSES = 3;
+
+/**
+ * Each site crawled in process, in a worker process and in a worker thread (one worker each, as `brandbase crawl`
+ * would use), interleaved; median wall time per site of LIVE_ROUNDS, after WARM_PASSES untimed passes per variant.
+ */
+async function isolationCrawls(corpus: EvalSite[], dir: string, latencyMs: number): Promise<Record<CrawlVariant, number[]>> {
+  const server = await corpusServer(latencyMs);
+  const fetcher = new SafeFetcher({ hostMap: server.hostMap });
+  const assets = new LocalAssetStore({ dir });
+  const config = loadConfig({ BRANDBASE_DATA_DIR: dir, BRANDBASE_CRAWL_HOSTS: JSON.stringify(server.hostMap), BRANDBASE_LOG_LEVEL: 'warn' });
+  const pool = (mode: 'process' | 'thread') =>
+    new IsolatedCrawler({ config, assetsDir: dir, logger: silentLogger(), mode, workers: 1, memoryMb: 1024, heapMb: 1024, hardLimitMs: 60_000 });
+  const pools = { process: pool('process'), thread: pool('thread') };
+  const crawl: Record<CrawlVariant, (host: string) => Promise<unknown>> = {
+    inProcess: (host) => crawlBrand(host, { fetcher, assets }, { timeoutMs: 20_000 }),
+    process: (host) => pools.process.crawl(host),
+    thread: (host) => pools.thread.crawl(host),
+  };
+  const variants = Object.keys(crawl) as CrawlVariant[];
+  const times: Record<CrawlVariant, number[]> = { inProcess: [], process: [], thread: [] };
+  try {
+    await Promise.all([pools.process.warm(), pools.thread.warm()]);
+    for (let pass = 0; pass < WARM_PASSES; pass++) for (const variant of variants) for (const site of corpus) await crawl[variant](site.host);
+    for (const site of corpus) {
+      const runs: Record<CrawlVariant, number[]> = { inProcess: [], process: [], thread: [] };
+      for (let i = 0; i < LIVE_ROUNDS; i++) for (const variant of variants) runs[variant].push(await timed(() => crawl[variant](site.host)));
+      for (const variant of variants) times[variant].push(median(runs[variant]));
+    }
+  } finally {
+    await Promise.all([pools.process.close(), pools.thread.close()]);
+    await server.close();
+  }
+  return times;
+}
+
+/** bench/corpus-server.ts in its own process: the site answers from elsewhere for every variant alike. */
+async function corpusServer(latencyMs: number): Promise<{ hostMap: Record<string, string>; close(): Promise<void> }> {
+  const child = fork(path.join(import.meta.dirname, 'corpus-server.ts'), [String(latencyMs)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const hostMap = await new Promise<Record<string, string>>((resolve, reject) => {
+    child.once('message', (message) => resolve((message as { hostMap: Record<string, string> }).hostMap));
+    child.once('exit', (code) => reject(new Error(`bench/corpus-server.ts exited ${code}`)));
+  });
+  return { hostMap, close: () => new Promise((resolve) => (child.once('exit', () => resolve()), child.disconnect())) };
+}
+
+function isolationFigures(times: Record<CrawlVariant, number[]>, sum: (xs: number[]) => number) {
+  const total = (variant: CrawlVariant) => sum(times[variant]);
+  return {
+    inProcessTotalMs: round(total('inProcess')),
+    processTotalMs: round(total('process')),
+    threadTotalMs: round(total('thread')),
+    processRatio: round(total('process') / total('inProcess')),
+    threadRatio: round(total('thread') / total('inProcess')),
+    inProcessMedianMs: round(median(times.inProcess)),
+    processMedianMs: round(median(times.process)),
+    threadMedianMs: round(median(times.thread)),
+  };
 }
 
 function round(n: number): number {

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: cached `GET /v2/brands/{domain}` on a real `brandbase serve` process against a bare Fastify
  * route returning the same JSON bytes, same load generator (autocannon), same run. Prints the ratio.
- * Figures and the command are recorded in docs/performance.md.
+ * Figures and the command are recorded in docs/performance.md. `npm run bench -- --base REV` also runs the
+ * cached lookup of revision REV and of this tree side by side, alternating (bench/compare-revisions.ts).
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { FIXTURE_HOSTS, startFixtureSites } from '../test/helpers/fixture-sites.js';
+import { compareRevisions } from './compare-revisions.js';
 import { loadConfig } from '../src/config/config.js';
 import { createServices } from '../src/main/services.js';
 import { silentLogger } from '../src/platform/logger.js';
@@ -47,7 +49,7 @@ async function load(url: string, headers: Record<string, string>, post?: string)
 async function measureBatch(dataDir: string, port: number, headers: Record<string, string>, brandJson: Buffer): Promise<Record<string, number>> {
   const config = loadConfig({ BRANDBASE_DATA_DIR: dataDir });
   const services = await createServices(config, silentLogger());
-  const template = JSON.parse(brandJson.toString('utf8')) as Brand;
+  const template = asStored(JSON.parse(brandJson.toString('utf8')) as Brand);
   const domains = Array.from({ length: 100 }, (_, i) => `bench-brand-${i}.test`);
   const now = new Date();
   for (const domain of domains) {
@@ -73,6 +75,12 @@ async function measureBatch(dataDir: string, port: number, headers: Record<strin
     singleLookupsPerSec: Math.round(median(singleRates)),
     identifiersPerSecRatio: Number((identifiersPerSecond / median(singleRates)).toFixed(2)),
   };
+}
+
+/** The answered record as the store holds it: asset URLs back to their keys (ADR 0011). */
+function asStored(brand: Brand): Brand {
+  const keyed = <T extends { formats: Brand['logos'][number]['formats'] }>(entry: T): T => ({ ...entry, formats: entry.formats.map((f) => ({ ...f, src: f.src.slice(f.src.lastIndexOf('/') + 1) })) });
+  return { ...brand, logos: brand.logos.map(keyed), images: brand.images.map(keyed) };
 }
 
 /** Extraction time per site against metascraper, no network (bench/extraction.ts, its own process). */
@@ -136,6 +144,9 @@ async function main(): Promise<void> {
     const batch = await measureBatch(dataDir, port, headers, body);
     for (const child of children) child.kill('SIGTERM');
     const extraction = await measureExtraction();
+    const baseAt = process.argv.indexOf('--base');
+    const base = baseAt > 0 ? process.argv[baseAt + 1] : undefined;
+    const revisions = base ? await compareRevisions(base) : undefined;
     const report = {
       benchmark: 'cached GET /v2/brands/{domain} vs bare Fastify route, same bytes',
       bodyBytes: body.length,
@@ -149,6 +160,7 @@ async function main(): Promise<void> {
       pass: ratio >= 0.7,
       batch,
       extraction,
+      ...(revisions ? { revisions } : {}),
     };
     console.log(JSON.stringify(report, null, 2));
     if (!report.pass) process.exitCode = 1;

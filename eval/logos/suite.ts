@@ -17,8 +17,6 @@ import { evalRenderer } from './eval-renderer.js';
 import { realSites } from './real-sites.js';
 import { serveVirtualHosts } from './virtual-hosts.js';
 
-const PUBLIC_URL = 'http://eval.local';
-
 interface SiteScore {
   site: EvalSite;
   ms: number;
@@ -36,7 +34,7 @@ export const run: EvalSuite = async ({ realCorpus }) => {
   const real = realCorpus ? await realSites(realCorpus) : [];
   const server = await serveVirtualHosts(Object.fromEntries([...sites, ...real].map((s) => [s.host, s.files])));
   const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-eval-'));
-  const assets = new LocalAssetStore({ dir, publicUrl: PUBLIC_URL });
+  const assets = new LocalAssetStore({ dir });
   const fetcher = new SafeFetcher({ hostMap: server.hostMap });
   const renderer = await evalRenderer(fetcher);
   try {
@@ -74,7 +72,7 @@ async function scoreSite(site: EvalSite, deps: Deps): Promise<SiteScore> {
 }
 
 async function storedBytes(deps: Deps, src: string | undefined): Promise<Buffer> {
-  const stored = src ? await deps.assets.get(src.slice(`${PUBLIC_URL}/assets/`.length)) : null;
+  const stored = src ? await deps.assets.get(src) : null;
   return stored?.bytes ?? Buffer.alloc(0);
 }
 

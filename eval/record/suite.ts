@@ -26,7 +26,7 @@ class MemoryAssets implements AssetStore {
   async put(bytes: Buffer, ext: 'svg' | 'png' | 'webp' | 'jpeg'): Promise<StoredAsset> {
     const key = `${createHash('sha256').update(bytes).digest('hex')}.${ext}`;
     this.files.set(key, bytes);
-    return { key, url: `https://assets.eval/assets/${key}`, size: bytes.length };
+    return { key, size: bytes.length };
   }
   async get(key: string): Promise<{ bytes: Buffer; contentType: string } | null> {
     const bytes = this.files.get(key);

@@ -1,13 +1,17 @@
 /**
  * Where logo and image files live. The embedded default is a folder under the data dir served by the API
  * (`local-asset-store.ts`); a bucket-backed store can implement the same port later.
+ *
+ * A store knows keys, never URLs: brand records hold the key of each file, and every `src` a user sees is
+ * rendered from the configured base URL when the record is served (`asset-urls.ts`, ADR 0011).
  */
+
+/** The shape of every key: the only path component ever built from outside input, so it rules out traversal. */
+export const ASSET_KEY_PATTERN = /^[0-9a-f]{64}\.(svg|png|webp|jpeg)$/;
 
 export interface StoredAsset {
   /** Content-addressed key: `<sha256 hex>.<ext>`. Storing the same bytes twice yields the same key. */
   key: string;
-  /** Public URL under BRANDBASE_PUBLIC_URL, e.g. `http://localhost:8787/assets/<key>`. */
-  url: string;
   size: number;
 }
 

@@ -30,6 +30,8 @@ export interface BillingDefaults {
   spendingLimitCents: number;
   /** Request throughput limit for organizations without their own (0: no limit). */
   rateLimitPerMinute: number;
+  /** Free HEAD prefetches per organization per minute, on top of the throughput limit (0 or unset: no limit). */
+  prefetchPerMinute?: number;
 }
 
 /** Price of one overage credit (spec 8: 0.1 US dollars per request beyond the quota). */
@@ -131,6 +133,7 @@ export class Billing {
   private readonly now: () => Date;
   private readonly defaults: BillingDefaults;
   private readonly limiter: RateLimiter;
+  private readonly prefetchLimiter: RateLimiter;
   /** Key `orgId|period|threshold`. */
   private readonly notices = new Map<string, NoticeState>();
   private readonly pending = new Set<Promise<void>>();
@@ -143,6 +146,7 @@ export class Billing {
     this.now = deps.now ?? (() => new Date());
     this.defaults = deps.defaults;
     this.limiter = new RateLimiter(() => this.now().getTime());
+    this.prefetchLimiter = new RateLimiter(() => this.now().getTime());
   }
 
   /**
@@ -160,9 +164,14 @@ export class Billing {
     if (route !== 'lookup' && org.plan !== 'paid' && !prepaid) throw new ApiError('paid_plan_required');
   }
 
-  /** Per-organization request throughput limit (token bucket, per process): 429 `rate_limited`. */
-  admit(org: Organization): void {
+  /**
+   * Per-organization request throughput limit (token bucket, per process): 429 `rate_limited`. Prefetches are
+   * free, so they are throttled on their own too (spec 4.2: "Prefetch requests may be throttled"): a flood of
+   * free HEADs cannot fill the crawl queue faster than `prefetchPerMinute`.
+   */
+  admit(org: Organization, route: RouteClass = 'lookup'): void {
     if (!this.limiter.take(org.id, org.rateLimitPerMinute ?? this.defaults.rateLimitPerMinute)) throw new ApiError('rate_limited');
+    if (route === 'prefetch' && !this.prefetchLimiter.take(org.id, this.defaults.prefetchPerMinute ?? 0)) throw new ApiError('rate_limited');
   }
 
   /**

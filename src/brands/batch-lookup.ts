@@ -12,11 +12,13 @@ export interface BatchOptions {
   allowNsfw: boolean | undefined;
   /** Per-item time budget; an item not answered in time is 504 `timeout` (spec 2.10). */
   itemTimeoutMs: number;
+  /** The organization misses are queued for (fair turns in the crawl queue); null for the operator's own. */
+  owner?: string | null;
 }
 
 /** One item's answer before charging and serialization (spec 2.10 statuses). */
 export type BatchOutcome =
-  | { status: 200; brand: CachedBrand; free: boolean }
+  | { status: 200; brand: CachedBrand }
   | { status: 202; code: 'crawl_queued' }
   | { status: 204 }
   | { status: 400 | 404; message: string }
@@ -54,7 +56,6 @@ export class BatchLookup {
   constructor(
     private readonly lookup: BrandLookup,
     private readonly scheduler: CrawlScheduler,
-    private readonly operatorDomain: string | null,
   ) {}
 
   async resolve(items: BatchItem[], options: BatchOptions): Promise<BatchOutcome[]> {
@@ -88,18 +89,18 @@ export class BatchLookup {
     const known = await this.lookup.state(parsed.readings);
     if (known.state === 'held') {
       if (!this.lookup.visible(known.brand, options.allowNsfw)) return { status: 404, message: NOT_FOUND_MESSAGE };
-      return { status: 200, brand: known.brand, free: known.brand.stored.brand.domain === this.operatorDomain };
+      return { status: 200, brand: known.brand };
     }
     if (known.state === 'removed') return { status: 404, message: NOT_FOUND_MESSAGE };
     if (options.cachedOnly) return { status: 204 };
-    return this.queue(parsed.readings);
+    return this.queue(parsed.readings, options.owner ?? null);
   }
 
-  private async queue(readings: Readings): Promise<BatchOutcome> {
+  private async queue(readings: Readings, owner: string | null): Promise<BatchOutcome> {
     const primary = readings.primary;
     if (primary.kind !== 'domain') return { status: 404, message: primary.kind === 'brandId' ? NOT_FOUND_MESSAGE : UNMATCHED_MESSAGE };
     if (this.lookup.recentFailure(primary.domain)) return { status: 404, message: NOT_FOUND_MESSAGE };
-    const scheduled = await this.scheduler.schedule(primary.domain);
+    const scheduled = await this.scheduler.schedule(primary.domain, owner);
     if (scheduled === 'full') return { status: 500, message: 'The crawl could not be queued right now; request again later.' };
     return { status: 202, code: 'crawl_queued' };
   }

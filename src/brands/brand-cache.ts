@@ -1,9 +1,11 @@
+import type { AssetUrls } from '../assets/asset-urls.js';
 import type { StoredBrand } from '../store/store.js';
 import { currentQualityScore } from './refresh.js';
 
 export interface CachedBrand {
+  /** As held in the store: every asset `src` is a key. Never serialized for users as it is. */
   stored: StoredBrand;
-  /** The Brand serialized once (without `palette`). */
+  /** The Brand serialized once (without `palette`), every asset key rendered as a URL (asset-urls.ts). */
   json: string;
   /** `json` as UTF-8 bytes: the hot path sends these as they are (a string is re-encoded on every write). */
   bytes: Buffer;
@@ -12,7 +14,8 @@ export interface CachedBrand {
 
 /**
  * Serialized brands and the domain → brand index, in memory. Saves in this process replace entries at once;
- * the TTL bounds how long a change made by another process (a scale-out worker) can go unseen.
+ * the TTL bounds how long a change made by another process (a scale-out worker) can go unseen. Asset URLs are
+ * rendered here, once per record put, so a cached answer costs nothing more than before records held keys.
  */
 export class BrandCache {
   private readonly byId = new Map<string, CachedBrand>();
@@ -20,6 +23,7 @@ export class BrandCache {
 
   constructor(
     private readonly ttlMs: number,
+    private readonly assetUrls: AssetUrls,
     private readonly maxEntries = 50_000,
     private readonly clock: () => number = Date.now,
   ) {}
@@ -45,7 +49,7 @@ export class BrandCache {
       this.idByDomain.clear();
     }
     // The quality score is served as of now: recency is one of its factors (docs/extraction.md).
-    const brand = { ...stored.brand, qualityScore: currentQualityScore(stored, new Date(this.clock())) };
+    const brand = this.assetUrls.renderBrand({ ...stored.brand, qualityScore: currentQualityScore(stored, new Date(this.clock())) });
     const json = JSON.stringify(brand);
     const entry = { stored, json, bytes: Buffer.from(json), expires: this.clock() + this.ttlMs };
     this.byId.set(stored.brand.id, entry);

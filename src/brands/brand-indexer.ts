@@ -1,4 +1,5 @@
 import type { Brand, Logo } from '../domain/brand.js';
+import type { CrawlFailureReason } from '../domain/crawl-failures.js';
 import { brandIdForDomain, brandUrn } from '../domain/ids.js';
 import type { Logger } from '../platform/logger.js';
 import type { BrandStore, IdentifierRef, StoredBrand } from '../store/store.js';
@@ -8,7 +9,7 @@ import { keepCuratedFields } from './curated-fields.js';
 
 export type Crawl = (domain: string) => Promise<CrawlOutcome>;
 
-export type IndexOutcome = { ok: true; stored: StoredBrand } | { ok: false; reason: string; message: string };
+export type IndexOutcome = { ok: true; stored: StoredBrand } | { ok: false; reason: CrawlFailureReason; message: string };
 
 export interface IndexerOptions {
   now?: () => Date;
@@ -27,10 +28,15 @@ export interface IndexerOptions {
  */
 export class BrandIndexer {
   private readonly inFlight = new Map<string, Promise<IndexOutcome>>();
-  /** Domains whose last crawl failed, until when the failure is answered without crawling again. */
-  private readonly failures = new Map<string, { until: number; outcome: IndexOutcome }>();
+  /**
+   * Domains whose last crawls failed: until when the failure is answered without crawling again, and how many
+   * failures in a row (`strikes`). Kept past `until` (the strikes count) until a crawl succeeds; bounded.
+   */
+  private readonly failures = new Map<string, { until: number; outcome: IndexOutcome; strikes: number }>();
   /** How long a failed crawl is remembered: repeated lookups of a dead or hostile site must not crawl it each time. */
   failureTtlMs = 10 * 60_000;
+  /** A domain that keeps failing (timing out) is backed off: each failure in a row doubles the memory, up to this. */
+  failureTtlMaxMs = 6 * 3_600_000;
 
   private readonly now: () => Date;
 
@@ -57,10 +63,7 @@ export class BrandIndexer {
   /** The outcome of a crawl of `domain` that failed within `failureTtlMs`, or null. */
   recentFailure(domain: string): IndexOutcome | null {
     const entry = this.failures.get(domain);
-    if (!entry) return null;
-    if (entry.until > this.now().getTime()) return entry.outcome;
-    this.failures.delete(domain);
-    return null;
+    return entry && entry.until > this.now().getTime() ? entry.outcome : null;
   }
 
   /** Number of crawls running in this process. */
@@ -82,13 +85,16 @@ export class BrandIndexer {
       return this.remember(domain, { ok: false, reason: outcome.reason, message: outcome.message });
     }
     const stored = await this.save(domain, outcome.domain, outcome.draft);
+    this.failures.delete(domain);
     this.logger.info({ domain, brandId: stored.brand.id, finalDomain: outcome.domain, ms: Date.now() - startedAt }, 'brand indexed');
     return { ok: true, stored };
   }
 
   private remember(domain: string, outcome: IndexOutcome): IndexOutcome {
     if (this.failures.size > 10_000) this.failures.clear();
-    this.failures.set(domain, { until: this.now().getTime() + this.failureTtlMs, outcome });
+    const strikes = (this.failures.get(domain)?.strikes ?? 0) + 1;
+    const ttl = Math.min(this.failureTtlMaxMs, this.failureTtlMs * 2 ** Math.min(strikes - 1, 30));
+    this.failures.set(domain, { until: this.now().getTime() + ttl, outcome, strikes });
     return outcome;
   }
 

@@ -4,7 +4,9 @@ export type ScheduleResult = 'queued' | 'full';
 
 /**
  * Queues background crawls (HEAD prefetch, batch misses). At most one queued or running crawl per domain (the
- * queue deduplicates); `maxDepth` bounds the backlog so a flood of prefetches answers 503 instead of growing it.
+ * queue deduplicates); `maxDepth` bounds the backlog so a flood of prefetches answers 503 instead of growing it,
+ * and `maxPerOwner` bounds one organization's share of it, so its flood never fills the queue for the others
+ * (claims take turns between organizations as well: ADR 0015).
  */
 export class CrawlScheduler {
   constructor(
@@ -12,11 +14,14 @@ export class CrawlScheduler {
     private readonly maxDepth: number,
     /** Wakes this process's idle workers at once (null in an API-only process). */
     private readonly notify: () => void = () => undefined,
+    private readonly maxPerOwner?: number,
   ) {}
 
-  async schedule(domain: string): Promise<ScheduleResult> {
+  /** `owner`: the organization the crawl is queued for (null: the operator's own). */
+  async schedule(domain: string, owner: string | null = null): Promise<ScheduleResult> {
     try {
-      await this.queue.enqueue(JOB_NAMES.crawlBrand, domain, { domain, refresh: false }, { maxDepth: this.maxDepth });
+      const bound = this.maxPerOwner === undefined ? {} : { maxPerOwner: this.maxPerOwner };
+      await this.queue.enqueue(JOB_NAMES.crawlBrand, domain, { domain, refresh: false }, { maxDepth: this.maxDepth, owner, ...bound });
     } catch (error) {
       if (error instanceof QueueFullError) return 'full';
       throw error;

@@ -10,6 +10,8 @@ export interface Config {
   host: string;
   dataDir: string;
   publicUrl: string;
+  /** Base URL every asset `src` is rendered under (ends with `/`): `${publicUrl}/assets/` unless set (a CDN). */
+  assetBaseUrl: string;
   /** Hostname → `ip:port`; the only way the crawler reaches loopback (tests, offline demos). */
   crawlHosts: Readonly<Record<string, string>>;
   /** Lookups of this registrable domain are free on every route. */
@@ -21,8 +23,20 @@ export interface Config {
   workerConcurrency: number;
   /** Budget for one live crawl, in milliseconds. */
   crawlTimeoutMs: number;
+  /** Where crawls run (ADR 0014): a child `process` (default) or worker `thread` per crawl, or `off` (in process). */
+  crawlIsolation: 'process' | 'thread' | 'off';
+  /** Crawl workers at most (crawls at once; more wait in line). Default: worker concurrency + 1, for live lookups. */
+  crawlWorkers: number;
+  /** Memory limit of one crawl worker in MB (resident memory and V8 heap of a process, heap of a thread). */
+  crawlMemoryMb: number;
+  /** A crawl worker still busy this long after the crawl budget is killed; the crawl fails with `timeout`. */
+  crawlKillGraceMs: number;
   /** Queued crawl jobs beyond which prefetch answers 503. */
   queueMaxDepth: number;
+  /** Active (queued or running) crawl jobs one organization may have; past it its prefetches answer 503. */
+  queueMaxPerOrg: number;
+  /** Free HEAD prefetches per organization per minute (token bucket per API process); 0: no limit. */
+  prefetchPerMinute: number;
   /** How long an API key's verification is cached in memory (revocations take effect within this time). */
   keyCacheMs: number;
   /** Credits per billing period for organizations created without --quota. */
@@ -38,6 +52,8 @@ export interface Config {
   batchItemTimeoutMs: number;
   /** Byte budget of one batch response (items past it answer 413 `response_too_large`). */
   batchResponseMaxBytes: number;
+  /** An oversize request body (413) is read and discarded up to this many bytes so the client can read the answer; past it the connection is closed. */
+  discardBodyMaxBytes: number;
   /** SMTP URL for usage warning emails; null means no email (the warning is logged as not sent). */
   smtpUrl: string | null;
   /** Sender of billing emails. */
@@ -46,6 +62,16 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Monthly overage cap for paid organizations without their own, in US cents (0 disables overage). */
   overageSpendingLimitCents: number;
+  /** Bounds on what a site can make a crawl parse and decode (docs/security.md; src/crawl/crawl-limits.ts). */
+  htmlMaxDepth: number;
+  htmlMaxElements: number;
+  htmlMaxAttributes: number;
+  cssMaxSheetBytes: number;
+  cssMaxTotalBytes: number;
+  cssMaxRules: number;
+  cssParseTimeMs: number;
+  imageMaxPixels: number;
+  bitmapMaxPixels: number;
 }
 
 /** Every environment variable Config reads, with its default as documented. */
@@ -54,13 +80,20 @@ export const ENV_VARS = [
   'HOST',
   'BRANDBASE_DATA_DIR',
   'BRANDBASE_PUBLIC_URL',
+  'BRANDBASE_ASSET_BASE_URL',
   'BRANDBASE_CRAWL_HOSTS',
   'BRANDBASE_OPERATOR_DOMAIN',
   'BRANDBASE_DATABASE_URL',
   'BRANDBASE_LOG_LEVEL',
   'BRANDBASE_WORKER_CONCURRENCY',
   'BRANDBASE_CRAWL_TIMEOUT_MS',
+  'BRANDBASE_CRAWL_ISOLATION',
+  'BRANDBASE_CRAWL_WORKERS',
+  'BRANDBASE_CRAWL_MEMORY_MB',
+  'BRANDBASE_CRAWL_KILL_GRACE_MS',
   'BRANDBASE_QUEUE_MAX_DEPTH',
+  'BRANDBASE_QUEUE_MAX_PER_ORG',
+  'BRANDBASE_PREFETCH_PER_MINUTE',
   'BRANDBASE_KEY_CACHE_MS',
   'BRANDBASE_DEFAULT_FREE_QUOTA',
   'BRANDBASE_DEFAULT_PAID_QUOTA',
@@ -69,10 +102,20 @@ export const ENV_VARS = [
   'BRANDBASE_CHROMIUM_PATH',
   'BRANDBASE_BATCH_ITEM_TIMEOUT_MS',
   'BRANDBASE_BATCH_MAX_RESPONSE_BYTES',
+  'BRANDBASE_DISCARD_BODY_MAX_BYTES',
   'BRANDBASE_SMTP_URL',
   'BRANDBASE_MAIL_FROM',
   'BRANDBASE_RATE_LIMIT_PER_MINUTE',
   'BRANDBASE_OVERAGE_SPENDING_LIMIT_CENTS',
+  'BRANDBASE_HTML_MAX_DEPTH',
+  'BRANDBASE_HTML_MAX_ELEMENTS',
+  'BRANDBASE_HTML_MAX_ATTRIBUTES',
+  'BRANDBASE_CSS_MAX_SHEET_BYTES',
+  'BRANDBASE_CSS_MAX_TOTAL_BYTES',
+  'BRANDBASE_CSS_MAX_RULES',
+  'BRANDBASE_CSS_PARSE_TIME_MS',
+  'BRANDBASE_IMAGE_MAX_PIXELS',
+  'BRANDBASE_BITMAP_MAX_PIXELS',
 ] as const;
 
 export class ConfigError extends Error {
@@ -118,6 +161,21 @@ export function parseHostMap(raw: string | null): Record<string, string> {
   return map;
 }
 
+/** BRANDBASE_ASSET_BASE_URL, or the API's own `/assets/`; always ending with `/` so a key is appended as is. */
+function assetBaseUrl(env: Env, publicUrl: string): string {
+  const raw = text(env, 'BRANDBASE_ASSET_BASE_URL');
+  if (raw === null) return `${publicUrl}/assets/`;
+  const protocol = URL.canParse(raw) ? new URL(raw).protocol : null;
+  if (protocol !== 'http:' && protocol !== 'https:') throw new ConfigError(`BRANDBASE_ASSET_BASE_URL must be an http(s) URL, got "${raw}"`);
+  return raw.endsWith('/') ? raw : `${raw}/`;
+}
+
+function crawlIsolation(env: Env): Config['crawlIsolation'] {
+  const raw = text(env, 'BRANDBASE_CRAWL_ISOLATION') ?? 'process';
+  if (raw !== 'process' && raw !== 'thread' && raw !== 'off') throw new ConfigError(`BRANDBASE_CRAWL_ISOLATION must be process, thread or off, got "${raw}"`);
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const port = integer(env, 'PORT', 8787);
   const dataDir = path.resolve(text(env, 'BRANDBASE_DATA_DIR') ?? './data');
@@ -128,13 +186,20 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     host: text(env, 'HOST') ?? '0.0.0.0',
     dataDir,
     publicUrl,
+    assetBaseUrl: assetBaseUrl(env, publicUrl),
     crawlHosts: Object.freeze(parseHostMap(text(env, 'BRANDBASE_CRAWL_HOSTS'))),
     operatorDomain: operator ? (registrableDomain(operator) ?? operator.toLowerCase()) : null,
     databaseUrl: text(env, 'BRANDBASE_DATABASE_URL'),
     logLevel: text(env, 'BRANDBASE_LOG_LEVEL') ?? 'info',
     workerConcurrency: integer(env, 'BRANDBASE_WORKER_CONCURRENCY', 2),
     crawlTimeoutMs: integer(env, 'BRANDBASE_CRAWL_TIMEOUT_MS', 20_000, 1000),
+    crawlIsolation: crawlIsolation(env),
+    crawlWorkers: integer(env, 'BRANDBASE_CRAWL_WORKERS', integer(env, 'BRANDBASE_WORKER_CONCURRENCY', 2) + 1, 1),
+    crawlMemoryMb: integer(env, 'BRANDBASE_CRAWL_MEMORY_MB', 512, 256),
+    crawlKillGraceMs: integer(env, 'BRANDBASE_CRAWL_KILL_GRACE_MS', 5000, 0),
     queueMaxDepth: integer(env, 'BRANDBASE_QUEUE_MAX_DEPTH', 1000, 1),
+    queueMaxPerOrg: integer(env, 'BRANDBASE_QUEUE_MAX_PER_ORG', 100, 1),
+    prefetchPerMinute: integer(env, 'BRANDBASE_PREFETCH_PER_MINUTE', 600),
     keyCacheMs: integer(env, 'BRANDBASE_KEY_CACHE_MS', 5000),
     defaultFreeQuota: integer(env, 'BRANDBASE_DEFAULT_FREE_QUOTA', 500),
     defaultPaidQuota: integer(env, 'BRANDBASE_DEFAULT_PAID_QUOTA', 10_000),
@@ -143,9 +208,19 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     chromiumPath: text(env, 'BRANDBASE_CHROMIUM_PATH'),
     batchItemTimeoutMs: integer(env, 'BRANDBASE_BATCH_ITEM_TIMEOUT_MS', 2000, 1),
     batchResponseMaxBytes: integer(env, 'BRANDBASE_BATCH_MAX_RESPONSE_BYTES', 8 * 1024 * 1024, 1024),
+    discardBodyMaxBytes: integer(env, 'BRANDBASE_DISCARD_BODY_MAX_BYTES', 16 * 1024 * 1024, 0),
     smtpUrl: text(env, 'BRANDBASE_SMTP_URL'),
     mailFrom: text(env, 'BRANDBASE_MAIL_FROM') ?? 'Brandbase <billing@localhost>',
     rateLimitPerMinute: integer(env, 'BRANDBASE_RATE_LIMIT_PER_MINUTE', 60_000),
     overageSpendingLimitCents: integer(env, 'BRANDBASE_OVERAGE_SPENDING_LIMIT_CENTS', 10_000),
+    htmlMaxDepth: integer(env, 'BRANDBASE_HTML_MAX_DEPTH', 512, 8),
+    htmlMaxElements: integer(env, 'BRANDBASE_HTML_MAX_ELEMENTS', 50_000, 16),
+    htmlMaxAttributes: integer(env, 'BRANDBASE_HTML_MAX_ATTRIBUTES', 256, 1),
+    cssMaxSheetBytes: integer(env, 'BRANDBASE_CSS_MAX_SHEET_BYTES', 1024 * 1024, 1024),
+    cssMaxTotalBytes: integer(env, 'BRANDBASE_CSS_MAX_TOTAL_BYTES', 4 * 1024 * 1024, 1024),
+    cssMaxRules: integer(env, 'BRANDBASE_CSS_MAX_RULES', 50_000, 1),
+    cssParseTimeMs: integer(env, 'BRANDBASE_CSS_PARSE_TIME_MS', 1000, 1),
+    imageMaxPixels: integer(env, 'BRANDBASE_IMAGE_MAX_PIXELS', 40_000_000, 256),
+    bitmapMaxPixels: integer(env, 'BRANDBASE_BITMAP_MAX_PIXELS', 1024 * 1024, 256),
   });
 }

@@ -4,6 +4,7 @@
  * record holds what the site provides, or the empty/null value when it provides nothing (never a placeholder).
  */
 import type { Brand } from '../domain/brand.js';
+import type { CrawlFailureReason } from '../domain/crawl-failures.js';
 import { qualityScore } from '../domain/quality-score.js';
 import type { AssetStore } from '../assets/asset-store.js';
 import { StagedAssetStore } from '../assets/staged-asset-store.js';
@@ -11,8 +12,9 @@ import type { Fetcher } from '../platform/fetcher.js';
 import { extractColors } from './fields/colors/colors.js';
 import { fetchAboutPages, findAboutPageUrls } from './fetch/about-pages.js';
 import { createCrawlBudget } from './crawl-budget.js';
+import type { CrawlLimits } from './crawl-limits.js';
 import { extractFonts } from './fields/fonts/fonts.js';
-import { fetchHomepage, type HomepageFailure } from './fetch/fetch-homepage.js';
+import { fetchHomepage } from './fetch/fetch-homepage.js';
 import { parseHtmlPage, type HtmlPage } from './page/html-page.js';
 import { fetchPicturePages } from './fetch/picture-pages.js';
 import { extractFirmographics } from './fields/company/firmographics.js';
@@ -31,10 +33,9 @@ import { renderIfNeeded } from './fetch/render/render-if-needed.js';
 
 export type BrandDraft = Omit<Brand, 'id' | 'urn' | 'palette'>;
 
-export type CrawlFailureReason = HomepageFailure['reason'];
-
 export type CrawlOutcome =
   | { ok: true; /** Registrable domain of the homepage URL after redirects. */ domain: string; draft: BrandDraft }
+  /** `crawl_error` when the crawl worker running it died or was stopped (ADR 0014); the crawl itself fails with the others. */
   | { ok: false; reason: CrawlFailureReason; message: string };
 
 export interface CrawlDeps {
@@ -48,17 +49,19 @@ export interface CrawlDeps {
 export interface CrawlOptions {
   /** Whole-crawl budget in milliseconds. */
   timeoutMs?: number;
+  /** Bounds on what the site can make the crawl parse and decode (crawl-limits.ts); the defaults when absent. */
+  limits?: Readonly<CrawlLimits>;
 }
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 const MAX_CONCURRENT_REQUESTS = 4;
 
 export async function crawlBrand(domain: string, deps: CrawlDeps, opts: CrawlOptions = {}): Promise<CrawlOutcome> {
-  const budget = createCrawlBudget(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_CONCURRENT_REQUESTS);
+  const budget = createCrawlBudget(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_CONCURRENT_REQUESTS, Date.now, opts.limits);
   try {
     const home = await fetchHomepage(domain, deps.fetcher, budget);
     if (!home.ok) return home;
-    const staticPage = parseHtmlPage(home.result.body, home.result.url, home.result.headers['content-type']);
+    const staticPage = parseHtmlPage(home.result.body, home.result.url, home.result.headers['content-type'], budget.limits.html);
     const page = await renderIfNeeded(staticPage, deps.renderer, budget);
     // One staging area and one ingest memo for the whole crawl: logos, banners and pictures share downloads.
     const assetDeps: CrawlAssetDeps = { fetcher: deps.fetcher, assets: new StagedAssetStore(deps.assets), budget, ingested: new Map() };

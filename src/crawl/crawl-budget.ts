@@ -1,10 +1,14 @@
 /**
  * One time budget for a whole crawl: a deadline, an AbortSignal that fires at the deadline, and a limiter that
  * keeps at most `concurrency` sub-requests in flight (politeness, and so a slow site cannot pin many sockets).
+ * It also carries the crawl's bounds on parsing and decoding (crawl-limits.ts) to every step that fetches.
  */
+import { DEFAULT_CRAWL_LIMITS, type CrawlLimits } from './crawl-limits.js';
 
 export interface CrawlBudget {
   readonly signal: AbortSignal;
+  /** What the site may make this crawl parse and decode. */
+  readonly limits: Readonly<CrawlLimits>;
   /** Milliseconds left, never negative. */
   remaining(): number;
   /** Runs `task` when a slot is free; rejects at once when the budget is spent. */
@@ -20,7 +24,12 @@ export class BudgetExpiredError extends Error {
   }
 }
 
-export function createCrawlBudget(timeoutMs: number, concurrency = 4, now: () => number = Date.now): CrawlBudget {
+export function createCrawlBudget(
+  timeoutMs: number,
+  concurrency = 4,
+  now: () => number = Date.now,
+  limits: Readonly<CrawlLimits> = DEFAULT_CRAWL_LIMITS,
+): CrawlBudget {
   const deadline = now() + timeoutMs;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new BudgetExpiredError()), timeoutMs);
@@ -28,6 +37,7 @@ export function createCrawlBudget(timeoutMs: number, concurrency = 4, now: () =>
   const limit = createLimiter(concurrency, controller.signal);
   return {
     signal: controller.signal,
+    limits,
     remaining: () => Math.max(0, deadline - now()),
     limit,
     dispose: () => clearTimeout(timer),

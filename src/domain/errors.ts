@@ -26,8 +26,11 @@ export const ERROR_CODES = {
   not_found: { status: 404, message: 'No brand found for this identifier.' },
   asset_not_found: { status: 404, message: 'Asset not found.' },
   route_not_found: { status: 404, message: 'Not Found' },
+  request_timeout: { status: 408, message: 'Request timeout: the request was not received in time.', retryable: true },
+  payload_too_large: { status: 413, message: 'Request body too large.' },
   quota_exceeded: { status: 429, message: 'API key quota exceeded', header: 'quota_exceeded' },
-  rate_limited: { status: 429, message: 'API key quota exceeded', header: 'rate_limited' },
+  rate_limited: { status: 429, message: 'API key quota exceeded', header: 'rate_limited', retryable: true },
+  headers_too_large: { status: 431, message: 'Request header fields too large.' },
   internal_error: { status: 500, message: 'Internal Server Error', retryable: true },
   temporarily_unavailable: { status: 503, message: 'Temporarily unavailable; retry later.', header: 'temporarily_unavailable', retryable: true },
 } as const satisfies Record<string, ErrorDefinition>;
@@ -56,4 +59,14 @@ export class ApiError extends Error {
     const def: ErrorDefinition = ERROR_CODES[this.code];
     return def.header;
   }
+}
+
+/**
+ * Whether trying the same work again later may succeed: the error's own `retryable` flag (ApiError,
+ * CrawlFailedError and any error that sets one). An error without the flag is unexpected (a bug, a dropped
+ * connection) and counts as retryable, so a transient fault never loses a job; attempts are bounded anyway.
+ */
+export function isRetryable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || !('retryable' in error)) return true;
+  return error.retryable !== false;
 }

@@ -1,5 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppDeps } from './app-deps.js';
+import { BODY_MAX_BYTES, installBodyLimit, requestBodies, type BodyLimits } from './body-limit.js';
+import { clientErrorHandler, frameworkErrors } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
 import { installRequestLogging } from './request-logging.js';
@@ -21,13 +23,18 @@ function nextRequestId(): string {
 
 /** Builds the HTTP API. It never listens: `main/serve.ts` does, and tests use `inject`. Await `app.ready()`. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const limits: BodyLimits = { bodyMaxBytes: BODY_MAX_BYTES, discardMaxBytes: deps.discardBodyMaxBytes };
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     // Request logs are written by request-logging.ts with the resolved domain only, never the raw URL.
     logController: new LogController({ disableRequestLogging: true }),
     // HEAD on a brand route is the prefetch of spec 4.2, never an implicit GET (which would crawl and charge).
     exposeHeadRoutes: false,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_MAX_BYTES,
+    // Hostile clients (client-errors.ts, docs/security.md): a path the router cannot decode and bytes Node's parser
+    // refuses answer in the registry's shape, never echoing the raw path or request bytes.
+    frameworkErrors,
+    clientErrorHandler: clientErrorHandler(deps.logger),
     // A process prefix and a counter: unique enough to follow a request, and cheaper than a UUID per request.
     genReqId: nextRequestId,
     // No child logger per request (a measurable cost on the cached lookup path): the one request line carries the
@@ -39,8 +46,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Declared once so every request object has the same shape (adding them per request deoptimizes the hot path).
   app.decorateRequest('resolvedDomain', null);
-  app.decorateRequest('principal', undefined);
-  installErrorHandling(app);
+  app.decorateRequest('payer', undefined);
+  installErrorHandling(app, requestBodies(limits));
+  installBodyLimit(app, limits);
   installRequestLogging(app);
   await registerOpenApi(app, deps.publicUrl);
   registerHealthRoutes(app, deps);

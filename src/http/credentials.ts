@@ -2,6 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { readCredential, type Principal } from '../billing/authenticator.js';
 import type { RouteClass } from '../billing/billing.js';
 import { ApiError } from '../domain/errors.js';
+import { ApiKeyPayer } from '../usecases/api-key-payer.js';
+import type { Payer, UsageSnapshot } from '../usecases/payer.js';
 import type { AppDeps } from './app-deps.js';
 import { paymentRequiredBody } from './payment-bodies.js';
 
@@ -22,18 +24,19 @@ export async function authenticate(deps: AppDeps, request: FastifyRequest, missi
   return deps.authenticator.authenticate(credential.token);
 }
 
-/** Authentication plus the organization checks of a billable route: 403 without credits, 429 over throughput. */
-export async function authorize(deps: AppDeps, request: FastifyRequest, missing: MissingCredential, route: RouteClass): Promise<Principal> {
-  const principal = await authenticate(deps, request, missing);
-  await deps.billing.assertCanUse(principal.org, route);
-  deps.billing.admit(principal.org);
-  return principal;
+/**
+ * The payer of a billable route: the credential's organization, admitted for the route class (403 without
+ * credits or plan, 429 over throughput). Pay-per-request payers will be chosen here from the request's headers.
+ */
+export async function payerOf(deps: AppDeps, request: FastifyRequest, missing: MissingCredential, route: RouteClass): Promise<Payer> {
+  return ApiKeyPayer.admit(deps.billing, await authenticate(deps, request, missing), route);
 }
 
 /** `x-api-key-quota` and `x-api-key-approximate-usage` on billable answers (spec 4.3, 5.1). */
-export async function setUsageHeaders(deps: AppDeps, reply: FastifyReply, principal: Principal): Promise<void> {
-  reply.header('x-api-key-quota', String(principal.org.quota));
-  reply.header('x-api-key-approximate-usage', String(await deps.billing.approximateUsed(principal.org)));
+export function setUsageHeaders(reply: FastifyReply, usage: UsageSnapshot | null): void {
+  if (!usage) return;
+  reply.header('x-api-key-quota', String(usage.quota));
+  reply.header('x-api-key-approximate-usage', String(usage.approximateUsed));
 }
 
 export function agentAccessBody(publicUrl: string): Record<string, unknown> {

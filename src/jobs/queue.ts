@@ -30,6 +30,8 @@ export interface Job<N extends JobName = JobName> {
   runAt: Date;
   lockedUntil: Date | null;
   lastError: string | null;
+  /** Who queued it (an organization id), for fair claiming; null for the operator's own work (CLI, refresh). */
+  owner: string | null;
 }
 
 export interface EnqueueResult {
@@ -38,13 +40,27 @@ export interface EnqueueResult {
   created: boolean;
 }
 
+export interface EnqueueOptions {
+  /** Bound on all queued jobs: a real bound, HEAD prefetch answers 503 past it. */
+  maxDepth?: number;
+  runAt?: Date;
+  /** Who queues the job (an organization id); null or unset for the operator's own work. */
+  owner?: string | null;
+  /** Bound on the owner's active (queued or running) jobs, so one owner can never fill the queue alone. */
+  maxPerOwner?: number;
+}
+
 export interface JobQueue {
   /**
    * Adds a job unless one with the same (name, key) is queued or running. Rejects with `QueueFullError` when
-   * `maxDepth` queued jobs are already waiting (a real bound: HEAD prefetch answers 503 then).
+   * `maxDepth` queued jobs are already waiting or the owner already has `maxPerOwner` active jobs.
    */
-  enqueue<N extends JobName>(name: N, key: string, payload: JobPayloads[N], opts?: { maxDepth?: number; runAt?: Date }): Promise<EnqueueResult>;
-  /** Claims the oldest due job and leases it until `now + leaseMs`; an expired lease makes the job claimable again. */
+  enqueue<N extends JobName>(name: N, key: string, payload: JobPayloads[N], opts?: EnqueueOptions): Promise<EnqueueResult>;
+  /**
+   * Claims a due job and leases it until `now + leaseMs`; an expired lease makes the job claimable again. Claims
+   * are fair between owners: each owner's oldest due job takes its turn before anyone's second, and an owner
+   * whose jobs are already running waits behind owners with fewer running (round-robin, weighted by running).
+   */
   claim(names: JobName[], leaseMs: number, now?: Date): Promise<Job | null>;
   complete(id: string): Promise<void>;
   /** Records a failure; the job runs again at `retryAt`, or ends `failed` when `retryAt` is null. */
@@ -57,8 +73,12 @@ export interface JobQueue {
 }
 
 export class QueueFullError extends Error {
-  constructor(readonly depth: number) {
-    super(`job queue is full (${depth} waiting)`);
+  constructor(
+    readonly depth: number,
+    /** `queue`: the whole queue is at maxDepth; `owner`: this owner is at maxPerOwner. */
+    readonly scope: 'queue' | 'owner' = 'queue',
+  ) {
+    super(scope === 'queue' ? `job queue is full (${depth} waiting)` : `the owner already has ${depth} active jobs`);
     this.name = 'QueueFullError';
   }
 }

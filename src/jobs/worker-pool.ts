@@ -1,3 +1,4 @@
+import { isRetryable } from '../domain/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { Job, JobName, JobQueue } from './queue.js';
 
@@ -92,8 +93,9 @@ export class WorkerPool {
       const attempts = job.attempts;
       const max = this.options.maxAttempts ?? 3;
       const delay = Math.min((this.options.retryBaseMs ?? 30_000) * 2 ** Math.max(0, attempts - 1), 3_600_000);
-      const retryAt = attempts < max ? new Date(Date.now() + delay) : null;
-      this.logger.warn({ jobId: job.id, name: job.name, attempts, err: error }, 'job failed');
+      // The error says whether another try can help (domain/errors.ts isRetryable); a final one is not retried.
+      const retryAt = isRetryable(error) && attempts < max ? new Date(Date.now() + delay) : null;
+      this.logger.warn({ jobId: job.id, name: job.name, attempts, retry: retryAt !== null, err: error }, 'job failed');
       if (!this.released.has(job.id)) await this.queue.fail(job.id, error instanceof Error ? error.message : String(error), retryAt);
     }
   }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.js';
+import { CrawlFailedError } from '../domain/crawl-failures.js';
 import { buildApp } from '../http/app.js';
 import { JOB_NAMES, type CrawlBrandPayload } from '../jobs/queue.js';
 import { WorkerPool } from '../jobs/worker-pool.js';
@@ -24,10 +25,8 @@ export function createWorkerPool(services: Services): WorkerPool {
       [JOB_NAMES.crawlBrand]: async (job) => {
         const { domain } = job.payload as CrawlBrandPayload;
         const outcome = await services.indexer.index(domain, { retry: job.attempts > 1 });
-        // A site that answers "no brand here" is a result, not a failure to retry; transport trouble is retried.
-        if (!outcome.ok && (outcome.reason === 'timeout' || outcome.reason === 'unreachable' || outcome.reason === 'crawl_error')) {
-          throw new Error(`crawl of ${domain} failed: ${outcome.reason}`);
-        }
+        // The pool retries the job only when the reason is retryable (domain/crawl-failures.ts).
+        if (!outcome.ok) throw new CrawlFailedError(domain, outcome.reason);
       },
     },
     services.logger,

@@ -8,6 +8,7 @@ import { decodePng, readPngHeader } from './decode-png.js';
 import { declaredSvgColors } from './declared-svg-colors.js';
 import { dominantColors } from './dominant-colors.js';
 import type { DominantColor } from './dominant-colors.js';
+import { DEFAULT_IMAGE_LIMITS } from './image-limits.js';
 import { largestIcoEntry } from './largest-ico-entry.js';
 import { logoTheme } from './logo-theme.js';
 import { differenceHash } from './perceptual-hash.js';
@@ -25,14 +26,16 @@ import { isUniformImage } from './uniform-image.js';
 export interface IngestOptions {
   /** Spec 2.4: images smaller than this on either side are not stored. Default 16. */
   minSide?: number;
-  /** Decoded pixel budget (width × height). Default 40 Mpx. */
+  /** Decoded pixel budget (width × height). Default 40 Mpx (image-limits.ts). */
   maxPixels?: number;
+  /** Pixel budget of a BMP file, and of an ICO file's entries all together (decoded in JS). Default 1 Mpx. */
+  maxBitmapPixels?: number;
   /** Input byte budget. Default 10 MB. */
   maxBytes?: number;
 }
 
 export interface IngestedImage {
-  /** The stored file's Format record (src = asset URL, format = stored type, size = stored bytes). */
+  /** The stored file's Format record (src = asset key, format = stored type, size = stored bytes). */
   original: Format;
   /** Sniffed type of the input bytes, e.g. 'ico' when the stored file is its PNG conversion. */
   sourceFormat: SniffedType;
@@ -70,7 +73,7 @@ interface Prepared {
 type Limits = Required<IngestOptions>;
 type Failure = { reason: IngestFailureReason };
 
-const DEFAULT_LIMITS: Limits = { minSide: 16, maxPixels: 40_000_000, maxBytes: 10 * 1024 * 1024 };
+const DEFAULT_LIMITS: Limits = { minSide: 16, ...DEFAULT_IMAGE_LIMITS, maxBytes: 10 * 1024 * 1024 };
 /**
  * Analysis works on a small preview, enough for edges, theme and colours and cheap to loop over: about 64×64
  * pixels' worth, so 64 px for a square, more for a wide wordmark (whose strokes would otherwise thin out to
@@ -110,6 +113,7 @@ function resolveLimits(opts: IngestOptions): Limits {
   return {
     minSide: opts.minSide ?? DEFAULT_LIMITS.minSide,
     maxPixels: opts.maxPixels ?? DEFAULT_LIMITS.maxPixels,
+    maxBitmapPixels: opts.maxBitmapPixels ?? DEFAULT_LIMITS.maxBitmapPixels,
     maxBytes: opts.maxBytes ?? DEFAULT_LIMITS.maxBytes,
   };
 }
@@ -178,12 +182,18 @@ async function prepareRaster(bytes: Buffer, type: Exclude<SniffedType, 'svg'>, l
       return withRaster(decoded, limits, () => pngRaster(decoded.stored, limits));
     }
     case 'bmp':
-      return fromRaster(decodeBmpFile(bytes, limits.maxPixels), limits);
+      return fromRaster(decodeBmpFile(bytes, bitmapBudget(limits)), limits);
     case 'ico': {
-      const entry = largestIcoEntry(bytes, limits.maxPixels);
+      // Only the chosen entry is decoded, within one budget for the whole file (largest-ico-entry.ts).
+      const entry = largestIcoEntry(bytes, bitmapBudget(limits));
       return entry.kind === 'raster' ? fromRaster(entry.raster, limits) : preparePng(entry.png, limits);
     }
   }
+}
+
+/** The budget of the formats decoded in JS (BMP, ICO), never above the budget of any image. */
+function bitmapBudget(limits: Limits): number {
+  return Math.min(limits.maxPixels, limits.maxBitmapPixels);
 }
 
 /** PNGs are kept byte for byte; size and the pixel cap come from IHDR, checked before anything is inflated. */
@@ -268,7 +278,7 @@ function describe(prepared: Prepared, asset: StoredAsset, sourceFormat: SniffedT
   const { raster, ext, width, height } = prepared;
   const transparentEdges = ext !== 'jpeg' && hasTransparentEdges(raster);
   return {
-    original: { src: asset.url, format: ext, width, height, size: asset.size, background: transparentEdges ? 'transparent' : null },
+    original: { src: asset.key, format: ext, width, height, size: asset.size, background: transparentEdges ? 'transparent' : null },
     sourceFormat,
     width,
     height,

@@ -41,7 +41,7 @@ export function lacksRenditions(logo: Logo): boolean {
   return logo.formats.length === 1 && original !== undefined && NEEDS_RENDITIONS.has(original.format);
 }
 
-/** The renditions of one stored original (its `src` ends with the asset key); [] when none can be made. */
+/** The renditions of one stored original (its `src` is the asset key); [] when none can be made. */
 export async function logoRenditions(original: Format, assets: AssetStore): Promise<Format[]> {
   const stored = await assets.get(assetKeyOf(original.src));
   if (!stored) return [];
@@ -58,7 +58,7 @@ export async function logoRenditions(original: Format, assets: AssetStore): Prom
   }
 }
 
-/** Asset URLs end with the content-addressed key, whatever public URL they were stored under. */
+/** Records hold asset keys (ADR 0011); a URL ending with one (a record written before 0004_asset_keys) reads too. */
 function assetKeyOf(src: string): string {
   return src.slice(src.lastIndexOf('/') + 1);
 }
@@ -80,5 +80,5 @@ async function svgRenditions(bytes: Buffer, original: Format, transparent: boole
 async function encode(pipeline: Sharp, ext: 'png' | 'webp', transparent: boolean, assets: AssetStore): Promise<Format> {
   const { data, info } = await pipeline.timeout({ seconds: SHARP_TIMEOUT_SECONDS }).toBuffer({ resolveWithObject: true });
   const asset = await assets.put(data, ext);
-  return { src: asset.url, format: ext, width: info.width, height: info.height, size: asset.size, background: transparent ? 'transparent' : null };
+  return { src: asset.key, format: ext, width: info.width, height: info.height, size: asset.size, background: transparent ? 'transparent' : null };
 }

@@ -5,6 +5,7 @@
  */
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../domain/accounts.js';
 import type { Brand } from '../domain/brand.js';
+import type { BrandSavedEvent } from '../domain/brand-changes.js';
 
 export type IdentifierKind = 'domain' | 'ticker' | 'isin' | 'crypto';
 export type BrandStatus = 'indexed' | 'removed';
@@ -31,8 +32,10 @@ export interface BrandStore {
   /**
    * Insert or replace the brand (keyed by `brand.id`) and attach the identifiers to it, in one transaction.
    * An identifier already attached to another brand is moved to this one.
+   * The same transaction writes the `brand.saved` event (what changed against the record it replaces, read under
+   * the write lock) and one delivery per subscribed consumer; the event is returned. No commit, no event.
    */
-  saveBrand(brand: StoredBrand, identifiers: IdentifierRef[]): Promise<void>;
+  saveBrand(brand: StoredBrand, identifiers: IdentifierRef[]): Promise<BrandSavedEvent>;
   setBrandStatus(id: string, status: BrandStatus, at: Date): Promise<boolean>;
   listIdentifiers(brandId: string): Promise<IdentifierRef[]>;
 }
@@ -72,7 +75,29 @@ export interface CreditStore {
   releaseUsageNotice(orgId: string, period: string, threshold: number): Promise<void>;
 }
 
-export interface Store extends BrandStore, AccountStore, UsageStore, CreditStore {
+/** A delivery handed to a consumer; `attempts` counts this one (1 on the first delivery). */
+export interface ClaimedBrandEvent {
+  event: BrandSavedEvent;
+  attempts: number;
+}
+
+/**
+ * The brand event log (an outbox, docs/adr/0010-brand-events-outbox.md): every `brand.saved` event is delivered
+ * at least once to every consumer subscribed when it was saved. Deliveries are leased: one whose consumer dies
+ * before completing it becomes claimable again when the lease expires. Consumers must be idempotent.
+ */
+export interface BrandEventStore {
+  /** Registers a consumer (idempotent); events saved from now on are delivered to it. */
+  subscribeBrandEvents(consumer: string, at: Date): Promise<void>;
+  /** Leases the consumer's oldest due delivery until `now + leaseMs`; an expired lease is claimable again (attempts + 1). */
+  claimBrandEvent(consumer: string, leaseMs: number, now?: Date): Promise<ClaimedBrandEvent | null>;
+  /** Marks a claimed delivery done. A delivery not currently claimed is left as it is. */
+  completeBrandEvent(consumer: string, eventId: string): Promise<void>;
+  /** Records a failed attempt: the delivery is due again at `retryAt`, or ends `failed` when `retryAt` is null. */
+  retryBrandEvent(consumer: string, eventId: string, error: string, retryAt: Date | null): Promise<void>;
+}
+
+export interface Store extends BrandStore, BrandEventStore, AccountStore, UsageStore, CreditStore {
   /** Applies pending migrations. Idempotent. */
   migrate(): Promise<void>;
   /** Cheap round trip used by readiness checks. */

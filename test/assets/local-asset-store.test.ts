@@ -12,7 +12,7 @@ describe('LocalAssetStore', () => {
 
   beforeEach(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'brandbase-assets-'));
-    store = new LocalAssetStore({ dir: path.join(root, 'assets'), publicUrl: 'http://localhost:8787/' });
+    store = new LocalAssetStore({ dir: path.join(root, 'assets') });
   });
   afterEach(async () => {
     await rm(root, { recursive: true, force: true });
@@ -22,7 +22,7 @@ describe('LocalAssetStore', () => {
     const bytes = Buffer.from(siGithub.svg);
     const sha = createHash('sha256').update(bytes).digest('hex');
     const stored = await store.put(bytes, 'svg');
-    expect(stored).toEqual({ key: `${sha}.svg`, url: `http://localhost:8787/assets/${sha}.svg`, size: bytes.length });
+    expect(stored).toEqual({ key: `${sha}.svg`, size: bytes.length });
     const read = await store.get(stored.key);
     expect(read?.contentType).toBe('image/svg+xml');
     expect(read?.bytes.equals(bytes)).toBe(true);
@@ -43,7 +43,7 @@ describe('LocalAssetStore', () => {
     expect((await store.get(second.key))?.bytes.toString()).toBe('second');
 
     // A file where the folder should be: mkdir fails, and is tried again once the path is free.
-    const blocked = new LocalAssetStore({ dir: path.join(root, 'blocked'), publicUrl: 'http://localhost:8787' });
+    const blocked = new LocalAssetStore({ dir: path.join(root, 'blocked') });
     await writeFile(path.join(root, 'blocked'), 'not a folder');
     await expect(blocked.put(Buffer.from('third'), 'png')).rejects.toThrow();
     await rm(path.join(root, 'blocked'));

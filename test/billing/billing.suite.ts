@@ -15,20 +15,11 @@ import { newId } from '../../src/domain/ids.js';
 import { createLogger } from '../../src/platform/logger.js';
 import type { NewOrganization, Organization } from '../../src/domain/accounts.js';
 import type { Store } from '../../src/store/store.js';
+import { rejection } from '../helpers/api-errors.js';
 import type { TempDatabase } from '../store/temp-database.js';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
 
 const DEFAULTS: BillingDefaults = { spendingLimitCents: 10_000, rateLimitPerMinute: 60_000 };
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an ApiError');
-}
 
 function thrown(fn: () => unknown): ApiError {
   try {

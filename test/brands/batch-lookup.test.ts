@@ -3,6 +3,7 @@
  * real store's read (the port is the boundary); everything else is the real code.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AssetUrls } from '../../src/assets/asset-urls.js';
 import { BrandCache } from '../../src/brands/brand-cache.js';
 import { BatchLookup } from '../../src/brands/batch-lookup.js';
 import { BrandIndexer } from '../../src/brands/brand-indexer.js';
@@ -39,10 +40,10 @@ function degradedStore(store: Store, slowDomain: string, delayMs: number, broken
 }
 
 function batchLookup(store: Store): BatchLookup {
-  const cache = new BrandCache(60_000);
+  const cache = new BrandCache(60_000, new AssetUrls('http://brandbase.test/assets/'));
   const indexer = new BrandIndexer(store, async () => ({ ok: false, reason: 'unreachable', message: 'not crawled in this test' }), silentLogger());
   const lookup = new BrandLookup(store, cache, indexer);
-  return new BatchLookup(lookup, new CrawlScheduler(new SqlJobQueue(db.db, 'sqlite'), 100), null);
+  return new BatchLookup(lookup, new CrawlScheduler(new SqlJobQueue(db.db, 'sqlite'), 100));
 }
 
 describe('BatchLookup budgets', () => {
@@ -62,9 +63,9 @@ describe('BatchLookup budgets', () => {
   });
 
   it('a full queue answers 500 for the items it could not queue', async () => {
-    const cache = new BrandCache(60_000);
+    const cache = new BrandCache(60_000, new AssetUrls('http://brandbase.test/assets/'));
     const indexer = new BrandIndexer(db.store, async () => ({ ok: false, reason: 'unreachable', message: '' }), silentLogger());
-    const lookup = new BatchLookup(new BrandLookup(db.store, cache, indexer), new CrawlScheduler(new SqlJobQueue(db.db, 'sqlite'), 1), null);
+    const lookup = new BatchLookup(new BrandLookup(db.store, cache, indexer), new CrawlScheduler(new SqlJobQueue(db.db, 'sqlite'), 1));
     const outcomes = await lookup.resolve(['one.test', 'two.test'], { cachedOnly: false, allowNsfw: undefined, itemTimeoutMs: 1000 });
     expect(outcomes.map((o) => o.status).sort()).toEqual([202, 500]);
   });

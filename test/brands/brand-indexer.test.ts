@@ -96,3 +96,38 @@ describe('BrandIndexer rendition stage', () => {
     expect(lines.join('')).toContain('logo renditions failed');
   });
 });
+
+describe('failure memory and back-off', () => {
+  it('remembers a failed crawl, doubles the memory for each failure in a row, and forgets it after a success', async () => {
+    let clock = new Date('2030-01-01T00:00:00Z').getTime();
+    let crawls = 0;
+    let siteUp = false;
+    const crawl = async (): Promise<CrawlOutcome> => {
+      crawls++;
+      return siteUp ? crawlListing([])() : { ok: false, reason: 'timeout', message: 'the homepage did not load' };
+    };
+    const indexer = new BrandIndexer(db.store, crawl, silentLogger(), { now: () => new Date(clock) });
+    const minutes = (n: number) => (clock += n * 60_000);
+
+    expect((await indexer.index('acme.com')).ok).toBe(false);
+    minutes(9);
+    expect(indexer.recentFailure('acme.com')).not.toBeNull();
+    await indexer.index('acme.com');
+    expect(crawls).toBe(1); // answered from memory
+    minutes(2); // 11 minutes: the first memory (10) is over
+    await indexer.index('acme.com');
+    expect(crawls).toBe(2);
+    minutes(15); // the second failure in a row is remembered 20 minutes
+    await indexer.index('acme.com');
+    expect(crawls).toBe(2);
+    minutes(6);
+    siteUp = true;
+    expect((await indexer.index('acme.com')).ok).toBe(true);
+    expect(crawls).toBe(3);
+    expect(indexer.recentFailure('acme.com')).toBeNull();
+    siteUp = false;
+    await indexer.index('acme.com');
+    minutes(11); // after a success the count starts again: 10 minutes
+    expect(indexer.recentFailure('acme.com')).toBeNull();
+  });
+});

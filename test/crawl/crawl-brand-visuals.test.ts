@@ -10,7 +10,6 @@ import { withLogoRenditions } from '../../src/media/logo-renditions.js';
 import { SafeFetcher, USER_AGENT } from '../../src/platform/safe-fetcher.js';
 import { FIXTURE_HOSTS, FIXTURE_ICONS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';
 
-const PUBLIC_URL = 'http://assets.local:8787';
 const chromiumPath = findChromium(process.env['BRANDBASE_CHROMIUM_PATH']);
 
 let sites: FixtureSites;
@@ -21,7 +20,7 @@ let fetcher: SafeFetcher;
 beforeAll(async () => {
   sites = await startFixtureSites();
   dir = await mkdtemp(path.join(tmpdir(), 'brandbase-visuals-'));
-  assets = new LocalAssetStore({ dir, publicUrl: PUBLIC_URL });
+  assets = new LocalAssetStore({ dir });
   fetcher = new SafeFetcher({ hostMap: sites.hostMap });
 });
 
@@ -37,7 +36,7 @@ async function draftOf(host: string, renderer?: BrowserRenderer): Promise<BrandD
 }
 
 async function stored(src: string): Promise<Buffer> {
-  const file = await assets.get(src.slice(`${PUBLIC_URL}/assets/`.length));
+  const file = await assets.get(src);
   if (!file) throw new Error(`not stored: ${src}`);
   return file.bytes;
 }
@@ -99,10 +98,10 @@ describe('logos, formats and images on lumen.test (through the real SafeFetcher)
   it('stores only what the record lists: rejected candidates (favicon sizes, duplicates, blanks) never reach the store', async () => {
     const own = await mkdtemp(path.join(tmpdir(), 'brandbase-visuals-own-'));
     try {
-      const store = new LocalAssetStore({ dir: own, publicUrl: PUBLIC_URL });
+      const store = new LocalAssetStore({ dir: own });
       const outcome = await crawlBrand(FIXTURE_HOSTS.lumen, { fetcher, assets: store }, { timeoutMs: 20_000 });
       if (!outcome.ok) throw new Error('crawl failed');
-      const listed = new Set([...outcome.draft.logos, ...outcome.draft.images].flatMap((x) => x.formats.map((f) => f.src.split('/').pop())));
+      const listed = new Set([...outcome.draft.logos, ...outcome.draft.images].flatMap((x) => x.formats.map((f) => f.src)));
       expect(new Set((await readdir(own)).filter((f) => !f.startsWith('.')))).toEqual(listed);
     } finally {
       await rm(own, { recursive: true, force: true });

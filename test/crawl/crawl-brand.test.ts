@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlBrand, type BrandDraft, type CrawlOutcome } from '../../src/crawl/crawl-brand.js';
+import { ASSET_KEY_PATTERN } from '../../src/assets/asset-store.js';
 import { LocalAssetStore } from '../../src/assets/local/local-asset-store.js';
 import type { Fetcher } from '../../src/platform/fetcher.js';
 import { SafeFetcher } from '../../src/platform/safe-fetcher.js';
 import { FIXTURE_HOSTS, FIXTURE_ICONS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';
-
-const PUBLIC_URL = 'http://assets.local:8787';
 
 let sites: FixtureSites;
 let dir: string;
@@ -34,7 +33,7 @@ const recordingFetcher: Fetcher = {
 beforeAll(async () => {
   sites = await startFixtureSites();
   dir = await mkdtemp(path.join(tmpdir(), 'brandbase-crawl-'));
-  assets = new LocalAssetStore({ dir, publicUrl: PUBLIC_URL });
+  assets = new LocalAssetStore({ dir });
   fetcher = new SafeFetcher({ hostMap: sites.hostMap });
 });
 
@@ -53,10 +52,10 @@ async function crawlOk(host: string): Promise<{ domain: string; draft: BrandDraf
   return outcome;
 }
 
-/** The stored file behind an asset URL, read back from the asset store. */
+/** The stored file behind an asset key, read back from the asset store. */
 async function storedBytes(src: string): Promise<Buffer> {
-  expect(src.startsWith(`${PUBLIC_URL}/assets/`)).toBe(true);
-  const stored = await assets.get(src.slice(`${PUBLIC_URL}/assets/`.length));
+  expect(src).toMatch(ASSET_KEY_PATTERN);
+  const stored = await assets.get(src);
   if (!stored) throw new Error(`asset ${src} is not in the store`);
   return stored.bytes;
 }
@@ -103,8 +102,7 @@ describe('crawlBrand on the full brand site (northwind.test)', () => {
     expect(format).toMatchObject({ format: 'png', width: 512, height: 512 });
     const bytes = await storedBytes(format?.src ?? '');
     expect(format?.size).toBe(bytes.length);
-    const key = (format?.src ?? '').split('/').pop() ?? '';
-    expect((await stat(path.join(dir, key))).size).toBe(format?.size);
+    expect((await stat(path.join(dir, format?.src ?? ''))).size).toBe(format?.size);
     expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
   });
 
@@ -127,10 +125,11 @@ describe('crawlBrand on the full brand site (northwind.test)', () => {
     expect(text).not.toContain('M3 6h18M3 12h18M3 18h18');
   });
 
-  it('every logo and image src is an asset-store URL, never the site URL', () => {
+  it('every logo and image src is the key of a file in the asset store, never a URL (answers render URLs)', async () => {
     const srcs = [...draft.logos, ...draft.images].flatMap((x) => x.formats.map((f) => f.src));
     expect(srcs.length).toBeGreaterThan(0);
-    for (const src of srcs) expect(src.startsWith(`${PUBLIC_URL}/assets/`)).toBe(true);
+    for (const src of srcs) expect(src).toMatch(ASSET_KEY_PATTERN);
+    for (const src of srcs) expect(await assets.get(src)).not.toBeNull();
     expect(draft.logos.every((l) => l.formats.length > 0)).toBe(true);
   });
 

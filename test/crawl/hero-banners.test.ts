@@ -5,7 +5,7 @@ import { cssOf, htmlPageOf } from './html-page-of.js';
 
 function image(width: number, height: number, sha: string, dhash: string): IngestedImage {
   return {
-    original: { src: `https://a.test/assets/${sha}.jpeg`, format: 'jpeg', width, height, size: 1, background: null },
+    original: { src: `${sha}.jpeg`, format: 'jpeg', width, height, size: 1, background: null },
     sourceFormat: 'jpeg', width, height, transparentEdges: false, theme: null, dominantColors: [], sha256: sha, assetKey: `${sha}.jpeg`, uniform: false, dhash,
   };
 }

@@ -9,7 +9,7 @@ function image(format: ImageFormat, width: number | null, height: number | null,
   counter += 1;
   const sha256 = counter.toString(16).padStart(64, '0');
   return {
-    original: { src: `https://assets.test/assets/${sha256}.${format}`, format, width, height, size: 100 + counter, background: null },
+    original: { src: `${sha256}.${format}`, format, width, height, size: 100 + counter, background: null },
     sourceFormat: format,
     width,
     height,

@@ -8,7 +8,7 @@ function image(width: number, height: number, over: Partial<IngestedImage> = {})
   counter += 1;
   const sha256 = counter.toString(16).padStart(64, '0');
   return {
-    original: { src: `https://assets.test/assets/${sha256}.jpeg`, format: 'jpeg', width, height, size: 1000, background: null },
+    original: { src: `${sha256}.jpeg`, format: 'jpeg', width, height, size: 1000, background: null },
     sourceFormat: 'jpeg', width, height, transparentEdges: false, theme: null, dominantColors: [], sha256,
     assetKey: `${sha256}.jpeg`, uniform: false, dhash: counter.toString(16).padStart(16, 'f'), ...over,
   };

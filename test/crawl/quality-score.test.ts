@@ -3,7 +3,7 @@ import { emptyCompany, type Brand } from '../../src/domain/brand.js';
 import { isPlaceholderText, nameMatchesDomain, qualityScore, type QualityInput } from '../../src/domain/quality-score.js';
 
 const now = new Date('2026-06-01T00:00:00Z');
-const format = { src: 'https://a.test/assets/x.png', format: 'png' as const, width: 64, height: 64, size: 10, background: null };
+const format = { src: `${'a'.repeat(64)}.png`, format: 'png' as const, width: 64, height: 64, size: 10, background: null };
 const industry = { id: 'ind_software', slug: 'software', name: 'Software & SaaS', emoji: '🧩', score: 0.8, parent: null };
 
 function empty(): QualityInput {

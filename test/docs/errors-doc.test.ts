@@ -1,19 +1,39 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../src/domain/errors.js';
+import { CRAWL_FAILURES } from '../../src/domain/crawl-failures.js';
+import { ERROR_CODES, type ErrorDefinition } from '../../src/domain/errors.js';
 
 const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+const [codesSection = '', crawlSection = ''] = doc.split('## Crawl failures');
+
+function rowOf(section: string, code: string): string | undefined {
+  return section.split('\n').find((line) => line.startsWith(`| \`${code}\` |`));
+}
+
+function documented(section: string): string[] {
+  return [...section.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1] ?? '').sort();
+}
 
 describe('docs/errors.md', () => {
-  it.each(Object.entries(ERROR_CODES))('documents %s with its status and header', (code, def) => {
-    const row = doc.split('\n').find((line) => line.startsWith(`| \`${code}\` |`));
+  it.each(Object.entries(ERROR_CODES))('documents %s with its status, header and retryable flag', (code, def: ErrorDefinition) => {
+    const row = rowOf(codesSection, code);
     expect(row, `missing row for ${code}`).toBeDefined();
     expect(row).toContain(`| ${def.status} |`);
-    if ('header' in def) expect(row).toContain(`\`${def.header}\``);
+    if (def.header) expect(row).toContain(`\`${def.header}\``);
+    expect(row).toContain(def.retryable ? '| yes |' : '| no |');
   });
 
   it('has no row for a code that does not exist', () => {
-    const documented = [...doc.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
-    expect(documented.sort()).toEqual(Object.keys(ERROR_CODES).sort());
+    expect(documented(codesSection)).toEqual(Object.keys(ERROR_CODES).sort());
+  });
+
+  it.each(Object.entries(CRAWL_FAILURES))('documents the crawl failure %s with its retryable flag', (reason, def) => {
+    const row = rowOf(crawlSection, reason);
+    expect(row, `missing row for ${reason}`).toBeDefined();
+    expect(row).toContain(def.retryable ? '| yes |' : '| no |');
+  });
+
+  it('lists exactly the crawl failure reasons that exist', () => {
+    expect(documented(crawlSection)).toEqual(Object.keys(CRAWL_FAILURES).sort());
   });
 });

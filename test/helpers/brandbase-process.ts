@@ -57,7 +57,9 @@ export async function startServer(env: Record<string, string>, args: string[] = 
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
+  // Generous: on a busy 2-core machine a start (TypeScript loaded by tsx, crawl workers started) can take long.
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`brandbase serve exited early:\n${output}`);
     try {
       if ((await fetch(`${baseUrl}/healthz`)).ok) return { child, baseUrl, output: () => output, exited };

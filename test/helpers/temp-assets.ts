@@ -10,7 +10,7 @@ let counter = 0;
 /** The real asset store (files in a temp folder), with two helpers for asserting on what was stored. */
 export class TempAssets extends LocalAssetStore {
   constructor(readonly folder: string) {
-    super({ dir: folder, publicUrl: 'http://assets.test' });
+    super({ dir: folder });
   }
 
   /** Keys of the files stored so far. */

@@ -43,6 +43,53 @@ export function queueContract(name: string, open: () => Promise<QueueHarness>): 
       return queue.enqueue(NAME, key, { domain: key, refresh: false }, { runAt });
     }
 
+    describe('fairness between owners', () => {
+      const owned = (key: string, owner: string | null, runAt: Date, extra: { maxPerOwner?: number } = {}) =>
+        queue.enqueue(NAME, key, { domain: key, refresh: false }, { runAt, owner, ...extra });
+
+      async function claimOrder(count: number): Promise<string[]> {
+        const keys: string[] = [];
+        for (let i = 0; i < count; i++) {
+          const job = await queue.claim([NAME], LEASE, at(1000));
+          if (!job) break;
+          keys.push(job.key);
+        }
+        return keys;
+      }
+
+      it('takes turns: every owner\'s oldest job before anyone\'s second, however early the flood came', async () => {
+        for (let i = 0; i < 4; i++) await owned(`flood-${i}.test`, 'org_a', at(i));
+        await owned('b-1.test', 'org_b', at(10));
+        await owned('b-2.test', 'org_b', at(11));
+        await owned('cli.test', null, at(12));
+        expect(await claimOrder(7)).toEqual(['flood-0.test', 'b-1.test', 'cli.test', 'flood-1.test', 'b-2.test', 'flood-2.test', 'flood-3.test']);
+      });
+
+      it('an owner with jobs running waits behind an owner with none', async () => {
+        await owned('a-1.test', 'org_a', at(0));
+        await owned('a-2.test', 'org_a', at(1));
+        expect((await queue.claim([NAME], LEASE, at(1000)))?.key).toBe('a-1.test');
+        await owned('b-1.test', 'org_b', at(500));
+        expect((await queue.claim([NAME], LEASE, at(1000)))?.key).toBe('b-1.test');
+        expect((await queue.claim([NAME], LEASE, at(1000)))?.key).toBe('a-2.test');
+      });
+
+      it('bounds one owner\'s active jobs (QueueFullError scope owner) without refusing other owners', async () => {
+        await owned('a-1.test', 'org_a', T0, { maxPerOwner: 2 });
+        await owned('a-2.test', 'org_a', T0, { maxPerOwner: 2 });
+        const refused = await owned('a-3.test', 'org_a', T0, { maxPerOwner: 2 }).catch((error: unknown) => error);
+        expect(refused).toBeInstanceOf(QueueFullError);
+        expect((refused as QueueFullError).scope).toBe('owner');
+        expect(await owned('a-1.test', 'org_a', T0, { maxPerOwner: 2 })).toMatchObject({ created: false });
+        expect((await owned('b-1.test', 'org_b', T0, { maxPerOwner: 2 })).created).toBe(true);
+        // A finished job frees its place: the oldest first-turn job is org_a's.
+        const claimed = await queue.claim([NAME], LEASE, at(0));
+        expect(claimed?.key).toBe('a-1.test');
+        await queue.complete(claimed?.id ?? '');
+        expect((await owned('a-4.test', 'org_a', T0, { maxPerOwner: 2 })).created).toBe(true);
+      });
+    });
+
     describe('enqueue', () => {
       it('stores a queued job', async () => {
         const { id, created } = await queue.enqueue(NAME, 'acme.com', { domain: 'acme.com', refresh: true }, { runAt: at(5) });
@@ -58,6 +105,7 @@ export function queueContract(name: string, open: () => Promise<QueueHarness>): 
           runAt: at(5),
           lockedUntil: null,
           lastError: null,
+          owner: null,
         });
         expect(await queue.get('job_missing')).toBeNull();
       });

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CrawlFailedError } from '../../src/domain/crawl-failures.js';
 import { SqlJobQueue } from '../../src/jobs/sql/sql-job-queue.js';
 import { JOB_NAMES, type Job } from '../../src/jobs/queue.js';
 import { WorkerPool } from '../../src/jobs/worker-pool.js';
@@ -54,6 +55,30 @@ describe('WorkerPool on the real jobs table', () => {
     expect(calls).toBe(3);
     expect((await queue.get(id))?.lastError).toContain('site down');
     await pool.stop(1000);
+  });
+
+  it('reads the error\'s retryable flag: a crawl that cannot change on retry fails at once, a passing failure is retried', async () => {
+    const calls = new Map<string, number>();
+    const pool = new WorkerPool(
+      queue,
+      {
+        [JOB_NAMES.crawlBrand]: async (job: Job) => {
+          const { domain } = job.payload as { domain: string };
+          calls.set(domain, (calls.get(domain) ?? 0) + 1);
+          throw new CrawlFailedError(domain, domain.startsWith('robots') ? 'robots_disallowed' : 'timeout');
+        },
+      },
+      silentLogger(),
+      { concurrency: 1, idleMs: 10, retryBaseMs: 1, maxAttempts: 3 },
+    );
+    const refused = await queue.enqueue('crawl.brand', 'robots.test', { domain: 'robots.test', refresh: false });
+    const slow = await queue.enqueue('crawl.brand', 'slow-site.test', { domain: 'slow-site.test', refresh: false });
+    pool.start();
+    await until(async () => (await queue.get(refused.id))?.state === 'failed' && (await queue.get(slow.id))?.state === 'failed');
+    await pool.stop(1000);
+    expect(calls.get('robots.test')).toBe(1);
+    expect((await queue.get(refused.id))?.lastError).toContain('robots_disallowed');
+    expect(calls.get('slow-site.test')).toBe(3);
   });
 
   it('stop() waits for a running job that finishes within the grace period', async () => {

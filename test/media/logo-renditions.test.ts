@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Format, Logo } from '../../src/domain/brand.js';
 import { ingestImage } from '../../src/media/ingest-image.js';
+import { ASSET_KEY_PATTERN } from '../../src/assets/asset-store.js';
 import { LocalAssetStore } from '../../src/assets/local/local-asset-store.js';
 import { logoRenditions, SVG_RENDITION_SIDE, withLogoRenditions } from '../../src/media/logo-renditions.js';
 import { BLACK, CLEAR, WHITE, markImage } from './image-fixtures.js';
@@ -14,7 +15,7 @@ let assets: LocalAssetStore;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'brandbase-renditions-'));
-  assets = new LocalAssetStore({ dir, publicUrl: 'http://a.test' });
+  assets = new LocalAssetStore({ dir });
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -28,7 +29,7 @@ async function ingested(bytes: Buffer): Promise<Format> {
 }
 
 async function storedMeta(src: string) {
-  const file = await assets.get(src.split('/').pop() ?? '');
+  const file = await assets.get(src);
   if (!file) throw new Error('missing');
   return { meta: await sharp(file.bytes).metadata(), size: file.bytes.length };
 }
@@ -40,6 +41,7 @@ describe('logoRenditions', () => {
     const formats = await logoRenditions(image, assets);
     expect(formats.map((f) => f.format)).toEqual(['png', 'webp']);
     for (const f of formats) {
+      expect(f.src).toMatch(ASSET_KEY_PATTERN);
       const { meta, size } = await storedMeta(f.src);
       expect(f).toMatchObject({ width: SVG_RENDITION_SIDE, height: 128, size, background: 'transparent' });
       expect(meta.width).toBe(SVG_RENDITION_SIDE);
@@ -68,7 +70,7 @@ describe('logoRenditions', () => {
   });
 
   it('a missing original gives no renditions rather than an error', async () => {
-    const original: Format = { src: `http://a.test/assets/${'0'.repeat(64)}.png`, format: 'png', width: 64, height: 64, size: 10, background: null };
+    const original: Format = { src: `${'0'.repeat(64)}.png`, format: 'png', width: 64, height: 64, size: 10, background: null };
     expect(await logoRenditions(original, assets)).toEqual([]);
   });
 });
@@ -79,7 +81,7 @@ describe('withLogoRenditions', () => {
   it('completes only the entries that list their original alone; null when none needs anything', async () => {
     const svg = await ingested(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><circle cx="20" cy="20" r="18" fill="#0a7"/></svg>'));
     const webp = await ingested(await (await markImage(64, WHITE, BLACK)).webp().toBuffer());
-    const done = logo([svg, { ...svg, format: 'png', src: 'http://a.test/assets/x.png' }]);
+    const done = logo([svg, { ...svg, format: 'png', src: `${'1'.repeat(64)}.png` }]);
     const completed = await withLogoRenditions([logo([svg]), logo([webp]), done], assets);
     expect(completed?.map((l) => l.formats.map((f) => f.format))).toEqual([['svg', 'png', 'webp'], ['webp'], ['svg', 'png']]);
     expect(completed?.[0]?.formats[1]).toMatchObject({ width: SVG_RENDITION_SIDE, height: SVG_RENDITION_SIDE, background: 'transparent' });

@@ -1,4 +1,24 @@
+import { brandEventsContract } from './brand-events.contract.js';
 import { storeContract } from './store.contract.js';
+import { spawnStorePeer } from './store-peer-process.js';
 import { tempSqlite } from './temp-database.js';
 
 storeContract('SQLite (temp file)', tempSqlite);
+
+// The peer is another OS process: two better-sqlite3 handles in one thread would only take turns.
+brandEventsContract('SQLite (temp file)', async () => {
+  const temp = await tempSqlite();
+  let peer: Awaited<ReturnType<typeof spawnStorePeer>> | undefined;
+  return {
+    store: temp.store,
+    db: temp.db,
+    async openPeer() {
+      peer ??= await spawnStorePeer({ kind: 'sqlite', file: temp.file });
+      return peer.store;
+    },
+    async cleanup() {
+      await peer?.kill();
+      await temp.cleanup();
+    },
+  };
+});

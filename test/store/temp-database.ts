@@ -58,13 +58,14 @@ async function dropSchema(url: string, schema: string): Promise<void> {
   }
 }
 
-export async function tempPostgres(url: string): Promise<TempDatabase> {
+export async function tempPostgres(url: string): Promise<TempDatabase & { schema: string }> {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const peers: Store[] = [];
   const { store, db } = await openPostgresStore({ url, schema });
   return {
     store,
     db,
+    schema,
     dialect: 'postgres',
     async openPeer() {
       const peer = await openPostgresStore({ url, schema });

@@ -2,15 +2,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AssetStore, StoredAsset } from '../asset-store.js';
+import { ASSET_KEY_PATTERN, type AssetStore, type StoredAsset } from '../asset-store.js';
 
 export type AssetExt = 'svg' | 'png' | 'webp' | 'jpeg';
 
 export interface LocalAssetStoreOptions {
   /** Folder holding the files, created on first write. */
   dir: string;
-  /** Base URL the API serves `/assets/<key>` under, e.g. `http://localhost:8787`. */
-  publicUrl: string;
 }
 
 /**
@@ -21,9 +19,6 @@ export interface LocalAssetStoreOptions {
  */
 export const SYNC_WRITE_MAX_BYTES = 256 * 1024;
 
-/** Keys are the only path component ever built from outside input; this shape rules out traversal. */
-const KEY_PATTERN = /^[0-9a-f]{64}\.(svg|png|webp|jpeg)$/;
-
 const CONTENT_TYPES: Record<AssetExt, string> = {
   svg: 'image/svg+xml',
   png: 'image/png',
@@ -31,16 +26,14 @@ const CONTENT_TYPES: Record<AssetExt, string> = {
   jpeg: 'image/jpeg',
 };
 
-/** The embedded asset store: content-addressed files in one folder, served by the API. */
+/** The embedded asset store: content-addressed files in one folder, served by the API at `/assets/<key>`. */
 export class LocalAssetStore implements AssetStore {
   private readonly dir: string;
-  private readonly publicUrl: string;
   /** The folder is created once per store, not before every write (each mkdir is a trip to libuv's pool). */
   private folderCreated: Promise<unknown> | null = null;
 
   constructor(options: LocalAssetStoreOptions) {
     this.dir = path.resolve(options.dir);
-    this.publicUrl = options.publicUrl.replace(/\/+$/, '');
   }
 
   async put(bytes: Buffer, ext: AssetExt): Promise<StoredAsset> {
@@ -53,11 +46,11 @@ export class LocalAssetStore implements AssetStore {
     } else if (!(await isFile(file))) {
       await this.writeAtomically(file, bytes);
     }
-    return { key, url: `${this.publicUrl}/assets/${key}`, size: bytes.length };
+    return { key, size: bytes.length };
   }
 
   async get(key: string): Promise<{ bytes: Buffer; contentType: string } | null> {
-    const match = KEY_PATTERN.exec(key);
+    const match = ASSET_KEY_PATTERN.exec(key);
     if (!match) return null;
     try {
       const bytes = await readFile(path.join(this.dir, key));

@@ -44,7 +44,7 @@ async function fetchPage(url: string, fetcher: Fetcher, budget: CrawlBudget): Pr
   const res = await fetchResource(fetcher, budget, url, { maxBytes: MAX_ABOUT_BYTES, accept: 'text/html,application/xhtml+xml;q=0.9' });
   if (!res || !/html/i.test(res.headers['content-type'] ?? 'text/html')) return null;
   try {
-    return parseHtmlPage(res.body, res.url, res.headers['content-type']);
+    return parseHtmlPage(res.body, res.url, res.headers['content-type'], budget.limits.html);
   } catch {
     return null;
   }

@@ -2,12 +2,13 @@
  * Fetches a brand's homepage: https first, plain http when https cannot connect; redirects are followed by the
  * fetcher (each hop re-checked). Maps every way this can fail onto the crawl outcome's reasons.
  */
+import type { CrawlFailureReason } from '../../domain/crawl-failures.js';
 import { FetchError, type Fetcher, type FetchErrorCode, type FetchResult } from '../../platform/fetcher.js';
 import { BudgetExpiredError, raceAbort, type CrawlBudget } from '../crawl-budget.js';
 
 export type HomepageFailure = {
   ok: false;
-  reason: 'unreachable' | 'robots_disallowed' | 'blocked' | 'timeout' | 'too_large' | 'http_error' | 'not_html';
+  reason: Exclude<CrawlFailureReason, 'crawl_error'>;
   message: string;
 };
 

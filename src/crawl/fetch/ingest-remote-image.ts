@@ -52,7 +52,8 @@ async function downloadAndIngest(url: string, deps: AssetDeps): Promise<Ingested
 
 export async function ingestBytes(bytes: Buffer, deps: AssetDeps): Promise<IngestedImage | null> {
   try {
-    const result = await raceAbort(ingestImage(bytes, deps.assets, { minSide: MIN_SIDE, maxBytes: MAX_IMAGE_BYTES }), deps.budget.signal);
+    const options = { minSide: MIN_SIDE, maxBytes: MAX_IMAGE_BYTES, ...deps.budget.limits.images };
+    const result = await raceAbort(ingestImage(bytes, deps.assets, options), deps.budget.signal);
     return result.ok ? result.image : null;
   } catch {
     return null;

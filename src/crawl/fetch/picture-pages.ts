@@ -33,7 +33,7 @@ export async function fetchPicturePages(page: HtmlPage, fetcher: Fetcher, budget
   const pages = await Promise.all(urls.map(async (url) => {
     const res = await fetchResource(fetcher, budget, url, { maxBytes: MAX_PAGE_BYTES, accept: 'text/html,application/xhtml+xml;q=0.9' });
     if (!res || !/html/i.test(res.headers['content-type'] ?? 'text/html')) return null;
-    const parsed = parseHtmlPage(res.body, res.url, res.headers['content-type']);
+    const parsed = parseHtmlPage(res.body, res.url, res.headers['content-type'], budget.limits.html);
     return parsed.domain === page.domain ? parsed : null;
   }));
   return pages.filter((p): p is HtmlPage => p !== null);

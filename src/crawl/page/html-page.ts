@@ -3,8 +3,10 @@
  * resolving relative links (<base href>), and the brand's registrable domain and its label.
  */
 import { StringDecoder } from 'node:string_decoder';
-import { load, loadBuffer, type CheerioAPI } from 'cheerio';
+import { load, type CheerioAPI } from 'cheerio';
+import { decodeBuffer } from 'encoding-sniffer';
 import { getDomain, getDomainWithoutSuffix } from 'tldts';
+import { DEFAULT_HTML_LIMITS, parseBoundedHtml, type HtmlBound, type HtmlLimits } from './bounded-html.js';
 import { elementIndex } from './element-index.js';
 
 export type { HtmlElement } from './element-index.js';
@@ -19,16 +21,24 @@ export interface HtmlPage {
   domain: string;
   /** The registrable domain without its public suffix, e.g. `northwind` for northwind.co.uk. */
   label: string;
+  /** The bound that cut the parse short (bounded-html.ts: the page holds what came before it), or null. */
+  truncatedBy: HtmlBound | null;
 }
 
 /** Only the first 2 MB are parsed: brand evidence sits in <head> and the header, and parsing is O(n) memory. */
 export const MAX_PARSED_HTML_BYTES = 2 * 1024 * 1024;
 
-export function parseHtmlPage(body: Buffer, url: string, contentType?: string): HtmlPage {
+/**
+ * The page parsed as cheerio's sniffing loader (`loadBuffer`) parses it, within `limits` (bounded-html.ts): a page
+ * past a bound is parsed up to that point, never refused.
+ */
+export function parseHtmlPage(body: Buffer, url: string, contentType?: string, limits: Readonly<HtmlLimits> = DEFAULT_HTML_LIMITS): HtmlPage {
   const charset = /charset=["']?([\w-]+)/i.exec(contentType ?? '')?.[1];
   const bytes = body.subarray(0, MAX_PARSED_HTML_BYTES);
-  // The same parser and options either way: loadBuffer only adds the sniffing and decoding in front of load().
-  const $ = isUtf8Declared(bytes, charset) ? load(decodeUtf8(bytes)) : loadBuffer(bytes, { encoding: { transportLayerEncodingLabel: charset } });
+  // loadBuffer's decoding (encoding-sniffer: BOM, Content-Type, <meta> prescan, windows-1252), without its parse.
+  const text = isUtf8Declared(bytes, charset) ? decodeUtf8(bytes) : decodeBuffer(bytes, { defaultEncoding: 'windows-1252', transportLayerEncodingLabel: charset });
+  const parsed = parseBoundedHtml(text, limits);
+  const $ = load(parsed.document);
   const host = new URL(url).hostname;
   const domain = hostDomain(host);
   const baseHref = elementIndex($).byTag('base').find((el) => el.attribs['href'] !== undefined)?.attribs['href'];
@@ -38,6 +48,7 @@ export function parseHtmlPage(body: Buffer, url: string, contentType?: string): 
     baseUrl: (baseHref && resolveUrl(baseHref, url)) || url,
     domain,
     label: (getDomainWithoutSuffix(host) ?? domain).toLowerCase(),
+    truncatedBy: parsed.truncatedBy,
   };
 }
 

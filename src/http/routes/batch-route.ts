@@ -1,10 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { BatchItem, BatchOutcome } from '../../brands/batch-lookup.js';
-import { echoIdentifier } from '../../brands/batch-lookup.js';
-import type { Principal } from '../../billing/authenticator.js';
+import { batchBrands, type BatchItem } from '../../usecases/batch-brands.js';
+import type { Payer } from '../../usecases/payer.js';
 import type { AppDeps } from '../app-deps.js';
-import { authorize, setUsageHeaders } from '../credentials.js';
+import { payerOf, setUsageHeaders } from '../credentials.js';
 import { ErrorBody } from '../schemas/route-schemas.js';
 
 /**
@@ -51,45 +50,8 @@ const BatchQuotaBody = Type.Object(
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by hooks that authenticate before validation (batch). */
-    principal?: Principal;
+    payer?: Payer;
   }
-}
-
-const TOO_LARGE = { code: 'response_too_large', message: 'The brand did not fit in this response; request it again in a smaller batch.' };
-
-interface Serialized {
-  json: string;
-  charged: Set<string>;
-}
-
-/** Builds the response as a string: brands are cached serialized, so 100 of them are concatenated, not re-encoded. */
-function serialize(items: BatchItem[], outcomes: BatchOutcome[], palette: boolean, maxBytes: number): Serialized {
-  const charged = new Set<string>();
-  const parts: string[] = [];
-  let bytes = 14;
-  for (const [i, outcome] of outcomes.entries()) {
-    const identifier = echoIdentifier(items[i] as BatchItem);
-    let part: string;
-    if (outcome.status === 200) {
-      const brand = palette ? `${outcome.brand.json.slice(0, -1)},"palette":null}` : outcome.brand.json;
-      part = `{"identifier":${JSON.stringify(identifier)},"status":200,"brand":${brand}}`;
-      if (bytes + Buffer.byteLength(part) > maxBytes) part = JSON.stringify({ identifier, status: 413, ...TOO_LARGE });
-      else if (!outcome.free) charged.add(outcome.brand.stored.brand.id);
-    } else {
-      const { status, ...rest } = outcome;
-      part = JSON.stringify({ identifier, status, ...rest });
-    }
-    bytes += Buffer.byteLength(part) + 1;
-    parts.push(part);
-  }
-  return { json: `{"results":[${parts.join(',')}]}`, charged };
-}
-
-/** Credits the batch could use: one per distinct brand it would return (duplicates are charged once). */
-function chargeable(outcomes: BatchOutcome[]): number {
-  const brands = new Set<string>();
-  for (const outcome of outcomes) if (outcome.status === 200 && !outcome.free) brands.add(outcome.brand.stored.brand.id);
-  return brands.size;
 }
 
 export function registerBatchRoute(app: FastifyInstance, deps: AppDeps): void {
@@ -110,21 +72,17 @@ export function registerBatchRoute(app: FastifyInstance, deps: AppDeps): void {
       },
       // Authentication comes before body validation: a request without a valid key is refused as such.
       preValidation: async (request) => {
-        request.principal = await authorize(deps, request, { answer: 'unauthorized' }, 'batch');
+        request.payer = await payerOf(deps, request, { answer: 'unauthorized' }, 'batch');
       },
     },
     async (request, reply) => {
-      const principal = request.principal;
-      if (!principal) throw new Error('batch handler ran without a principal');
+      const payer = request.payer;
+      if (!payer) throw new Error('batch handler ran without a payer');
       const body = request.body as BatchBodyType;
-      const items = body.identifiers as BatchItem[];
-      const outcomes = await deps.batch.resolve(items, { cachedOnly: body.cachedOnly === true, allowNsfw: body.allowNsfw, itemTimeoutMs: deps.batchItemTimeoutMs });
-      const required = chargeable(outcomes);
-      const hold = required > 0 ? await deps.billing.reserve(principal, required, 'batch') : null;
-      const { json, charged } = serialize(items, outcomes, body.palette === true, deps.batchResponseMaxBytes);
-      hold?.settle(charged.size, 'brand.batch');
-      await setUsageHeaders(deps, reply, principal);
-      return reply.code(200).type('application/json; charset=utf-8').send(json);
+      const batch = { items: body.identifiers as BatchItem[], cachedOnly: body.cachedOnly === true, allowNsfw: body.allowNsfw, palette: body.palette === true };
+      const { value, usage } = await batchBrands(deps.usecases, payer, batch);
+      setUsageHeaders(reply, usage);
+      return reply.code(200).type('application/json; charset=utf-8').send(value.json);
     },
   );
 }

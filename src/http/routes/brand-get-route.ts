@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Principal } from '../../billing/authenticator.js';
-import type { Hold } from '../../billing/billing.js';
-import type { LookupResult } from '../../brands/brand-lookup.js';
 import { IdentifierCache } from '../../domain/identifier-cache.js';
-import { ApiError } from '../../domain/errors.js';
-import { parseTypedIdentifier, type ExplicitType, type ParseResult, type Readings } from '../../domain/identifiers.js';
+import type { Readings } from '../../domain/identifiers.js';
+import { lookupBrand } from '../../usecases/lookup-brand.js';
+import type { Payer } from '../../usecases/payer.js';
 import type { AppDeps } from '../app-deps.js';
-import { authorize, setUsageHeaders } from '../credentials.js';
+import { payerOf, setUsageHeaders } from '../credentials.js';
+import { detectedReadings, EXPLICIT_TYPES, typedReadings } from '../identifier-params.js';
 import { notFoundPayment } from '../payment-bodies.js';
 import { brandResponses, typedParams, wildcardParams } from '../schemas/route-schemas.js';
 import { BrandQuery, type BrandQueryType, readLookupFlags } from '../schemas/brand-query.js';
@@ -18,68 +17,30 @@ declare module 'fastify' {
   }
 }
 
-export const EXPLICIT_TYPES: readonly ExplicitType[] = ['domain', 'ticker', 'isin', 'crypto'];
-
-export function isOperatorDomain(deps: AppDeps, readings: Readings): boolean {
-  return deps.operatorDomain !== null && readings.primary.kind === 'domain' && readings.primary.domain === deps.operatorDomain;
-}
-
-/** The ISIN route answers exactly `Bad Request` (spec 7.1); the others say which rule failed. */
-export function invalidIdentifier(parsed: Extract<ParseResult, { ok: false }>): ApiError {
-  return new ApiError(parsed.message === 'Bad Request' ? 'bad_request' : 'invalid_identifier', parsed.message);
-}
-
-async function sendResult(deps: AppDeps, reply: FastifyReply, principal: Principal, result: LookupResult, palette: boolean): Promise<FastifyReply> {
-  await setUsageHeaders(deps, reply, principal);
-  if (result.status === 'not_indexed') return reply.code(204).send();
-  if (result.status === 'not_found') {
-    return reply.code(404).type('application/json').send({ message: result.message, ...notFoundPayment(deps.publicUrl) });
-  }
-  // The record is cached serialized; a requested palette is added without re-serializing it (null until the
-  // palette builder exists, which spec 2.8 allows: "palette is null when ... none can be built").
-  const body = palette ? `${result.brand.json.slice(0, -1)},"palette":null}` : result.brand.bytes;
-  return reply.code(200).type('application/json; charset=utf-8').send(body);
-}
-
-/** Runs a lookup between a credit hold and its settlement: only a returned brand is charged (billing rule). */
-async function chargedLookup(deps: AppDeps, principal: Principal, readings: Readings, run: () => Promise<LookupResult>): Promise<LookupResult> {
-  const hold: Hold | null = isOperatorDomain(deps, readings) ? null : await deps.billing.reserve(principal, 1, 'single');
-  let result: LookupResult;
-  try {
-    result = await run();
-  } catch (error) {
-    hold?.release();
-    throw error;
-  }
-  const charged = result.status === 'found' && result.brand.stored.brand.domain !== deps.operatorDomain ? 1 : 0;
-  hold?.settle(charged, 'brand.lookup');
-  return result;
-}
-
-export async function handleLookup(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, readings: Readings, principal: Principal): Promise<FastifyReply> {
+async function answerLookup(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, payer: Payer, readings: Readings): Promise<FastifyReply> {
   const flags = readLookupFlags(request.query as BrandQueryType);
-  const result = await chargedLookup(deps, principal, readings, () => deps.lookup.lookup(readings, flags));
-  request.resolvedDomain = result.domain;
-  return sendResult(deps, reply, principal, result, flags.palette);
+  const { value: answer, usage } = await lookupBrand(deps.usecases, payer, { readings, cachedOnly: flags.cachedOnly, allowNsfw: flags.allowNsfw, palette: flags.palette });
+  request.resolvedDomain = answer.domain;
+  setUsageHeaders(reply, usage);
+  if (answer.status === 'not_indexed') return reply.code(204).send();
+  if (answer.status === 'not_found') return reply.code(404).type('application/json').send({ message: answer.message, ...notFoundPayment(deps.publicUrl) });
+  return reply.code(200).type('application/json; charset=utf-8').send(answer.record);
 }
 
 export function registerBrandGetRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const identifiers = new IdentifierCache();
-
   for (const type of EXPLICIT_TYPES) {
     const template = `/v2/brands/${type}/{identifier}`;
     app.get(
       `/v2/brands/${type}/:identifier`,
       { schema: { summary: `Brand by ${type}`, tags: ['brands'], params: typedParams(type), querystring: BrandQuery, response: brandResponses() } },
       async (request, reply) => {
-        const principal = await authorize(deps, request, { answer: 'payment', route: template }, 'lookup');
-        const parsed = parseTypedIdentifier(type, (request.params as { identifier: string }).identifier);
-        if (!parsed.ok) throw invalidIdentifier(parsed);
-        return handleLookup(deps, request, reply, parsed.readings, principal);
+        const payer = await payerOf(deps, request, { answer: 'payment', route: template }, 'lookup');
+        return answerLookup(deps, request, reply, payer, typedReadings(type, (request.params as { identifier: string }).identifier));
       },
     );
   }
 
+  const identifiers = new IdentifierCache();
   // A wildcard so an unencoded website URL (`/v2/brands/https://acme.com/about`) still reaches the parser.
   app.get(
     '/v2/brands/*',
@@ -96,10 +57,8 @@ export function registerBrandGetRoutes(app: FastifyInstance, deps: AppDeps): voi
       validatorCompiler: () => () => true,
     },
     async (request, reply) => {
-      const principal = await authorize(deps, request, { answer: 'payment', route: '/v2/brands/{identifier}' }, 'lookup');
-      const parsed = identifiers.parse((request.params as { '*': string })['*']);
-      if (!parsed.ok) throw invalidIdentifier(parsed);
-      return handleLookup(deps, request, reply, parsed.readings, principal);
+      const payer = await payerOf(deps, request, { answer: 'payment', route: '/v2/brands/{identifier}' }, 'lookup');
+      return answerLookup(deps, request, reply, payer, detectedReadings((request.params as { '*': string })['*'], identifiers));
     },
   );
 }

@@ -10,7 +10,7 @@ const literals = (values: readonly string[]) => Type.Union(values.map((v) => Typ
 
 export const FormatSchema = Type.Object(
   {
-    src: Type.String({ description: 'file location (served by Brandbase under /assets/)' }),
+    src: Type.String({ description: 'URL of the file: BRANDBASE_ASSET_BASE_URL (default: BRANDBASE_PUBLIC_URL + /assets/) followed by the content key <sha256>.<ext>' }),
     format: literals(IMAGE_FORMATS),
     height: Nullable(Type.Integer()),
     width: Nullable(Type.Integer()),

@@ -10,10 +10,10 @@
  * Ordering is by run_at, then created_at, then id: jobs enqueued in the same millisecond have no FIFO order.
  */
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { newId } from '../../domain/ids.js';
 import { QueueFullError } from '../queue.js';
-import type { EnqueueResult, Job, JobName, JobPayloads, JobQueue } from '../queue.js';
+import type { EnqueueOptions, EnqueueResult, Job, JobName, JobPayloads, JobQueue } from '../queue.js';
 import { fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../store/kysely/column-codec.js';
 import { activeJobPredicate } from '../../store/kysely/migrations.js';
 import type { Database, JobsTable } from '../../store/kysely/schema.js';
@@ -24,6 +24,8 @@ import type { SqlDialect } from '../../store/kysely/write-transaction.js';
 const MAX_ERROR_LENGTH = 4000;
 /** An enqueue retries when the job it deduplicated against finished in between; twice more is generous. */
 const ENQUEUE_ATTEMPTS = 3;
+/** Fairly ordered candidates a PostgreSQL claim tries to lock, past those other workers hold. */
+const CLAIM_CANDIDATES = 16;
 
 function rowToJob(row: JobsTable): Job {
   return {
@@ -36,6 +38,7 @@ function rowToJob(row: JobsTable): Job {
     runAt: fromMillis(row.run_at),
     lockedUntil: fromNullableMillis(row.locked_until),
     lastError: row.last_error,
+    owner: row.owner,
   };
 }
 
@@ -48,6 +51,35 @@ async function activeJobId(db: Kysely<Database>, name: string, key: string): Pro
     .where(activeJobPredicate())
     .executeTakeFirst();
   return row?.id;
+}
+
+async function countActiveOf(db: Kysely<Database>, owner: string): Promise<number> {
+  const row = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .where('owner', '=', owner)
+    .where(activeJobPredicate())
+    .executeTakeFirstOrThrow();
+  return toSafeInteger(row.n);
+}
+
+/**
+ * The due jobs in claiming order, fair between owners: a job's turn is its rank among its owner's due jobs plus
+ * the owner's running jobs, so every owner's first job comes before anyone's second, and an owner with work
+ * already running waits behind owners with less. Ties go to the oldest. `limit` candidates only.
+ */
+function fairCandidates(names: JobName[], nowMs: number, limit: number) {
+  return sql<{ id: string; pos: number }>`select j.id, row_number() over (order by j.turn, j.run_at, j.created_at, j.id) as pos from (
+      select c.id, c.run_at, c.created_at,
+        row_number() over (partition by coalesce(c.owner, '') order by c.run_at, c.created_at, c.id)
+          + (select count(*) from jobs r where r.state = 'running' and r.locked_until >= ${nowMs}
+               and coalesce(r.owner, '') = coalesce(c.owner, '')) as turn
+      from jobs c
+      where c.name in (${sql.join(names)})
+        and ((c.state = 'queued' and c.run_at <= ${nowMs}) or (c.state = 'running' and c.locked_until < ${nowMs}))
+    ) j
+    order by pos
+    limit ${limit}`;
 }
 
 async function countQueued(db: Kysely<Database>): Promise<number> {
@@ -69,7 +101,7 @@ export class SqlJobQueue implements JobQueue {
     name: N,
     key: string,
     payload: JobPayloads[N],
-    opts: { maxDepth?: number; runAt?: Date } = {},
+    opts: EnqueueOptions = {},
   ): Promise<EnqueueResult> {
     const now = toMillis(new Date());
     const row: JobsTable = {
@@ -84,21 +116,26 @@ export class SqlJobQueue implements JobQueue {
       last_error: null,
       created_at: now,
       updated_at: now,
+      owner: opts.owner ?? null,
     };
     for (let i = 0; i < ENQUEUE_ATTEMPTS; i++) {
-      const result = await writeTransaction(this.db, this.dialect, (trx) => this.#enqueueOnce(trx, row, opts.maxDepth));
+      const result = await writeTransaction(this.db, this.dialect, (trx) => this.#enqueueOnce(trx, row, opts));
       if (result !== null) return result;
     }
     throw new Error(`enqueue of ${name}/${key} kept racing with jobs finishing`);
   }
 
   /** Null when the conflicting job finished between the insert and the look-up: the caller tries again. */
-  async #enqueueOnce(trx: Kysely<Database>, row: JobsTable, maxDepth: number | undefined): Promise<EnqueueResult | null> {
+  async #enqueueOnce(trx: Kysely<Database>, row: JobsTable, opts: EnqueueOptions): Promise<EnqueueResult | null> {
     const existing = await activeJobId(trx, row.name, row.key);
     if (existing !== undefined) return { id: existing, created: false };
-    if (maxDepth !== undefined) {
+    if (opts.maxDepth !== undefined || (opts.maxPerOwner !== undefined && row.owner !== null)) {
       const depth = await this.#lockedDepth(trx);
-      if (depth >= maxDepth) throw new QueueFullError(depth);
+      if (opts.maxDepth !== undefined && depth >= opts.maxDepth) throw new QueueFullError(depth);
+      if (opts.maxPerOwner !== undefined && row.owner !== null) {
+        const active = await countActiveOf(trx, row.owner);
+        if (active >= opts.maxPerOwner) throw new QueueFullError(active, 'owner');
+      }
     }
     const inserted = await trx
       .insertInto('jobs')
@@ -127,28 +164,29 @@ export class SqlJobQueue implements JobQueue {
     if (!Number.isSafeInteger(leaseMs) || leaseMs <= 0) throw new RangeError(`leaseMs must be a positive integer, got ${leaseMs}`);
     if (names.length === 0) return null;
     const nowMs = toMillis(now);
-    const next = this.db
-      .selectFrom('jobs')
-      .select('id')
-      .where('name', 'in', names)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('state', '=', 'queued'), eb('run_at', '<=', nowMs)]),
-          eb.and([eb('state', '=', 'running'), eb('locked_until', '<', nowMs)]),
-        ]),
-      )
-      .orderBy('run_at')
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(1)
-      .$if(this.dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
-    const row = await this.db
-      .updateTable('jobs')
-      .set((eb) => ({ state: 'running', attempts: eb('attempts', '+', 1), locked_until: nowMs + leaseMs, updated_at: nowMs }))
-      .where('id', '=', next)
-      .returningAll()
-      .executeTakeFirst();
-    return row === undefined ? null : rowToJob(row);
+    const lease = (eb: ExpressionBuilder<Database, 'jobs'>) => ({ state: 'running' as const, attempts: eb('attempts', '+', 1), locked_until: nowMs + leaseMs, updated_at: nowMs });
+    if (this.dialect === 'sqlite') {
+      // One writer at a time: the fair pick and the update are one statement.
+      const row = await this.db
+        .updateTable('jobs')
+        .set(lease)
+        .where('id', '=', sql<string>`(select f.id from (${fairCandidates(names, nowMs, 1)}) f)`)
+        .returningAll()
+        .executeTakeFirst();
+      return row === undefined ? null : rowToJob(row);
+    }
+    // PostgreSQL: the window function cannot sit under FOR UPDATE, so the fair order is computed for a few
+    // candidates and the first one no other worker holds is locked (SKIP LOCKED) and re-checked as still due.
+    return this.db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ id: string }>`select j.id from jobs j
+          join (${fairCandidates(names, nowMs, CLAIM_CANDIDATES)}) f on f.id = j.id
+          where (j.state = 'queued' and j.run_at <= ${nowMs}) or (j.state = 'running' and j.locked_until < ${nowMs})
+          order by f.pos limit 1 for update of j skip locked`.execute(trx);
+      const id = rows[0]?.id;
+      if (id === undefined) return null;
+      const row = await trx.updateTable('jobs').set(lease).where('id', '=', id).returningAll().executeTakeFirst();
+      return row === undefined ? null : rowToJob(row);
+    });
   }
 
   // complete, fail and release act on running jobs only, so a late call cannot revive a finished job.

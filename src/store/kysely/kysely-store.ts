@@ -5,7 +5,9 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../../domain/accounts.js';
-import type { BrandStatus, IdentifierRef, Store, StoredBrand } from '../store.js';
+import type { BrandSavedEvent } from '../../domain/brand-changes.js';
+import type { BrandStatus, ClaimedBrandEvent, IdentifierRef, Store, StoredBrand } from '../store.js';
+import * as events from './brand-event-log.js';
 import { assertSafeInteger, toMillis, toSafeInteger } from './column-codec.js';
 import { migrateToLatest } from './migrations.js';
 import {
@@ -93,11 +95,16 @@ export class KyselyStore implements Store {
     return row === undefined ? null : rowToBrand(row);
   }
 
-  /** Keeps the first `createdAt` of a brand saved again: it records when the brand entered the store. */
-  async saveBrand(stored: StoredBrand, identifiers: IdentifierRef[]): Promise<void> {
+  /**
+   * Keeps the first `createdAt` of a brand saved again: it records when the brand entered the store. The
+   * `brand.saved` event is diffed against the record read under the write lock and written before the
+   * identifiers, so any failure of the transaction takes the event with it.
+   */
+  async saveBrand(stored: StoredBrand, identifiers: IdentifierRef[]): Promise<BrandSavedEvent> {
     const row = brandToRow(stored);
     const refs = uniqueIdentifiers(identifiers);
-    await writeTransaction(this.db, this.opts.dialect, async (trx) => {
+    return writeTransaction(this.db, this.opts.dialect, async (trx) => {
+      const previous = await events.previousBrandForSave(trx, this.opts.dialect, row.id);
       await trx
         .insertInto('brands')
         .values(row)
@@ -111,12 +118,14 @@ export class KyselyStore implements Store {
           })),
         )
         .execute();
-      if (refs.length === 0) return;
+      const event = await events.appendBrandSavedEvent(trx, previous, stored.brand, new Date());
+      if (refs.length === 0) return event;
       await trx
         .insertInto('brand_identifiers')
         .values(refs.map((ref) => ({ kind: ref.kind, value: ref.value, brand_id: row.id })))
         .onConflict((oc) => oc.columns(['kind', 'value']).doUpdateSet((eb) => ({ brand_id: eb.ref('excluded.brand_id') })))
         .execute();
+      return event;
     });
   }
 
@@ -137,6 +146,24 @@ export class KyselyStore implements Store {
       .orderBy('kind')
       .orderBy('value')
       .execute();
+  }
+
+  // ---- brand events (brand-event-log.ts) ----
+
+  async subscribeBrandEvents(consumer: string, at: Date): Promise<void> {
+    await events.subscribeBrandEvents(this.db, consumer, at);
+  }
+
+  async claimBrandEvent(consumer: string, leaseMs: number, now: Date = new Date()): Promise<ClaimedBrandEvent | null> {
+    return events.claimBrandEvent(this.db, this.opts.dialect, consumer, leaseMs, now);
+  }
+
+  async completeBrandEvent(consumer: string, eventId: string): Promise<void> {
+    await events.completeBrandEvent(this.db, consumer, eventId);
+  }
+
+  async retryBrandEvent(consumer: string, eventId: string, error: string, retryAt: Date | null): Promise<void> {
+    await events.retryBrandEvent(this.db, consumer, eventId, error, retryAt);
   }
 
   // ---- organizations and API keys ----

@@ -97,6 +97,41 @@ export interface JobsTable {
   last_error: string | null;
   created_at: Millis;
   updated_at: Millis;
+  /** 0005: the organization that queued the job; null for the operator's own work. */
+  owner: string | null;
+}
+
+/** 0003: one row per `brand.saved` event, written in the save's transaction; never updated. */
+export interface BrandEventsTable {
+  id: string;
+  brand_id: string;
+  domain: string;
+  type: string;
+  /** JSON array of BrandChange names, as text. */
+  changes: string;
+  /** 1 when the save inserted the brand, 0 otherwise (an integer on both dialects). */
+  created: number;
+  created_at: Millis;
+}
+
+/** 0003: a named consumer of brand events; it gets every event saved after created_at. */
+export interface EventConsumersTable {
+  name: string;
+  created_at: Millis;
+}
+
+export type EventDeliveryState = 'pending' | 'running' | 'done' | 'failed';
+
+/** 0003: one row per (consumer, event), fanned out in the save's transaction. */
+export interface EventDeliveriesTable {
+  consumer: string;
+  event_id: string;
+  state: EventDeliveryState;
+  attempts: number;
+  run_at: Millis;
+  locked_until: Millis | null;
+  last_error: string | null;
+  updated_at: Millis;
 }
 
 export interface Database {
@@ -108,4 +143,7 @@ export interface Database {
   credit_grants: CreditGrantsTable;
   usage_notices: UsageNoticesTable;
   jobs: JobsTable;
+  brand_events: BrandEventsTable;
+  event_consumers: EventConsumersTable;
+  event_deliveries: EventDeliveriesTable;
 }

@@ -44,6 +44,8 @@ const ALLOWED_TYPES = new Set(['document', 'script', 'stylesheet', 'image', 'xhr
 const MAX_REQUESTS_PER_RENDER = 120;
 const MAX_RESOURCE_BYTES = 5 * 1024 * 1024;
 const SETTLE_MS = 2_500;
+/** The rendered DOM handed back, at most: the crawl parses the first 2 MB of a page (crawl/page/html-page.ts). */
+const MAX_RENDERED_HTML_CHARS = 2 * 1024 * 1024;
 
 /**
  * The Chromium executable to use: `configured` (BRANDBASE_CHROMIUM_PATH) when given, else the Debian path;
@@ -130,7 +132,12 @@ export class BrowserRenderer implements PageRenderer {
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
     await settle(page, Math.min(SETTLE_MS, timeoutMs / 3));
     await dismissConsent(page);
-    return { html: await page.content(), url: page.url() };
+    // Serialised and cut in Chromium's process: only what the crawl parses (2 MB) crosses into the server's, so a
+    // script-built DOM of any size costs the server's event loop no more than that message (ADR 0014).
+    const html = await page.evaluate<string>(
+      `(() => { const d = document.doctype ? '<!DOCTYPE ' + document.doctype.name + '>' : ''; const h = d + document.documentElement.outerHTML; return h.length > ${MAX_RENDERED_HTML_CHARS} ? h.slice(0, ${MAX_RENDERED_HTML_CHARS}) : h; })()`,
+    );
+    return { html, url: page.url() };
   }
 
   /** Every browser request is answered from the safe fetcher, or aborted. */

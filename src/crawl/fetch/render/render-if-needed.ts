@@ -42,7 +42,7 @@ export async function renderIfNeeded(page: HtmlPage, renderer: PageRenderer | un
   if (timeoutMs < 1_000) return page;
   const rendered = await renderer.render(page.url, { timeoutMs, signal: budget.signal });
   if (!rendered) return page;
-  const parsed = parseHtmlPage(Buffer.from(rendered.html, 'utf8'), page.url, 'text/html; charset=utf-8');
+  const parsed = parseHtmlPage(Buffer.from(rendered.html, 'utf8'), page.url, 'text/html; charset=utf-8', budget.limits.html);
   // A render that produced less than the static page (an error screen, a blank) is not an improvement.
   return cleanText(parsed.$('body').text()).length + parsed.$('img, svg').length > 0 ? parsed : page;
 }

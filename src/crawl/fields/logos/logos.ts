@@ -85,7 +85,7 @@ async function ingestSpriteBox(url: string, crop: SpriteCrop, deps: AssetDeps): 
   const res = await fetchResource(deps.fetcher, deps.budget, url, { maxBytes: MAX_SPRITE_BYTES, accept: 'image/*' });
   if (!res) return null;
   try {
-    const image = sharp(res.body, { limitInputPixels: 40_000_000, failOn: 'error' });
+    const image = sharp(res.body, { limitInputPixels: deps.budget.limits.images.maxPixels, failOn: 'error' });
     const meta = await image.metadata();
     if (!meta.width || !meta.height || crop.left + crop.width > meta.width || crop.top + crop.height > meta.height) return null;
     return ingestBytes(await image.extract(crop).png().toBuffer(), deps);

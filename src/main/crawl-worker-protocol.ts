@@ -1,0 +1,35 @@
+/**
+ * The messages between the API process and its crawl workers (ADR 0014). One message carries a whole crawl each
+ * way: `crawl` in, the crawl's outcome (the draft record, holding asset keys) out. A worker asks the main side
+ * only to render a page in the one shared Chromium, and forwards its log lines.
+ */
+import type { Config } from '../config/config.js';
+import type { Logo } from '../domain/brand.js';
+import type { CrawlOutcome } from '../crawl/crawl-brand.js';
+import type { RenderedPage } from '../crawl/fetch/render/page-renderer.js';
+
+/** What a worker is started with (the first message it receives). */
+export interface CrawlWorkerData {
+  config: Readonly<Config>;
+  /** The asset folder the worker writes the crawl's files to (content-addressed, atomic renames: ADR 0009). */
+  assetsDir: string;
+  /** Whether the main side renders JavaScript-built pages (a Chromium was found). */
+  rendering: boolean;
+}
+
+export type ToWorker =
+  | { type: 'init'; data: CrawlWorkerData }
+  | { type: 'crawl'; id: number; domain: string }
+  | { type: 'renditions'; id: number; logos: Logo[] }
+  | { type: 'rendered'; id: number; page: RenderedPage | null };
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'crawled'; id: number; outcome: CrawlOutcome }
+  | { type: 'rendition-done'; id: number; logos: Logo[] | null }
+  /** The task threw (a bug, not the site): the main side reports it as the in-process crawl would. */
+  | { type: 'task-error'; id: number; message: string; stack?: string }
+  | { type: 'render'; id: number; url: string; timeoutMs: number }
+  | { type: 'render-abort'; id: number }
+  /** One pino line of the worker's logger, re-emitted by the main side's logger. */
+  | { type: 'log'; line: string };

@@ -1,0 +1,98 @@
+/**
+ * The crawler the brand indexer calls, chosen by `BRANDBASE_CRAWL_ISOLATION` (ADR 0014): crawl workers (child
+ * processes by default, or worker threads: `isolated-crawler.ts`) or the API's own thread (`off`). Loaded on first
+ * use either way: admin commands never crawl, and the extractors and Playwright are the slowest modules to load.
+ * The renderer (one Chromium per process, ADR 0007) is opened with it and logs whether rendering is on or off.
+ */
+import type { AssetStore } from '../assets/asset-store.js';
+import type { Crawl } from '../brands/brand-indexer.js';
+import type { Config } from '../config/config.js';
+import type { Logo } from '../domain/brand.js';
+import type { Logger } from '../platform/logger.js';
+import { USER_AGENT, type SafeFetcher } from '../platform/safe-fetcher.js';
+import { crawlOptionsFor } from './crawl-options.js';
+import type { IsolatedCrawler } from './isolated-crawler.js';
+
+export interface Crawler {
+  crawl: Crawl;
+  /** The logos with the renditions they lack, or null when none lacks any (media/logo-renditions.ts, ADR 0008). */
+  completeLogos(logos: readonly Logo[]): Promise<Logo[] | null>;
+  /** Loads the crawler and opens the renderer now (serve does, so the first lookup does not wait for it). */
+  warm(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface CrawlerDeps {
+  /** The process's fetcher: the in-process crawl's, and Chromium's in both modes (every browser request). */
+  fetcher: SafeFetcher;
+  assets: AssetStore;
+  /** The folder `assets` writes to: crawl workers open their own store over it. */
+  assetsDir: string;
+  logger: Logger;
+}
+
+export function openCrawler(config: Readonly<Config>, deps: CrawlerDeps): Crawler {
+  return config.crawlIsolation === 'off' ? inProcessCrawler(config, deps) : isolatedCrawler(config, deps);
+}
+
+async function openRendererFor(config: Readonly<Config>, deps: CrawlerDeps) {
+  const { openRenderer } = await import('../crawl/fetch/render/browser-renderer.js');
+  return openRenderer({ chromiumPath: config.chromiumPath, fetcher: deps.fetcher, userAgent: USER_AGENT, logger: deps.logger });
+}
+
+function inProcessCrawler(config: Readonly<Config>, deps: CrawlerDeps): Crawler {
+  let loading: Promise<Crawl> | null = null;
+  let renderer: { close(): Promise<void> } | undefined;
+  const load = (): Promise<Crawl> =>
+    (loading ??= (async () => {
+      const [{ crawlBrand }, opened] = await Promise.all([import('../crawl/crawl-brand.js'), openRendererFor(config, deps)]);
+      renderer = opened;
+      return (domain: string) => crawlBrand(domain, { fetcher: deps.fetcher, assets: deps.assets, renderer: opened }, crawlOptionsFor(config));
+    })());
+  return {
+    crawl: async (domain) => (await load())(domain),
+    // Loaded with the crawler, not before: sharp is among the slowest modules and admin commands never crawl.
+    completeLogos: async (logos) => (await import('../media/logo-renditions.js')).withLogoRenditions(logos, deps.assets),
+    warm: async () => void (await load()),
+    close: async () => void (await renderer?.close()),
+  };
+}
+
+function isolatedCrawler(config: Readonly<Config>, deps: CrawlerDeps): Crawler {
+  let loading: Promise<IsolatedCrawler> | null = null;
+  let renderer: { close(): Promise<void> } | undefined;
+  const load = (): Promise<IsolatedCrawler> =>
+    (loading ??= (async () => {
+      // Worker threads: sharp and resvg are loaded in this thread before any worker starts, so their native
+      // libraries stay loaded when a worker exits (sharp's documented worker-thread caveat); this thread never
+      // calls them. Worker processes load their own.
+      const natives = config.crawlIsolation === 'thread' ? [import('sharp'), import('@resvg/resvg-js')] : [];
+      const [{ IsolatedCrawler }, opened] = await Promise.all([import('./isolated-crawler.js'), openRendererFor(config, deps), ...natives]);
+      renderer = opened;
+      return new IsolatedCrawler({
+        config,
+        assetsDir: deps.assetsDir,
+        logger: deps.logger,
+        renderer: opened,
+        mode: config.crawlIsolation === 'thread' ? 'thread' : 'process',
+        workers: config.crawlWorkers,
+        memoryMb: config.crawlMemoryMb,
+        heapMb: config.crawlMemoryMb,
+        hardLimitMs: config.crawlTimeoutMs + config.crawlKillGraceMs,
+      });
+    })());
+  return {
+    crawl: async (domain) => (await load()).crawl(domain),
+    async completeLogos(logos) {
+      const { lacksRenditions } = await import('../media/logo-renditions.js');
+      // No message when nothing needs encoding (a re-crawl of unchanged logos, ADR 0008).
+      return logos.some(lacksRenditions) ? (await load()).renditions(logos) : null;
+    },
+    warm: async () => (await load()).warm(1),
+    async close() {
+      const pool = loading ? await loading : null;
+      await pool?.close();
+      await renderer?.close();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * The billing rule of section 7 and the operator's free domain (docs/billing.md), in one place for every use
+ * case and transport: only a returned brand is charged, one credit per distinct brand (a batch charges a brand
+ * it returns twice once), and the operator's own brand is free whoever asks for it.
+ */
+import type { Brand } from '../domain/brand.js';
+import type { Readings } from '../domain/identifiers.js';
+import { freeFor } from './free-payer.js';
+import type { Payer } from './payer.js';
+
+export class ChargeRule {
+  constructor(
+    /** The operator's own registrable domain (BRANDBASE_OPERATOR_DOMAIN), or null. */
+    readonly operatorDomain: string | null,
+  ) {}
+
+  /** A request for the operator's own domain holds nothing, so it answers even with the quota exhausted. */
+  payerFor(payer: Payer, readings: Readings): Payer {
+    const primary = readings.primary;
+    return this.operatorDomain !== null && primary.kind === 'domain' && primary.domain === this.operatorDomain ? freeFor(payer) : payer;
+  }
+
+  /** What returning `brand` costs: one credit, none for the operator's own brand. */
+  brandCost(brand: Pick<Brand, 'domain'>): 0 | 1 {
+    return brand.domain === this.operatorDomain ? 0 : 1;
+  }
+
+  /** The credits a set of returned brands costs: each distinct charged brand once. */
+  brandsCost(brands: Iterable<Pick<Brand, 'id' | 'domain'>>): number {
+    const ids = new Set<string>();
+    for (const brand of brands) if (this.brandCost(brand) > 0) ids.add(brand.id);
+    return ids.size;
+  }
+}

@@ -1,0 +1,16 @@
+import type { BatchLookup } from '../brands/batch-lookup.js';
+import type { BrandLookup } from '../brands/brand-lookup.js';
+import type { CrawlScheduler } from '../brands/crawl-scheduler.js';
+import type { ChargeRule } from './charge-rule.js';
+
+/** What the use cases run on; main/ builds it once. Transports (HTTP, later MCP) hold it and a payer per request. */
+export interface UseCaseDeps {
+  lookup: BrandLookup;
+  batch: BatchLookup;
+  scheduler: CrawlScheduler;
+  rule: ChargeRule;
+  /** Per-item time budget of a batch, in milliseconds (504 `timeout` past it). */
+  batchItemTimeoutMs: number;
+  /** Byte budget of one batch response (items past it answer 413 `response_too_large`). */
+  batchResponseMaxBytes: number;
+}
