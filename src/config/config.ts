@@ -71,6 +71,11 @@ export interface Config {
   cssMaxRules: number;
   cssParseTimeMs: number;
   imageMaxPixels: number;
+  /** Bytes of one image file downloaded and ingested. */
+  imageMaxBytes: number;
+  /** Bytes of a page parsed, and of a home page downloaded. */
+  htmlMaxBytes: number;
+  htmlMaxDownloadBytes: number;
   bitmapMaxPixels: number;
 }
 
@@ -110,6 +115,9 @@ export const ENV_VARS = [
   'BRANDBASE_HTML_MAX_DEPTH',
   'BRANDBASE_HTML_MAX_ELEMENTS',
   'BRANDBASE_HTML_MAX_ATTRIBUTES',
+  'BRANDBASE_HTML_MAX_BYTES',
+  'BRANDBASE_HTML_MAX_DOWNLOAD_BYTES',
+  'BRANDBASE_IMAGE_MAX_BYTES',
   'BRANDBASE_CSS_MAX_SHEET_BYTES',
   'BRANDBASE_CSS_MAX_TOTAL_BYTES',
   'BRANDBASE_CSS_MAX_RULES',
@@ -221,6 +229,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     cssMaxRules: integer(env, 'BRANDBASE_CSS_MAX_RULES', 50_000, 1),
     cssParseTimeMs: integer(env, 'BRANDBASE_CSS_PARSE_TIME_MS', 1000, 1),
     imageMaxPixels: integer(env, 'BRANDBASE_IMAGE_MAX_PIXELS', 40_000_000, 256),
+    imageMaxBytes: integer(env, 'BRANDBASE_IMAGE_MAX_BYTES', 5 * 1024 * 1024, 1024),
+    htmlMaxBytes: integer(env, 'BRANDBASE_HTML_MAX_BYTES', 2 * 1024 * 1024, 1024),
+    htmlMaxDownloadBytes: integer(env, 'BRANDBASE_HTML_MAX_DOWNLOAD_BYTES', 5 * 1024 * 1024, 1024),
     bitmapMaxPixels: integer(env, 'BRANDBASE_BITMAP_MAX_PIXELS', 1024 * 1024, 256),
   });
 }

@@ -13,13 +13,19 @@ export function crawlOptionsFor(config: Readonly<Config>): CrawlOptions {
 /** The bounds on what a site can make a crawl parse and decode (crawl-limits.ts, docs/security.md). */
 export function crawlLimitsFor(config: Readonly<Config>): CrawlLimits {
   return {
-    html: { maxDepth: config.htmlMaxDepth, maxElements: config.htmlMaxElements, maxAttributes: config.htmlMaxAttributes },
+    html: {
+      maxDepth: config.htmlMaxDepth,
+      maxElements: config.htmlMaxElements,
+      maxAttributes: config.htmlMaxAttributes,
+      maxBytes: config.htmlMaxBytes,
+      maxDownloadBytes: config.htmlMaxDownloadBytes,
+    },
     css: {
       maxSheetBytes: config.cssMaxSheetBytes,
       maxTotalBytes: config.cssMaxTotalBytes,
       maxRules: config.cssMaxRules,
       parseTimeMs: config.cssParseTimeMs,
     },
-    images: { maxPixels: config.imageMaxPixels, maxBitmapPixels: config.bitmapMaxPixels },
+    images: { maxPixels: config.imageMaxPixels, maxBitmapPixels: config.bitmapMaxPixels, maxBytes: config.imageMaxBytes },
   };
 }

@@ -10,6 +10,8 @@ export interface ImageLimits {
    * ICO file that is decoded (bmp entries are decoded here, pixel by pixel, into a fresh RGBA buffer).
    */
   maxBitmapPixels: number;
+  /** Bytes of one image file that are downloaded and ingested; a larger file is not stored (`too_large`). */
+  maxBytes: number;
 }
 
 /**
@@ -17,4 +19,4 @@ export interface ImageLimits {
  * JPEG and WebP while it decodes). An ICO directory can only describe entries up to 256×256; 1024×1024 leaves
  * room for the large PNG entries some icons carry and bounds a JavaScript decode at 4 MB and a fraction of a second.
  */
-export const DEFAULT_IMAGE_LIMITS: Readonly<ImageLimits> = Object.freeze({ maxPixels: 40_000_000, maxBitmapPixels: 1024 * 1024 });
+export const DEFAULT_IMAGE_LIMITS: Readonly<ImageLimits> = Object.freeze({ maxPixels: 40_000_000, maxBitmapPixels: 1024 * 1024, maxBytes: 5 * 1024 * 1024 });

@@ -8,10 +8,12 @@ import { load } from 'cheerio';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HTML_LIMITS, parseBoundedHtml } from '../../src/crawl/page/bounded-html.js';
 import { elementIndex, type HtmlNode } from '../../src/crawl/page/element-index.js';
-import { MAX_PARSED_HTML_BYTES, parseHtmlPage } from '../../src/crawl/page/html-page.js';
+import { parseHtmlPage } from '../../src/crawl/page/html-page.js';
 import { crawlBrand } from '../../src/crawl/crawl-brand.js';
 import type { Fetcher } from '../../src/platform/fetcher.js';
 import { tempAssets } from '../helpers/temp-assets.js';
+
+const MAX_PARSED_HTML_BYTES = DEFAULT_HTML_LIMITS.maxBytes;
 
 const HEAD = '<!doctype html><html><head><title>Acme Rockets</title><meta name="description" content="Acme builds rockets."></head>';
 const page = (html: string) => parseHtmlPage(Buffer.from(html, 'utf8'), 'https://acme.test/', 'text/html; charset=utf-8');

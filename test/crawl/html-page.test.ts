@@ -1,6 +1,9 @@
 import { loadBuffer } from 'cheerio';
 import { describe, expect, it } from 'vitest';
-import { MAX_PARSED_HTML_BYTES, parseHtmlPage } from '../../src/crawl/page/html-page.js';
+import { DEFAULT_HTML_LIMITS } from '../../src/crawl/page/bounded-html.js';
+import { parseHtmlPage } from '../../src/crawl/page/html-page.js';
+
+const MAX_PARSED_HTML_BYTES = DEFAULT_HTML_LIMITS.maxBytes;
 
 const bytes = (...parts: (string | number[])[]): Buffer =>
   Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));

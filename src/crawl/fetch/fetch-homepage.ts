@@ -14,8 +14,6 @@ export type HomepageFailure = {
 
 export type HomepageResult = { ok: true; result: FetchResult } | HomepageFailure;
 
-/** HTML bigger than this is refused (only the first 2 MB would be parsed anyway; see html-page.ts). */
-const MAX_HTML_BYTES = 5 * 1024 * 1024;
 const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1';
 
 const REASONS: Record<FetchErrorCode, HomepageFailure['reason']> = {
@@ -57,7 +55,8 @@ async function fetchWithFallback(domain: string, fetcher: Fetcher, budget: Crawl
 function fetchOnce(url: string, fetcher: Fetcher, budget: CrawlBudget): Promise<FetchResult> {
   const request = fetcher.fetch(url, {
     accept: HTML_ACCEPT,
-    maxBytes: MAX_HTML_BYTES,
+    // HTML bigger than this is refused (only the first `maxBytes` would be parsed anyway; see html-page.ts).
+    maxBytes: budget.limits.html.maxDownloadBytes,
     timeoutMs: Math.max(1, budget.remaining()),
     signal: budget.signal,
   });

@@ -30,7 +30,6 @@ export interface CrawlAssetDeps extends AssetDeps {
   ingested: Map<string, Promise<IngestedImage | null>>;
 }
 
-const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Spec 2.4: images under 16 px on a side are never stored. */
 const MIN_SIDE = 16;
 
@@ -44,7 +43,7 @@ export function ingestRemoteImage(url: string, deps: AssetDeps): Promise<Ingeste
 
 async function downloadAndIngest(url: string, deps: AssetDeps): Promise<IngestedImage | null> {
   const res = await fetchResource(deps.fetcher, deps.budget, url, {
-    maxBytes: MAX_IMAGE_BYTES,
+    maxBytes: deps.budget.limits.images.maxBytes,
     accept: 'image/avif,image/webp,image/svg+xml,image/png,image/*;q=0.8,*/*;q=0.1',
   });
   return res ? ingestBytes(res.body, deps) : null;
@@ -52,7 +51,7 @@ async function downloadAndIngest(url: string, deps: AssetDeps): Promise<Ingested
 
 export async function ingestBytes(bytes: Buffer, deps: AssetDeps): Promise<IngestedImage | null> {
   try {
-    const options = { minSide: MIN_SIDE, maxBytes: MAX_IMAGE_BYTES, ...deps.budget.limits.images };
+    const options = { minSide: MIN_SIDE, ...deps.budget.limits.images };
     const result = await raceAbort(ingestImage(bytes, deps.assets, options), deps.budget.signal);
     return result.ok ? result.image : null;
   } catch {

@@ -23,13 +23,23 @@ export interface HtmlLimits {
   maxElements: number;
   /** Attributes kept per tag. */
   maxAttributes: number;
+  /** Bytes of a page that are parsed (the rest is ignored: brand evidence sits in <head> and the header). */
+  maxBytes: number;
+  /** Bytes of a home page that are downloaded; a larger page fails the crawl as `too_large`. */
+  maxDownloadBytes: number;
 }
 
 /**
  * Far beyond real pages: the saved real pages of the evaluation corpora (66 news, shop and brand home pages up to
  * 1.3 MB) nest at most 38 deep, hold at most 13,075 elements and at most 70 attributes on one tag.
  */
-export const DEFAULT_HTML_LIMITS: Readonly<HtmlLimits> = Object.freeze({ maxDepth: 512, maxElements: 50_000, maxAttributes: 256 });
+export const DEFAULT_HTML_LIMITS: Readonly<HtmlLimits> = Object.freeze({
+  maxDepth: 512,
+  maxElements: 50_000,
+  maxAttributes: 256,
+  maxBytes: 2 * 1024 * 1024,
+  maxDownloadBytes: 5 * 1024 * 1024,
+});
 
 /** Which bound stopped the parse. */
 export type HtmlBound = 'depth' | 'elements' | 'tags';

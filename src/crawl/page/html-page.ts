@@ -25,16 +25,14 @@ export interface HtmlPage {
   truncatedBy: HtmlBound | null;
 }
 
-/** Only the first 2 MB are parsed: brand evidence sits in <head> and the header, and parsing is O(n) memory. */
-export const MAX_PARSED_HTML_BYTES = 2 * 1024 * 1024;
-
 /**
  * The page parsed as cheerio's sniffing loader (`loadBuffer`) parses it, within `limits` (bounded-html.ts): a page
  * past a bound is parsed up to that point, never refused.
  */
 export function parseHtmlPage(body: Buffer, url: string, contentType?: string, limits: Readonly<HtmlLimits> = DEFAULT_HTML_LIMITS): HtmlPage {
   const charset = /charset=["']?([\w-]+)/i.exec(contentType ?? '')?.[1];
-  const bytes = body.subarray(0, MAX_PARSED_HTML_BYTES);
+  // Only the first `maxBytes` are parsed: brand evidence sits in <head> and the header.
+  const bytes = body.subarray(0, limits.maxBytes);
   // loadBuffer's decoding (encoding-sniffer: BOM, Content-Type, <meta> prescan, windows-1252), without its parse.
   const text = isUtf8Declared(bytes, charset) ? decodeUtf8(bytes) : decodeBuffer(bytes, { defaultEncoding: 'windows-1252', transportLayerEncodingLabel: charset });
   const parsed = parseBoundedHtml(text, limits);
