@@ -7,7 +7,8 @@ import type { CrawlOutcome } from '../crawl/crawl-brand.js';
 import { mergeRecrawledLogos } from '../crawl/fields/logos/logo-history.js';
 import { keepCuratedFields } from './curated-fields.js';
 
-export type Crawl = (domain: string) => Promise<CrawlOutcome>;
+/** Crawls a registrable domain; `owner` (an organization id, null for the operator's own work) takes fair turns. */
+export type Crawl = (domain: string, owner?: string | null) => Promise<CrawlOutcome>;
 
 export type IndexOutcome = { ok: true; stored: StoredBrand } | { ok: false; reason: CrawlFailureReason; message: string };
 
@@ -49,13 +50,16 @@ export class BrandIndexer {
     this.now = options.now ?? (() => new Date());
   }
 
-  /** `retry`: a queued job retrying on purpose, so a remembered failure must not short-circuit it. */
-  index(domain: string, options: { retry?: boolean } = {}): Promise<IndexOutcome> {
+  /**
+   * `retry`: a queued job retrying on purpose, so a remembered failure must not short-circuit it. `owner`: who the
+   * crawl is for, so crawls wait for a crawl worker in fair turns between organizations (ADR 0015).
+   */
+  index(domain: string, options: { retry?: boolean; owner?: string | null } = {}): Promise<IndexOutcome> {
     const failed = options.retry ? null : this.recentFailure(domain);
     if (failed) return Promise.resolve(failed);
     const running = this.inFlight.get(domain);
     if (running) return running;
-    const started = this.run(domain).finally(() => this.inFlight.delete(domain));
+    const started = this.run(domain, options.owner ?? null).finally(() => this.inFlight.delete(domain));
     this.inFlight.set(domain, started);
     return started;
   }
@@ -71,11 +75,11 @@ export class BrandIndexer {
     return this.inFlight.size;
   }
 
-  private async run(domain: string): Promise<IndexOutcome> {
+  private async run(domain: string, owner: string | null): Promise<IndexOutcome> {
     const startedAt = Date.now();
     let outcome: CrawlOutcome;
     try {
-      outcome = await this.crawl(domain);
+      outcome = await this.crawl(domain, owner);
     } catch (error) {
       this.logger.error({ domain, err: error }, 'crawl crashed');
       return { ok: false, reason: 'crawl_error', message: 'The brand website could not be indexed.' };

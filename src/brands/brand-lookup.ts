@@ -8,6 +8,8 @@ export interface LookupOptions {
   cachedOnly: boolean;
   /** unset: NSFW brands are returned flagged; false: they answer 404; true: returned (docs/identifiers.md). */
   allowNsfw: boolean | undefined;
+  /** Who a live crawl is for (fair turns for crawl workers, ADR 0015); null or unset for the operator's own. */
+  owner?: string | null;
 }
 
 export type LookupResult =
@@ -52,7 +54,7 @@ export class BrandLookup {
     const all = [readings.primary, ...readings.fallbacks];
     const crawlable = all.find((r): r is Extract<Identifier, { kind: 'domain' }> => r.kind === 'domain');
     if (!crawlable) return { status: 'not_found', message: readings.primary.kind === 'brandId' ? NOT_FOUND_MESSAGE : UNMATCHED_MESSAGE, domain: null };
-    const outcome = await this.indexer.index(crawlable.domain);
+    const outcome = await this.indexer.index(crawlable.domain, { owner: options.owner ?? null });
     if (!outcome.ok) return { status: 'not_found', message: NOT_FOUND_MESSAGE, domain: crawlable.domain };
     const cached = this.cache.getById(outcome.stored.brand.id) ?? this.cache.put(outcome.stored, [crawlable.domain]);
     return this.filtered(cached, options, crawlable.domain);

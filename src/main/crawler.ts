@@ -82,7 +82,7 @@ function isolatedCrawler(config: Readonly<Config>, deps: CrawlerDeps): Crawler {
       });
     })());
   return {
-    crawl: async (domain) => (await load()).crawl(domain),
+    crawl: async (domain, owner) => (await load()).crawl(domain, owner ?? null),
     async completeLogos(logos) {
       const { lacksRenditions } = await import('../media/logo-renditions.js');
       // No message when nothing needs encoding (a re-crawl of unchanged logos, ADR 0008).

@@ -73,7 +73,7 @@ interface WorkerHandle {
 }
 
 type Task =
-  | { kind: 'crawl'; domain: string; resolve: (outcome: CrawlOutcome) => void; reject: (error: Error) => void }
+  | { kind: 'crawl'; domain: string; owner: string | null; resolve: (outcome: CrawlOutcome) => void; reject: (error: Error) => void }
   | { kind: 'renditions'; logos: Logo[]; resolve: (logos: Logo[] | null) => void; reject: (error: Error) => void };
 
 interface Slot {
@@ -211,6 +211,9 @@ function residentBytes(pid: number): number | null {
 export class IsolatedCrawler {
   private readonly slots: Slot[] = [];
   private readonly waiting: Task[] = [];
+  /** When each owner was last given a worker (a counter), for round-robin turns between owners. */
+  private readonly servedAt = new Map<string | null, number>();
+  private served = 0;
   /** Workers being killed: awaited (briefly) on close. */
   private readonly dying = new Set<Promise<void>>();
   private nextTaskId = 0;
@@ -220,9 +223,12 @@ export class IsolatedCrawler {
 
   constructor(private readonly options: IsolatedCrawlerOptions) {}
 
-  /** Crawls `domain` in a worker. Rejects only when the crawl itself threw (a bug), as an in-process crawl would. */
-  crawl(domain: string): Promise<CrawlOutcome> {
-    return new Promise((resolve, reject) => this.enqueue({ kind: 'crawl', domain, resolve, reject }));
+  /**
+   * Crawls `domain` in a worker. Rejects only when the crawl itself threw (a bug), as an in-process crawl would.
+   * Crawls waiting for a worker take turns between owners (organizations): see `nextTask`.
+   */
+  crawl(domain: string, owner: string | null = null): Promise<CrawlOutcome> {
+    return new Promise((resolve, reject) => this.enqueue({ kind: 'crawl', domain, owner, resolve, reject }));
   }
 
   /** `withLogoRenditions` in a worker (sharp never runs on the API's thread); rejects when it cannot finish. */
@@ -272,10 +278,34 @@ export class IsolatedCrawler {
     if (this.closed) return;
     for (const slot of this.slots) {
       if (this.waiting.length === 0) break;
-      if (slot.ready && !slot.task) this.assign(slot, this.waiting.shift() as Task);
+      if (slot.ready && !slot.task) this.assign(slot, this.nextTask());
     }
     const starting = this.slots.filter((s) => !s.ready).length;
     for (let i = starting; i < this.waiting.length && this.slots.length < this.options.workers; i++) this.spawn();
+  }
+
+  /**
+   * The next waiting task: renditions first (they finish an index that already holds its crawl), then a crawl of
+   * the owner with the fewest crawls running, among those the owner served longest ago, then the oldest: one
+   * organization's flood of live lookups (free when nothing is found) never makes another organization's crawl
+   * wait behind it (ADR 0015).
+   */
+  private nextTask(): Task {
+    const running = new Map<string | null, number>();
+    for (const slot of this.slots) if (slot.task?.kind === 'crawl') running.set(slot.task.owner, (running.get(slot.task.owner) ?? 0) + 1);
+    const rank = (task: Task): [number, number] => (task.kind === 'crawl' ? [running.get(task.owner) ?? 0, this.servedAt.get(task.owner) ?? -1] : [-1, -1]);
+    let best = 0;
+    for (let i = 1; i < this.waiting.length; i++) {
+      const [r, s] = rank(this.waiting[i] as Task);
+      const [br, bs] = rank(this.waiting[best] as Task);
+      if (r < br || (r === br && s < bs)) best = i;
+    }
+    const task = this.waiting.splice(best, 1)[0] as Task;
+    if (task.kind === 'crawl') {
+      if (this.servedAt.size > 10_000) this.servedAt.clear();
+      this.servedAt.set(task.owner, ++this.served);
+    }
+    return task;
   }
 
   private assign(slot: Slot, task: Task): void {

@@ -24,7 +24,7 @@ export function createWorkerPool(services: Services): WorkerPool {
     {
       [JOB_NAMES.crawlBrand]: async (job) => {
         const { domain } = job.payload as CrawlBrandPayload;
-        const outcome = await services.indexer.index(domain, { retry: job.attempts > 1 });
+        const outcome = await services.indexer.index(domain, { retry: job.attempts > 1, owner: job.owner });
         // The pool retries the job only when the reason is retryable (domain/crawl-failures.ts).
         if (!outcome.ok) throw new CrawlFailedError(domain, outcome.reason);
       },

@@ -22,10 +22,11 @@ export type LookupAnswer =
 interface Lookup {
   deps: UseCaseDeps;
   request: LookupRequest;
+  owner: string | null;
 }
 
-async function runLookup({ deps, request }: Lookup): Promise<LookupAnswer> {
-  const result = await deps.lookup.lookup(request.readings, request);
+async function runLookup({ deps, request, owner }: Lookup): Promise<LookupAnswer> {
+  const result = await deps.lookup.lookup(request.readings, { cachedOnly: request.cachedOnly, allowNsfw: request.allowNsfw, owner });
   if (result.status !== 'found') return result;
   return { status: 'found', brand: result.brand, record: answeredRecord(result.brand, request.palette), domain: result.domain };
 }
@@ -39,5 +40,5 @@ function lookupCost({ deps }: Lookup, answer: LookupAnswer): number {
  * runs and charged only when a brand is returned (the operator's own brand is free).
  */
 export function lookupBrand(deps: UseCaseDeps, payer: Payer, request: LookupRequest): Promise<Charged<LookupAnswer>> {
-  return charged(deps.rule.payerFor(payer, request.readings), 1, 'single', 'brand.lookup', { deps, request }, runLookup, lookupCost);
+  return charged(deps.rule.payerFor(payer, request.readings), 1, 'single', 'brand.lookup', { deps, request, owner: payer.account }, runLookup, lookupCost);
 }

@@ -94,6 +94,17 @@ describe('crawls in worker processes', () => {
     expect(crawler.stats().started).toBe(1);
   }, 60_000);
 
+  it('crawls waiting for a worker take turns between owners: one organization\'s backlog does not hold another\'s', async () => {
+    const benign = sites.hostMap[HOSTILE_HOSTS.benign] ?? '';
+    const aliases = Object.fromEntries(['a1', 'a2', 'a3', 'b1', 'op'].map((name) => [`${name}.test`, benign]));
+    const crawler = pool({ workers: 1 }, { ...sites.hostMap, ...aliases });
+    const finished: string[] = [];
+    const crawl = (domain: string, owner: string | null) => crawler.crawl(domain, owner).then(() => void finished.push(domain));
+    await Promise.all([crawl('a1.test', 'org_a'), crawl('a2.test', 'org_a'), crawl('a3.test', 'org_a'), crawl('b1.test', 'org_b'), crawl('op.test', null)]);
+    // One worker, so tasks finish in the order they were given the worker: org_a's first, then each other owner's.
+    expect(finished).toEqual(['a1.test', 'b1.test', 'op.test', 'a2.test', 'a3.test']);
+  }, 60_000);
+
   it('past its memory limit a worker is killed: the crawl fails with crawl_error, a fresh worker runs the next one', async () => {
     // What a worker needs for a small, well-formed site (its peak, VmHWM)...
     const probe = pool();
