@@ -5,6 +5,8 @@
  * idempotent. src/jobs/worker-pool.ts is the model.
  */
 import type { BrandSavedEvent } from '../domain/brand-changes.js';
+import { isRetryable } from '../domain/errors.js';
+import { backoffDelayMs } from '../platform/backoff.js';
 import type { Logger } from '../platform/logger.js';
 import type { BrandEventStore, ClaimedBrandEvent } from '../store/store.js';
 
@@ -22,11 +24,6 @@ export interface BrandEventConsumerOptions {
   maxAttempts?: number;
   /** The clock for claims and retry times (tests inject one). */
   now?: () => Date;
-}
-
-/** An error that says it is not worth retrying (ApiError's `retryable: false`) fails the delivery at once. */
-function isPermanent(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'retryable' in error && error.retryable === false;
 }
 
 export class BrandEventConsumer {
@@ -132,7 +129,8 @@ export class BrandEventConsumer {
         return;
       }
       const { error } = failure;
-      const retryAt = isPermanent(error) || attempts >= (this.options.maxAttempts ?? 10) ? null : this.#retryAt(attempts);
+      // An error that says it is not worth retrying (`retryable: false`) fails the delivery at once.
+      const retryAt = !isRetryable(error) || attempts >= (this.options.maxAttempts ?? 10) ? null : this.#retryAt(attempts);
       this.logger.warn({ consumer: this.name, eventId: event.id, brandId: event.brandId, attempts, willRetry: retryAt !== null, err: error }, 'brand event handler failed');
       await this.store.retryBrandEvent(this.name, event.id, error instanceof Error ? error.message : String(error), retryAt);
     } catch (err) {
@@ -142,7 +140,7 @@ export class BrandEventConsumer {
   }
 
   #retryAt(attempts: number): Date {
-    const delay = Math.min((this.options.retryBaseMs ?? 5_000) * 2 ** Math.max(0, attempts - 1), this.options.maxRetryMs ?? 3_600_000);
+    const delay = backoffDelayMs(attempts, this.options.retryBaseMs ?? 5_000, this.options.maxRetryMs ?? 3_600_000);
     return new Date(this.#now().getTime() + delay);
   }
 

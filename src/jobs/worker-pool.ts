@@ -1,4 +1,5 @@
 import { isRetryable } from '../domain/errors.js';
+import { backoffDelayMs } from '../platform/backoff.js';
 import type { Logger } from '../platform/logger.js';
 import type { Job, JobName, JobQueue } from './queue.js';
 
@@ -92,7 +93,7 @@ export class WorkerPool {
     } catch (error) {
       const attempts = job.attempts;
       const max = this.options.maxAttempts ?? 3;
-      const delay = Math.min((this.options.retryBaseMs ?? 30_000) * 2 ** Math.max(0, attempts - 1), 3_600_000);
+      const delay = backoffDelayMs(attempts, this.options.retryBaseMs ?? 30_000, 3_600_000);
       // The error says whether another try can help (domain/errors.ts isRetryable); a final one is not retried.
       const retryAt = isRetryable(error) && attempts < max ? new Date(Date.now() + delay) : null;
       this.logger.warn({ jobId: job.id, name: job.name, attempts, retry: retryAt !== null, err: error }, 'job failed');

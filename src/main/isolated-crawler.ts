@@ -79,6 +79,9 @@ type Task =
 interface Slot {
   handle: WorkerHandle;
   ready: boolean;
+  /** Settles once the worker has loaded the crawler, or is gone (whichever comes first). */
+  settled: Promise<void>;
+  settle: () => void;
   task: Task | null;
   taskId: number;
   startedAt: number;
@@ -240,7 +243,7 @@ export class IsolatedCrawler {
   /** Starts up to `count` workers and waits until they have loaded the crawler. */
   async warm(count = 1): Promise<void> {
     while (this.slots.length < Math.min(count, this.options.workers)) this.spawn();
-    await Promise.all(this.slots.map((slot) => this.untilReady(slot)));
+    await Promise.all(this.slots.map((slot) => slot.settled));
   }
 
   stats(): CrawlPoolStats {
@@ -253,18 +256,6 @@ export class IsolatedCrawler {
     for (const task of this.waiting.splice(0)) task.reject(new Error('the crawler is shutting down'));
     for (const slot of [...this.slots]) this.retire(slot, new Error('the crawler is shutting down'));
     await Promise.race([Promise.all(this.dying), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
-  }
-
-  private untilReady(slot: Slot): Promise<void> {
-    if (slot.ready || !this.slots.includes(slot)) return Promise.resolve();
-    return new Promise((resolve) => {
-      const check = setInterval(() => {
-        if (slot.ready || !this.slots.includes(slot)) {
-          clearInterval(check);
-          resolve();
-        }
-      }, 20);
-    });
   }
 
   private enqueue(task: Task, first = false): void {
@@ -324,7 +315,9 @@ export class IsolatedCrawler {
     const { config, assetsDir, renderer, heapMb, mode } = this.options;
     const data = workerData(config, assetsDir, renderer !== undefined);
     const start = mode === 'thread' ? startThread : startProcess;
-    const slot = { ready: false, task: null, taskId: 0, startedAt: 0, timer: null, renders: new Map(), idleTimer: null, baselineBytes: null } as Omit<Slot, 'handle'> as Slot;
+    let settle = (): void => undefined;
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    const slot = { ready: false, settled, settle, task: null, taskId: 0, startedAt: 0, timer: null, renders: new Map(), idleTimer: null, baselineBytes: null } as Omit<Slot, 'handle'> as Slot;
     slot.handle = start(data, heapMb, (message) => this.onMessage(slot, message), (failure) => this.onExit(slot, failure));
     this.counts.started += 1;
     this.slots.push(slot);
@@ -334,6 +327,7 @@ export class IsolatedCrawler {
     switch (message.type) {
       case 'ready':
         slot.ready = true;
+        slot.settle();
         slot.baselineBytes = slot.handle.rssBytes();
         slot.handle.unref();
         return this.dispatch();
@@ -352,6 +346,7 @@ export class IsolatedCrawler {
   private finish(slot: Slot, message: Extract<FromWorker, { id: number }>): void {
     const task = slot.task as Task;
     this.release(slot);
+    this.idleAfterTask(slot);
     if (message.type === 'task-error') {
       const error = new Error(message.message);
       if (message.stack) error.stack = message.stack;
@@ -366,11 +361,16 @@ export class IsolatedCrawler {
     this.dispatch();
   }
 
+  /** Ends the slot's task (its time limit with it). */
   private release(slot: Slot): void {
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
     slot.task = null;
     slot.handle.unref();
+  }
+
+  /** A worker beyond the first that stays idle for IDLE_MS is stopped. */
+  private idleAfterTask(slot: Slot): void {
     slot.idleTimer = setTimeout(() => {
       if (!slot.task && this.slots.length > 1) this.retire(slot, new Error('idle'));
     }, IDLE_MS);
@@ -424,12 +424,13 @@ export class IsolatedCrawler {
     const index = this.slots.indexOf(slot);
     if (index < 0) return;
     this.slots.splice(index, 1);
+    slot.settle();
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
     for (const render of slot.renders.values()) render.abort();
     const task = slot.task;
     if (task) {
       this.counts.died += 1;
       this.release(slot);
-      if (slot.idleTimer) clearTimeout(slot.idleTimer);
       this.options.logger.warn({ ...describe(task), ms: Date.now() - slot.startedAt, err: failure }, 'crawl worker died');
       const outOfMemory = (failure as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY' || /SIGABRT|code 134/.test(failure.message);
       const message = outOfMemory ? 'the crawl ran out of memory and was stopped' : 'the crawl stopped unexpectedly';
@@ -447,6 +448,7 @@ export class IsolatedCrawler {
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
     const index = this.slots.indexOf(slot);
     if (index >= 0) this.slots.splice(index, 1);
+    slot.settle();
     for (const render of slot.renders.values()) render.abort();
     if (slot.task) {
       const task = slot.task;

@@ -10,19 +10,14 @@ import { icoImages, largestIcoEntry } from '../../src/media/largest-ico-entry.js
 import { DEFAULT_IMAGE_LIMITS } from '../../src/media/image-limits.js';
 import { PixelLimitError } from '../../src/media/pixel-limit-error.js';
 import { tempAssets } from '../helpers/temp-assets.js';
-import { BLACK, CLEAR, icoOf, pngOf } from './image-fixtures.js';
+import { BLACK, CLEAR, iconInfoHeader, icoOf, pngOf } from './image-fixtures.js';
 import { encodePng } from './png-encoder.js';
 
-const IMAGE_BYTES = 5 * 1024 * 1024;
+const IMAGE_BYTES = DEFAULT_IMAGE_LIMITS.maxBytes;
 
 /** A 1-bit icon bitmap: info header (height doubled), two-colour palette, XOR mask, AND mask. Small bytes, many pixels. */
 function bitmapEntry(size: number): Buffer {
-  const info = Buffer.alloc(40);
-  info.writeUInt32LE(40, 0);
-  info.writeInt32LE(size, 4);
-  info.writeInt32LE(size * 2, 8);
-  info.writeUInt16LE(1, 12);
-  info.writeUInt16LE(1, 14);
+  const info = iconInfoHeader(size, 1);
   const stride = Math.ceil(size / 32) * 4;
   return Buffer.concat([info, Buffer.from([0, 0, 0, 0, 255, 255, 255, 0]), Buffer.alloc(stride * size, 0x55), Buffer.alloc(stride * size)]);
 }

@@ -47,14 +47,20 @@ export function icoOf(images: { png: Buffer; size: number; bpp?: number }[]): Bu
   return Buffer.concat([header, ...images.map((image) => image.png)]);
 }
 
-/** Classic ICO entry body: 40-byte BITMAPINFOHEADER (height doubled), bottom-up BGRA rows, 1-bpp AND mask. */
-export function bmpIconEntry(rgba: Uint8Array, size: number): Buffer {
+/** The 40-byte BITMAPINFOHEADER of an ICO entry: width `size`, height doubled (image plus AND mask), `bpp` bits. */
+export function iconInfoHeader(size: number, bpp: number): Buffer {
   const info = Buffer.alloc(40);
   info.writeUInt32LE(40, 0);
   info.writeInt32LE(size, 4);
   info.writeInt32LE(size * 2, 8);
   info.writeUInt16LE(1, 12);
-  info.writeUInt16LE(32, 14);
+  info.writeUInt16LE(bpp, 14);
+  return info;
+}
+
+/** Classic ICO entry body: 40-byte BITMAPINFOHEADER (height doubled), bottom-up BGRA rows, 1-bpp AND mask. */
+export function bmpIconEntry(rgba: Uint8Array, size: number): Buffer {
+  const info = iconInfoHeader(size, 32);
   const pixels = bottomUpBgra(rgba, size, size);
   const andMask = Buffer.alloc(Math.ceil(size / 32) * 4 * size);
   return Buffer.concat([info, pixels, andMask]);
