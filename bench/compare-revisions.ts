@@ -9,6 +9,7 @@
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { FIXTURE_HOSTS, startFixtureSites } from '../test/helpers/fixture-sites.js';
@@ -72,11 +73,18 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
+/** A revision from ADR 0018 on runs its built program (dist/): build it; earlier ones ran the sources through tsx. */
+export function buildIfBuilt(tree: string): void {
+  const script = path.join(tree, 'scripts/build.mjs');
+  if (existsSync(script)) execFileSync(process.execPath, [script], { cwd: tree, stdio: 'inherit' });
+}
+
 export async function compareRevisions(base: string): Promise<Record<string, unknown>> {
   const baseSha = execFileSync('git', ['rev-parse', base], { cwd: ROOT, encoding: 'utf8' }).trim();
   const tree = await mkdtemp(path.join(tmpdir(), 'brandbase-base-'));
   execFileSync('git', ['worktree', 'add', '--detach', tree, baseSha], { cwd: ROOT, stdio: 'ignore' });
   await symlink(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'));
+  buildIfBuilt(tree);
   const sites = await startFixtureSites();
   const children: ChildProcess[] = [];
   const folders: string[] = [];

@@ -39,6 +39,8 @@ export interface SiteTruth {
   body: FontTruth;
   company: CompanyTruth;
   industry: string;
+  /** The one-sentence description the site states (for the training-overlap check of the industry figure). */
+  description: string;
   colorVariant: string;
   fontVariant: string;
   companyVariant: string;
@@ -56,6 +58,10 @@ export interface GeneratedSite {
   officialHex?: string;
   /** Real pages: the hand-labelled top-level industry id. */
   topIndustry?: string;
+  /** Real pages: the brand names a brand service should report for the page's domain (the corpus labels). */
+  acceptedNames?: string[];
+  /** Real pages: which saved page this is (`real-pages/acast`), for the report. */
+  corpusPage?: string;
 }
 
 interface SimpleIcon {
@@ -103,7 +109,7 @@ export async function buildBrandSite(brand: LabelledBrand, index: number): Promi
     host,
     files,
     nsfw: false,
-    truth: { host, brandHex: hex, title: fonts.title, body: fonts.body, company: company.truth, industry: brand.industry, colorVariant, fontVariant, companyVariant },
+    truth: { host, brandHex: hex, title: fonts.title, body: fonts.body, company: company.truth, industry: brand.industry, description: brand.description, colorVariant, fontVariant, companyVariant },
   };
 }
 

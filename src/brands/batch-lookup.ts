@@ -1,3 +1,4 @@
+import type { CrawlFailureReason } from '../domain/crawl-failures.js';
 import { isBrandId } from '../domain/ids.js';
 import { MAX_IDENTIFIER_LENGTH, parseIdentifier, parseTypedIdentifier, type ParseResult, type Readings } from '../domain/identifiers.js';
 import type { CachedBrand } from './brand-cache.js';
@@ -21,7 +22,9 @@ export type BatchOutcome =
   | { status: 200; brand: CachedBrand }
   | { status: 202; code: 'crawl_queued' }
   | { status: 204 }
-  | { status: 400 | 404; message: string }
+  | { status: 400; message: string }
+  /** `reason`: only when the domain's crawl failed within the failure memory (docs/spec-decisions.md). */
+  | { status: 404; message: string; reason?: CrawlFailureReason }
   | { status: 500; message: string }
   | { status: 504; code: 'timeout' };
 
@@ -86,21 +89,25 @@ export class BatchLookup {
   private async resolveItem(item: BatchItem, options: BatchOptions): Promise<BatchOutcome> {
     const parsed = parseBatchItem(item);
     if (!parsed.ok) return { status: 400, message: parsed.message };
-    const known = await this.lookup.state(parsed.readings);
+    // cachedOnly: an unindexed ticker, ISIN or crypto symbol is not resolved (spec 4.3).
+    const known = await this.lookup.state(parsed.readings, { resolve: !options.cachedOnly });
     if (known.state === 'held') {
       if (!this.lookup.visible(known.brand, options.allowNsfw)) return { status: 404, message: NOT_FOUND_MESSAGE };
-      return { status: 200, brand: known.brand };
+      return { status: 200, brand: await this.lookup.attached(known.brand, known.resolution) };
     }
     if (known.state === 'removed') return { status: 404, message: NOT_FOUND_MESSAGE };
     if (options.cachedOnly) return { status: 204 };
-    return this.queue(parsed.readings, options.owner ?? null);
+    return this.queue(parsed.readings, known.resolution?.domain ?? null, options.owner ?? null);
   }
 
-  private async queue(readings: Readings, owner: string | null): Promise<BatchOutcome> {
+  /** Queues the crawl of the domain, or of the website a ticker, ISIN or crypto symbol resolved to. */
+  private async queue(readings: Readings, resolved: string | null, owner: string | null): Promise<BatchOutcome> {
     const primary = readings.primary;
-    if (primary.kind !== 'domain') return { status: 404, message: primary.kind === 'brandId' ? NOT_FOUND_MESSAGE : UNMATCHED_MESSAGE };
-    if (this.lookup.recentFailure(primary.domain)) return { status: 404, message: NOT_FOUND_MESSAGE };
-    const scheduled = await this.scheduler.schedule(primary.domain, owner);
+    const domain = primary.kind === 'domain' ? primary.domain : resolved;
+    if (!domain) return { status: 404, message: primary.kind === 'brandId' ? NOT_FOUND_MESSAGE : UNMATCHED_MESSAGE };
+    const failed = await this.lookup.recentFailure(domain);
+    if (failed) return { status: 404, message: NOT_FOUND_MESSAGE, reason: failed };
+    const scheduled = await this.scheduler.schedule(domain, owner);
     if (scheduled === 'full') return { status: 500, message: 'The crawl could not be queued right now; request again later.' };
     return { status: 202, code: 'crawl_queued' };
   }

@@ -14,12 +14,20 @@ export interface CachedBrand {
 
 /**
  * Serialized brands and the domain → brand index, in memory. Saves in this process replace entries at once;
- * the TTL bounds how long a change made by another process (a scale-out worker) can go unseen. Asset URLs are
- * rendered here, once per record put, so a cached answer costs nothing more than before records held keys.
+ * writes by other processes (`brandbase crawl`, a worker, another API process) are dropped by `invalidate`, called
+ * off the request path by brand-cache-sync.ts within BRANDBASE_CACHE_SYNC_MS (ADR 0017). The TTL is a backstop
+ * only. Asset URLs are rendered here, once per record put, so a cached answer costs nothing more than before
+ * records held keys.
  */
 export class BrandCache {
   private readonly byId = new Map<string, CachedBrand>();
   private readonly idByDomain = new Map<string, string>();
+  /** `ticker:XTKS:7203`, `isin:…`, `crypto:BTC` → brand id: a cached ticker lookup costs one Map lookup, like a domain. */
+  private readonly idByKey = new Map<string, string>();
+  /** The identifier keys cached per brand, so an invalidated brand takes its ticker keys with it. */
+  private readonly keysById = new Map<string, string[]>();
+  /** Bumped by every invalidation: a record read from the store before one may be older than it (see `fence`). */
+  private generation = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -43,17 +51,72 @@ export class BrandCache {
     return id ? this.getById(id) : null;
   }
 
-  put(stored: StoredBrand, domains: string[]): CachedBrand {
-    if (this.byId.size >= this.maxEntries) {
-      this.byId.clear();
-      this.idByDomain.clear();
-    }
+  /** The brand cached under an identifier key (`identifierCacheKey`). */
+  getByKey(key: string): CachedBrand | null {
+    const id = this.idByKey.get(key);
+    return id ? this.getById(id) : null;
+  }
+
+  /**
+   * Take one before reading a record from the store and pass it to `put`. A store read can return a record that
+   * was replaced while the read was in flight; if the replacement's invalidation ran in between, that record
+   * would otherwise be cached after it and served until the TTL. With the fence it is answered, not kept.
+   */
+  fence(): number {
+    return this.generation;
+  }
+
+  /**
+   * Caches the record under its id and `domains`. With a `fence` from before the store read, a record that an
+   * invalidation may have overtaken is returned without being cached.
+   */
+  put(stored: StoredBrand, domains: string[], fence?: number, keys: readonly string[] = []): CachedBrand {
     // The quality score is served as of now: recency is one of its factors (docs/extraction.md).
     const brand = this.assetUrls.renderBrand({ ...stored.brand, qualityScore: currentQualityScore(stored, new Date(this.clock())) });
     const json = JSON.stringify(brand);
     const entry = { stored, json, bytes: Buffer.from(json), expires: this.clock() + this.ttlMs };
+    if (fence !== undefined && fence !== this.generation) return entry;
+    if (this.byId.size >= this.maxEntries) this.clear();
     this.byId.set(stored.brand.id, entry);
     for (const domain of domains) this.idByDomain.set(domain, stored.brand.id);
+    if (keys.length > 0) this.addKeys(stored.brand.id, keys);
     return entry;
   }
+
+  /** Drops the brands, their identifier keys and the domain entries (a domain may have moved to another brand), so the next lookup reads the store. */
+  invalidate(brandIds: Iterable<string>, domains: Iterable<string>): void {
+    this.generation++;
+    for (const id of brandIds) {
+      this.byId.delete(id);
+      for (const key of this.keysById.get(id) ?? []) this.idByKey.delete(key);
+      this.keysById.delete(id);
+    }
+    for (const domain of domains) this.idByDomain.delete(domain);
+  }
+
+  private addKeys(id: string, keys: readonly string[]): void {
+    const mine = this.keysById.get(id) ?? [];
+    for (const key of keys) {
+      const previous = this.idByKey.get(key);
+      // A key that moved here from another brand is no longer that brand's.
+      if (previous && previous !== id) this.keysById.set(previous, (this.keysById.get(previous) ?? []).filter((k) => k !== key));
+      this.idByKey.set(key, id);
+      if (!mine.includes(key)) mine.push(key);
+    }
+    this.keysById.set(id, mine);
+  }
+
+  /** Drops everything (the brand write log cannot say what changed). */
+  clear(): void {
+    this.generation++;
+    this.byId.clear();
+    this.idByDomain.clear();
+    this.idByKey.clear();
+    this.keysById.clear();
+  }
+}
+
+/** The cache key of an identifier row other than a domain: `ticker:XTKS:7203`, `isin:US0378331005`, `crypto:BTC`. */
+export function identifierCacheKey(ref: { kind: string; value: string }): string {
+  return `${ref.kind}:${ref.value}`;
 }

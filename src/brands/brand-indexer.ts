@@ -1,16 +1,17 @@
-import type { Brand, Logo } from '../domain/brand.js';
-import type { CrawlFailureReason } from '../domain/crawl-failures.js';
+import type { Brand, FinancialIdentifiers, Logo } from '../domain/brand.js';
 import { brandIdForDomain, brandUrn } from '../domain/ids.js';
 import type { Logger } from '../platform/logger.js';
 import type { BrandStore, IdentifierRef, StoredBrand } from '../store/store.js';
 import type { CrawlOutcome } from '../crawl/crawl-brand.js';
 import { mergeRecrawledLogos } from '../crawl/fields/logos/logo-history.js';
 import { keepCuratedFields } from './curated-fields.js';
+import { DEFAULT_FAILURE_MEMORY, FailureMemory, type FailureMemorySettings, type RememberedFailure } from './failure-memory.js';
 
 /** Crawls a registrable domain; `owner` (an organization id, null for the operator's own work) takes fair turns. */
 export type Crawl = (domain: string, owner?: string | null) => Promise<CrawlOutcome>;
 
-export type IndexOutcome = { ok: true; stored: StoredBrand } | { ok: false; reason: CrawlFailureReason; message: string };
+export type IndexFailure = RememberedFailure;
+export type IndexOutcome = { ok: true; stored: StoredBrand } | IndexFailure;
 
 export interface IndexerOptions {
   now?: () => Date;
@@ -21,25 +22,33 @@ export interface IndexerOptions {
    * the previous record's renditions were carried over, so only new files are encoded (ADR 0008).
    */
   completeLogos?: (logos: readonly Logo[]) => Promise<Logo[] | null>;
+  /** How long failed crawls are answered from memory (defaults: 60 s doubling up to 6 h). */
+  failureMemory?: FailureMemorySettings;
+  /**
+   * Identifier rows a crawled brand names itself (JSON-LD `tickerSymbol`, `isin`), attached when it is saved
+   * (brands/financial-resolver.ts `declaredRefs`).
+   */
+  declaredIdentifiers?: (brand: Brand) => Promise<IdentifierRef[]>;
+}
+
+export interface IndexOptions {
+  /** Crawl even when a failure is remembered: a queued job retrying on purpose, or `brandbase crawl`. */
+  retry?: boolean;
+  /** Who the crawl is for, so crawls wait for a crawl worker in fair turns between organizations (ADR 0015). */
+  owner?: string | null;
+  /** False when the caller logs the failure itself (the worker pool logs one line per job attempt). */
+  logFailure?: boolean;
 }
 
 /**
  * Turns a crawl of a registrable domain into a stored brand. Concurrent requests for the same domain share one
- * crawl (single flight): two lookups of an unindexed domain start one crawl, and both get its result.
+ * crawl (single flight): two lookups of an unindexed domain start one crawl, and both get its result. A failed
+ * crawl is remembered in the store (shared by every process, ADR 0016) and answered from there for a while.
  */
 export class BrandIndexer {
   private readonly inFlight = new Map<string, Promise<IndexOutcome>>();
-  /**
-   * Domains whose last crawls failed: until when the failure is answered without crawling again, and how many
-   * failures in a row (`strikes`). Kept past `until` (the strikes count) until a crawl succeeds; bounded.
-   */
-  private readonly failures = new Map<string, { until: number; outcome: IndexOutcome; strikes: number }>();
-  /** How long a failed crawl is remembered: repeated lookups of a dead or hostile site must not crawl it each time. */
-  failureTtlMs = 10 * 60_000;
-  /** A domain that keeps failing (timing out) is backed off: each failure in a row doubles the memory, up to this. */
-  failureTtlMaxMs = 6 * 3_600_000;
-
   private readonly now: () => Date;
+  private readonly memory: FailureMemory;
 
   constructor(
     private readonly store: BrandStore,
@@ -48,26 +57,25 @@ export class BrandIndexer {
     private readonly options: IndexerOptions = {},
   ) {
     this.now = options.now ?? (() => new Date());
+    this.memory = new FailureMemory(store, logger, options.failureMemory ?? DEFAULT_FAILURE_MEMORY, this.now);
   }
 
-  /**
-   * `retry`: a queued job retrying on purpose, so a remembered failure must not short-circuit it. `owner`: who the
-   * crawl is for, so crawls wait for a crawl worker in fair turns between organizations (ADR 0015).
-   */
-  index(domain: string, options: { retry?: boolean; owner?: string | null } = {}): Promise<IndexOutcome> {
-    const failed = options.retry ? null : this.recentFailure(domain);
-    if (failed) return Promise.resolve(failed);
+  async index(domain: string, options: IndexOptions = {}): Promise<IndexOutcome> {
+    if (!options.retry) {
+      const remembered = await this.recentFailure(domain);
+      if (remembered) return remembered;
+    }
+    // No await between reading and setting inFlight: concurrent callers share one crawl.
     const running = this.inFlight.get(domain);
     if (running) return running;
-    const started = this.run(domain, options.owner ?? null).finally(() => this.inFlight.delete(domain));
+    const started = this.run(domain, options.owner ?? null, options.logFailure ?? true).finally(() => this.inFlight.delete(domain));
     this.inFlight.set(domain, started);
     return started;
   }
 
-  /** The outcome of a crawl of `domain` that failed within `failureTtlMs`, or null. */
-  recentFailure(domain: string): IndexOutcome | null {
-    const entry = this.failures.get(domain);
-    return entry && entry.until > this.now().getTime() ? entry.outcome : null;
+  /** The remembered failure of a crawl of `domain` still within its window, or null (one primary-key read). */
+  recentFailure(domain: string): Promise<IndexFailure | null> {
+    return this.memory.recall(domain);
   }
 
   /** Number of crawls running in this process. */
@@ -75,31 +83,26 @@ export class BrandIndexer {
     return this.inFlight.size;
   }
 
-  private async run(domain: string, owner: string | null): Promise<IndexOutcome> {
+  private async run(domain: string, owner: string | null, logFailure: boolean): Promise<IndexOutcome> {
     const startedAt = Date.now();
     let outcome: CrawlOutcome;
     try {
       outcome = await this.crawl(domain, owner);
     } catch (error) {
+      // A bug, not a site's doing: its stack is logged here, once; callers only see `crawl_error`.
       this.logger.error({ domain, err: error }, 'crawl crashed');
       return { ok: false, reason: 'crawl_error', message: 'The brand website could not be indexed.' };
     }
     if (!outcome.ok) {
-      this.logger.info({ domain, reason: outcome.reason, ms: Date.now() - startedAt }, 'crawl failed');
-      return this.remember(domain, { ok: false, reason: outcome.reason, message: outcome.message });
+      if (logFailure) this.logger.info({ domain, reason: outcome.reason, ms: Date.now() - startedAt }, 'crawl failed');
+      const failure: IndexFailure = { ok: false, reason: outcome.reason, message: outcome.message };
+      await this.memory.remember(domain, failure);
+      return failure;
     }
     const stored = await this.save(domain, outcome.domain, outcome.draft);
-    this.failures.delete(domain);
+    await this.memory.forget([...new Set([domain, outcome.domain])]);
     this.logger.info({ domain, brandId: stored.brand.id, finalDomain: outcome.domain, ms: Date.now() - startedAt }, 'brand indexed');
     return { ok: true, stored };
-  }
-
-  private remember(domain: string, outcome: IndexOutcome): IndexOutcome {
-    if (this.failures.size > 10_000) this.failures.clear();
-    const strikes = (this.failures.get(domain)?.strikes ?? 0) + 1;
-    const ttl = Math.min(this.failureTtlMaxMs, this.failureTtlMs * 2 ** Math.min(strikes - 1, 30));
-    this.failures.set(domain, { until: this.now().getTime() + ttl, outcome, strikes });
-    return outcome;
   }
 
   private async save(requested: string, finalDomain: string, draft: Omit<Brand, 'id' | 'urn' | 'palette'>): Promise<StoredBrand> {
@@ -111,13 +114,41 @@ export class BrandIndexer {
     const crawled: Brand = { ...draft, id, domain: finalDomain, urn: brandUrn(id) };
     // A re-crawl keeps what people set (claimed, curated industries) and lists retired logos as `other`.
     const merged = existing ? { ...keepCuratedFields(existing.brand, crawled, now), logos: mergeRecrawledLogos(existing.brand.logos, crawled.logos) } : crawled;
-    const brand = { ...merged, logos: await this.withRenditions(merged.logos, id) };
+    // Tickers and ISINs attached by lookups (rule 7) stay when the site does not name them.
+    const company = { ...merged.company, financialIdentifiers: mergeFinancialIdentifiers(existing?.brand.company.financialIdentifiers ?? null, merged.company.financialIdentifiers) };
+    const brand = { ...merged, company, logos: await this.withRenditions(merged.logos, id) };
     const stored: StoredBrand = { brand, status: 'indexed', crawledAt: now, createdAt: existing?.createdAt ?? now, updatedAt: now };
     const domains = [...new Set([finalDomain, requested])];
-    const identifiers: IdentifierRef[] = domains.map((value) => ({ kind: 'domain', value }));
+    const identifiers: IdentifierRef[] = [...domains.map((value): IdentifierRef => ({ kind: 'domain', value })), ...(await this.declared(brand))];
     await this.store.saveBrand(stored, identifiers);
     this.options.onSaved?.(stored, domains);
     return stored;
+  }
+
+  /**
+   * Attaches identifier rows (a resolved ticker, ISIN or crypto symbol, rule 7) to a held brand and adds `financial`
+   * to its `company.financialIdentifiers`. Reads the record again first, so a save made meanwhile is not undone.
+   * Returns the record as saved, or null when the brand is gone.
+   */
+  async attach(brandId: string, refs: IdentifierRef[], financial: FinancialIdentifiers | null): Promise<StoredBrand | null> {
+    const current = await this.store.getBrand(brandId);
+    if (!current) return null;
+    const ids = mergeFinancialIdentifiers(current.brand.company.financialIdentifiers, financial);
+    const changed = JSON.stringify(ids) !== JSON.stringify(current.brand.company.financialIdentifiers);
+    const stored: StoredBrand = changed ? { ...current, brand: { ...current.brand, company: { ...current.brand.company, financialIdentifiers: ids } }, updatedAt: this.now() } : current;
+    await this.store.saveBrand(stored, refs);
+    this.options.onSaved?.(stored, [stored.brand.domain]);
+    return stored;
+  }
+
+  private async declared(brand: Brand): Promise<IdentifierRef[]> {
+    try {
+      return (await this.options.declaredIdentifiers?.(brand)) ?? [];
+    } catch (error) {
+      // The brand is saved without them: a lookup by ticker resolves through the reference data instead.
+      this.logger.error({ domain: brand.domain, err: error }, 'declared identifiers could not be checked');
+      return [];
+    }
   }
 
   /** Renditions are a convenience: when they cannot be made, the record lists the originals alone. */
@@ -129,4 +160,11 @@ export class BrandIndexer {
       return logos;
     }
   }
+}
+
+/** Union of two `financialIdentifiers` values, first-seen order; null when both are empty. */
+export function mergeFinancialIdentifiers(a: FinancialIdentifiers | null, b: FinancialIdentifiers | null): FinancialIdentifiers | null {
+  const ticker = [...new Set([...(a?.ticker ?? []), ...(b?.ticker ?? [])])];
+  const isin = [...new Set([...(a?.isin ?? []), ...(b?.isin ?? [])])];
+  return ticker.length || isin.length ? { isin, ticker } : null;
 }

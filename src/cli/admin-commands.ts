@@ -1,109 +1,78 @@
+/**
+ * `brandbase orgs create|list` and `brandbase keys create|list|revoke`. Registration loads nothing but
+ * commander; each action loads the store when it runs (cli-runtime.ts), and only the store: no crawler, no server.
+ */
 import { Option, type Command } from 'commander';
-import type { Config } from '../config/config.js';
-import { refreshAgeMs, refreshBrand } from '../brands/refresh.js';
-import { registrableDomain } from '../domain/identifiers.js';
-import { createServices, type Services } from '../main/services.js';
-import type { Logger } from '../platform/logger.js';
-import { keyJson, orgJson, print } from './cli-output.js';
+import type { Accounts } from '../billing/accounts.js';
+import { keyJson, orgJson, print, table } from './cli-output.js';
 import { wholeNumber } from './whole-number.js';
 
-type ConfigFn = () => Readonly<Config>;
-
-/** Opens the services for one command and always closes them (flushes the usage buffer, closes the database). */
-async function withServices<T>(config: ConfigFn, logger: () => Logger, run: (s: Services) => Promise<T>): Promise<T> {
-  const services = await createServices(config(), logger());
-  try {
-    return await run(services);
-  } finally {
-    await services.close();
-  }
+/** Opens the store and the account service for one command; the store is closed afterwards. */
+async function withAccounts<T>(run: (accounts: Accounts) => Promise<T>): Promise<T> {
+  const [{ cliConfig, withStore }, { Accounts }] = await Promise.all([import('./cli-runtime.js'), import('../billing/accounts.js')]);
+  const config = cliConfig();
+  return withStore(config, ({ store }) => run(new Accounts(store, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota })));
 }
 
-function registerOrgCommands(program: Command, config: ConfigFn, logger: () => Logger): void {
-  const orgs = program.command('orgs').description('manage organizations');
+function registerOrgCommands(program: Command): void {
+  const orgs = program.command('orgs').description('manage organizations (customers): plans, quotas, credits, usage');
   orgs
     .command('create')
+    .description('create an organization; prints its id')
     .requiredOption('--name <name>', 'display name')
     .addOption(new Option('--plan <plan>', 'billing plan').choices(['free', 'paid']).default('free'))
     .option('--quota <credits>', 'credits per billing period (default depends on the plan)', wholeNumber)
     .option('--json', 'print one JSON object')
     .action(async (opts: { name: string; plan: 'free' | 'paid'; quota?: number; json?: boolean }) => {
-      const org = await withServices(config, logger, (s) => s.accounts.createOrganization(opts));
+      const org = await withAccounts((a) => a.createOrganization(opts));
       print(opts.json, orgJson(org), `created organization ${org.id} (${org.name}, ${org.plan}, quota ${org.quota})`);
     });
   orgs
     .command('list')
+    .description('list organizations with their plan and quota')
     .option('--json', 'print one JSON object')
     .action(async (opts: { json?: boolean }) => {
-      const list = await withServices(config, logger, (s) => s.accounts.listOrganizations());
-      const text = list.map((o) => `${o.id}\t${o.plan}\t${o.quota}\t${o.name}`).join('\n') || 'no organizations';
-      print(opts.json, { organizations: list.map(orgJson) }, text);
+      const list = await withAccounts((a) => a.listOrganizations());
+      const rows = list.map((o) => [o.id, o.plan, String(o.quota), o.name]);
+      print(opts.json, { organizations: list.map(orgJson) }, table(['id', 'plan', 'quota', 'name'], rows, 'no organizations'));
     });
 }
 
-function registerKeyCommands(program: Command, config: ConfigFn, logger: () => Logger): void {
-  const keys = program.command('keys').description('manage API keys');
+function registerKeyCommands(program: Command): void {
+  const keys = program.command('keys').description('manage API keys (only a hash of each key is stored)');
   keys
     .command('create')
+    .description('create an API key for an organization; the key is shown once')
     .requiredOption('--org <orgId>', 'organization id')
     .option('--name <name>', 'display name')
     .option('--json', 'print one JSON object')
     .action(async (opts: { org: string; name?: string; json?: boolean }) => {
-      const key = await withServices(config, logger, (s) => s.accounts.createApiKey({ orgId: opts.org, name: opts.name }));
+      const key = await withAccounts((a) => a.createApiKey({ orgId: opts.org, name: opts.name }));
       const json = { id: key.id, key: key.key, orgId: key.orgId, name: key.name, createdAt: key.createdAt.toISOString() };
       print(opts.json, json, `created API key ${key.id} for ${key.orgId}\n\n  ${key.key}\n\nStore it now: it is shown only once.`);
     });
   keys
     .command('revoke')
+    .description('revoke an API key at once (requests with it answer 401)')
     .argument('<keyId>', 'API key id (key_...)')
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, opts: { json?: boolean }) => {
-      const key = await withServices(config, logger, (s) => s.accounts.revokeApiKey(keyId));
+      const key = await withAccounts((a) => a.revokeApiKey(keyId));
       print(opts.json, keyJson(key), `revoked API key ${key.id}`);
     });
   keys
     .command('list')
+    .description("list an organization's API keys (never the secrets)")
     .requiredOption('--org <orgId>', 'organization id')
     .option('--json', 'print one JSON object')
     .action(async (opts: { org: string; json?: boolean }) => {
-      const list = await withServices(config, logger, (s) => s.accounts.listApiKeys(opts.org));
-      const text = list.map((k) => `${k.id}\t${k.prefix}…\t${k.revokedAt ? 'revoked' : 'active'}\t${k.name}`).join('\n') || 'no keys';
-      print(opts.json, { keys: list.map(keyJson) }, text);
+      const list = await withAccounts((a) => a.listApiKeys(opts.org));
+      const rows = list.map((k) => [k.id, `${k.prefix}…`, k.revokedAt ? 'revoked' : 'active', k.name]);
+      print(opts.json, { keys: list.map(keyJson) }, table(['id', 'prefix', 'state', 'name'], rows, 'no keys'));
     });
 }
 
-function registerCrawlCommand(program: Command, config: ConfigFn, logger: () => Logger): void {
-  program
-    .command('crawl')
-    .description('index brands now, from the shell; a held brand is re-crawled when older than BRANDBASE_REFRESH_AGE_DAYS')
-    .argument('<domains...>', 'domains to index')
-    .option('--refresh', 're-crawl even when the held record is fresh')
-    .option('--json', 'print one JSON object')
-    .action(async (domains: string[], opts: { refresh?: boolean; json?: boolean }) => {
-      const results = await withServices(config, logger, async (s) => {
-        const out: Record<string, unknown>[] = [];
-        for (const [i, input] of domains.entries()) {
-          const domain = registrableDomain(input);
-          if (!opts.json) process.stderr.write(`[${i + 1}/${domains.length}] ${domain ?? input} … `);
-          const row = domain ? await crawlOne(s, domain, opts.refresh === true) : { domain: input, status: 'failed', reason: 'invalid_domain' };
-          if (!opts.json) process.stderr.write(`${String(row.status)}${row.reason ? ` (${String(row.reason)})` : ''}\n`);
-          out.push(row);
-        }
-        return out;
-      });
-      if (opts.json) console.log(JSON.stringify({ results }));
-      if (results.some((r) => r.status === 'failed')) process.exitCode = 1;
-    });
-}
-
-async function crawlOne(s: Services, domain: string, force: boolean): Promise<Record<string, unknown>> {
-  const outcome = await refreshBrand(domain, { store: s.store, indexer: s.indexer }, { force, maxAgeMs: refreshAgeMs(s.config.refreshAgeDays) });
-  if (outcome.status === 'failed') return { domain, status: 'failed', reason: outcome.reason };
-  return { domain, status: outcome.status, brandId: outcome.brand.id, name: outcome.brand.name, crawledAt: outcome.crawledAt.toISOString() };
-}
-
-export function registerAdminCommands(program: Command, config: ConfigFn, logger: () => Logger): void {
-  registerOrgCommands(program, config, logger);
-  registerKeyCommands(program, config, logger);
-  registerCrawlCommand(program, config, logger);
+export function registerAdminCommands(program: Command): void {
+  registerOrgCommands(program);
+  registerKeyCommands(program);
 }

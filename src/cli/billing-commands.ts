@@ -1,26 +1,18 @@
 import { Argument, InvalidArgumentError, type Command } from 'commander';
-import { BillingAdmin, creditsForCents } from '../billing/billing-admin.js';
-import { AccountError } from '../billing/accounts.js';
+import type { BillingAdmin } from '../billing/billing-admin.js';
 import type { UsageReport } from '../billing/billing.js';
-import { billingDefaults } from '../billing/billing-defaults.js';
-import type { Config } from '../config/config.js';
-import { openBackends } from '../main/open-backends.js';
-import type { Logger } from '../platform/logger.js';
 import { orgJson, print } from './cli-output.js';
 import { wholeNumber } from './whole-number.js';
 
-type ConfigFn = () => Readonly<Config>;
-
-/** Opens the store for one command (migrating it) and always closes it. */
-async function withBilling<T>(config: ConfigFn, logger: () => Logger, run: (admin: BillingAdmin) => Promise<T>): Promise<T> {
-  const cfg = config();
-  logger().debug('opening the store for a billing command');
-  const backends = await openBackends(cfg);
-  try {
-    return await run(new BillingAdmin(backends.store, billingDefaults(cfg)));
-  } finally {
-    await backends.close();
-  }
+/** Opens the store for one command (migrating it) and always closes it; loaded when the command runs. */
+async function withBilling<T>(run: (admin: BillingAdmin) => Promise<T>): Promise<T> {
+  const [{ cliConfig, withStore }, { BillingAdmin }, { billingDefaults }] = await Promise.all([
+    import('./cli-runtime.js'),
+    import('../billing/billing-admin.js'),
+    import('../billing/billing-defaults.js'),
+  ]);
+  const config = cliConfig();
+  return withStore(config, ({ store }) => run(new BillingAdmin(store, billingDefaults(config))));
 }
 
 /** US dollars as typed (`25`, `12.5`, `12.50`) to integer cents, without floating point. */
@@ -51,10 +43,10 @@ function orgsCommand(program: Command): Command {
  * `brandbase orgs set-plan|set-quota|add-credits|set-spending-limit|set-contacts|set-rate-limit|usage`. Register
  * after the admin commands: these join their `orgs` command. Registering twice is a no-op.
  */
-export function registerBillingCommands(program: Command, config: ConfigFn, logger: () => Logger): void {
+export function registerBillingCommands(program: Command): void {
   const orgs = orgsCommand(program);
   if (orgs.commands.some((c) => c.name() === 'set-plan')) return;
-  const run = <T>(fn: (admin: BillingAdmin) => Promise<T>) => withBilling(config, logger, fn);
+  const run = withBilling;
 
   orgs
     .command('set-plan')
@@ -86,6 +78,7 @@ export function registerBillingCommands(program: Command, config: ConfigFn, logg
     .option('--usd <amount>', 'amount paid in US dollars, e.g. 25 or 12.50', usdToCents)
     .option('--json', 'print one JSON object')
     .action(async (orgId: string, credits: number | undefined, opts: { usd?: number; json?: boolean }) => {
+      const [{ creditsForCents }, { AccountError }] = await Promise.all([import('../billing/billing-admin.js'), import('../billing/accounts.js')]);
       const amountCents = opts.usd ?? null;
       let grant = credits;
       if (amountCents !== null) {

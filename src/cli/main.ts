@@ -1,32 +1,15 @@
-import { Command } from 'commander';
-import { loadConfig, ConfigError } from '../config/config.js';
-import { createLogger } from '../platform/logger.js';
-import { AccountError } from '../billing/accounts.js';
-import { registerAdminCommands } from './admin-commands.js';
-import { registerBillingCommands } from './billing-commands.js';
-import { registerBrandCommands } from './brand-commands.js';
-import { registerServeCommands } from './serve-commands.js';
+/** The `brandbase` command's entry point (bin/brandbase.js runs its build, dist/cli/main.js). */
+import { buildProgram } from './program.js';
 
-function buildProgram(): Command {
-  const program = new Command('brandbase')
-    .description('Brandbase: self-hosted brand data service')
-    .showHelpAfterError()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  const config = () => loadConfig();
-  // Admin commands log warnings only, to stderr, so `--json` output on stdout stays one JSON object.
-  const quietLogger = () => createLogger({ level: 'warn', destination: process.stderr });
-  registerServeCommands(program, config);
-  registerAdminCommands(program, config, quietLogger);
-  registerBillingCommands(program, config, quietLogger);
-  registerBrandCommands(program, config, quietLogger);
-  return program;
-}
+/** Errors a person caused (a bad setting, an unknown organization): one line, exit code 2, no stack trace. */
+const USER_ERRORS = new Set(['ConfigError', 'AccountError']);
 
 async function main(): Promise<void> {
   try {
     await buildProgram().parseAsync(process.argv);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof AccountError) {
+    // Matched by name: importing the classes would load the configuration and billing modules at every start.
+    if (error instanceof Error && USER_ERRORS.has(error.name)) {
       console.error(`brandbase: ${error.message}`);
       process.exitCode = 2;
       return;

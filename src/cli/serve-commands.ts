@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
-import type { Config } from '../config/config.js';
 import type { RunningServer } from '../main/serve.js';
-import { openBackends } from '../main/open-backends.js';
-import { createLogger } from '../platform/logger.js';
+import type { GlobalOptions } from './cli-runtime.js';
 
 /** Stops gracefully on the first SIGTERM/SIGINT; a second one exits at once. */
 function stopOnSignals(running: RunningServer): void {
@@ -23,40 +21,48 @@ function stopOnSignals(running: RunningServer): void {
   process.on('SIGINT', onSignal);
 }
 
-export function registerServeCommands(program: Command, config: () => Readonly<Config>): void {
+/** Starts the server's parts (API, workers) with the logger at the configured level: stdout, or --log-file. */
+async function start(global: GlobalOptions, parts: { api: boolean; worker: boolean }): Promise<RunningServer> {
+  const [{ cliConfig, reportNewStore }, { createLogger }, { serve }, { createWriteStream }] = await Promise.all([
+    import('./cli-runtime.js'),
+    import('../platform/logger.js'),
+    import('../main/serve.js'),
+    import('node:fs'),
+  ]);
+  const config = cliConfig();
+  const logger = createLogger({ level: config.logLevel, ...(global.logFile ? { destination: createWriteStream(global.logFile, { flags: 'a' }) } : {}) });
+  const running = await serve(config, logger, parts);
+  reportNewStore(running.services.backends);
+  const { location, created } = running.services.backends;
+  const fields = { address: running.address, store: location, storeCreated: created, concurrency: config.workerConcurrency, ...parts };
+  logger.info(fields, parts.api ? 'brandbase is serving' : 'brandbase worker running');
+  stopOnSignals(running);
+  return running;
+}
+
+export function registerServeCommands(program: Command, globals: () => GlobalOptions): void {
   program
     .command('serve')
     .description('run the HTTP API and an in-process worker pool (the embedded default)')
     .option('--no-worker', 'run the API only (scale-out: run `brandbase worker` elsewhere)')
     .action(async (opts: { worker: boolean }) => {
-      const cfg = config();
-      const logger = createLogger({ level: cfg.logLevel });
-      // Loaded here, not at the top: admin commands should not pay for Fastify and the worker pool.
-      const { serve } = await import('../main/serve.js');
-      const running = await serve(cfg, logger, { api: true, worker: opts.worker });
-      logger.info({ address: running.address, dataDir: cfg.dataDir, worker: opts.worker }, 'brandbase is serving');
-      stopOnSignals(running);
+      await start(globals(), { api: true, worker: opts.worker });
     });
 
   program
     .command('worker')
-    .description('run crawl workers only')
+    .description('run crawl workers only (scale-out: next to `brandbase serve --no-worker`)')
     .action(async () => {
-      const cfg = config();
-      const logger = createLogger({ level: cfg.logLevel });
-      const { serve } = await import('../main/serve.js');
-      const running = await serve(cfg, logger, { api: false, worker: true });
-      logger.info({ concurrency: cfg.workerConcurrency }, 'brandbase worker running');
-      stopOnSignals(running);
+      await start(globals(), { api: false, worker: true });
     });
 
   program
     .command('migrate')
-    .description('apply schema migrations to the configured store')
+    .description('apply schema migrations to the configured store (every command does it too)')
     .option('--json', 'print one JSON object')
     .action(async (opts: { json?: boolean }) => {
-      const backends = await openBackends(config());
-      await backends.close();
-      console.log(opts.json ? JSON.stringify({ migrated: true }) : 'migrations applied');
+      const { cliConfig, withStore } = await import('./cli-runtime.js');
+      const location = await withStore(cliConfig(), async (backends) => backends.location);
+      console.log(opts.json ? JSON.stringify({ migrated: true, store: location }) : `migrations applied to ${location}`);
     });
 }

@@ -3,7 +3,7 @@
  * docs/configuration.md (test/docs/configuration-doc.test.ts checks that each name below is documented).
  */
 import path from 'node:path';
-import { registrableDomain } from '../domain/identifiers.js';
+import { fileURLToPath } from 'node:url';
 
 export interface Config {
   port: number;
@@ -14,7 +14,10 @@ export interface Config {
   assetBaseUrl: string;
   /** Hostname → `ip:port`; the only way the crawler reaches loopback (tests, offline demos). */
   crawlHosts: Readonly<Record<string, string>>;
-  /** Lookups of this registrable domain are free on every route. */
+  /**
+   * Lookups of this domain's brand are free on every route. As configured (lower-cased): ChargeRule reduces it to
+   * the registrable domain, so loading the configuration does not load the public-suffix list (CLI start time).
+   */
   operatorDomain: string | null;
   /** PostgreSQL URL for the scale-out store; empty means the embedded SQLite file in dataDir. */
   databaseUrl: string | null;
@@ -31,6 +34,10 @@ export interface Config {
   crawlMemoryMb: number;
   /** A crawl worker still busy this long after the crawl budget is killed; the crawl fails with `timeout`. */
   crawlKillGraceMs: number;
+  /** A failed crawl is answered from the shared failure memory this long (0: never), doubled per failure in a row. */
+  crawlFailureMemoryMs: number;
+  /** Cap of that doubling memory (at least crawlFailureMemoryMs); failures older than this are pruned. */
+  crawlFailureMemoryMaxMs: number;
   /** Queued crawl jobs beyond which prefetch answers 503. */
   queueMaxDepth: number;
   /** Active (queued or running) crawl jobs one organization may have; past it its prefetches answer 503. */
@@ -39,6 +46,8 @@ export interface Config {
   prefetchPerMinute: number;
   /** How long an API key's verification is cached in memory (revocations take effect within this time). */
   keyCacheMs: number;
+  /** How often an API process polls the brand write log to drop cached brands other processes wrote (ADR 0017). */
+  cacheSyncMs: number;
   /** Credits per billing period for organizations created without --quota. */
   defaultFreeQuota: number;
   defaultPaidQuota: number;
@@ -83,6 +92,7 @@ export interface Config {
 export const ENV_VARS = [
   'PORT',
   'HOST',
+  'BRANDBASE_CONFIG_FILE',
   'BRANDBASE_DATA_DIR',
   'BRANDBASE_PUBLIC_URL',
   'BRANDBASE_ASSET_BASE_URL',
@@ -96,10 +106,13 @@ export const ENV_VARS = [
   'BRANDBASE_CRAWL_WORKERS',
   'BRANDBASE_CRAWL_MEMORY_MB',
   'BRANDBASE_CRAWL_KILL_GRACE_MS',
+  'BRANDBASE_CRAWL_FAILURE_MEMORY_MS',
+  'BRANDBASE_CRAWL_FAILURE_MEMORY_MAX_MS',
   'BRANDBASE_QUEUE_MAX_DEPTH',
   'BRANDBASE_QUEUE_MAX_PER_ORG',
   'BRANDBASE_PREFETCH_PER_MINUTE',
   'BRANDBASE_KEY_CACHE_MS',
+  'BRANDBASE_CACHE_SYNC_MS',
   'BRANDBASE_DEFAULT_FREE_QUOTA',
   'BRANDBASE_DEFAULT_PAID_QUOTA',
   'BRANDBASE_SHUTDOWN_GRACE_MS',
@@ -125,6 +138,13 @@ export const ENV_VARS = [
   'BRANDBASE_IMAGE_MAX_PIXELS',
   'BRANDBASE_BITMAP_MAX_PIXELS',
 ] as const;
+
+/**
+ * The Brandbase installation (the checkout `npm ci` ran in). `src/config/` and the built program's `dist/<folder>/`
+ * are both two levels below it. The default data folder lives here, not in the current folder, so the CLI run from
+ * any folder opens the store the server uses (docs/configuration.md).
+ */
+export const INSTALL_DIR = fileURLToPath(new URL('../../', import.meta.url));
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -186,7 +206,7 @@ function crawlIsolation(env: Env): Config['crawlIsolation'] {
 
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const port = integer(env, 'PORT', 8787);
-  const dataDir = path.resolve(text(env, 'BRANDBASE_DATA_DIR') ?? './data');
+  const dataDir = path.resolve(text(env, 'BRANDBASE_DATA_DIR') ?? path.join(INSTALL_DIR, 'data'));
   const publicUrl = (text(env, 'BRANDBASE_PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
   const operator = text(env, 'BRANDBASE_OPERATOR_DOMAIN');
   return Object.freeze({
@@ -196,7 +216,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     publicUrl,
     assetBaseUrl: assetBaseUrl(env, publicUrl),
     crawlHosts: Object.freeze(parseHostMap(text(env, 'BRANDBASE_CRAWL_HOSTS'))),
-    operatorDomain: operator ? (registrableDomain(operator) ?? operator.toLowerCase()) : null,
+    operatorDomain: operator ? operator.toLowerCase() : null,
     databaseUrl: text(env, 'BRANDBASE_DATABASE_URL'),
     logLevel: text(env, 'BRANDBASE_LOG_LEVEL') ?? 'info',
     workerConcurrency: integer(env, 'BRANDBASE_WORKER_CONCURRENCY', 2),
@@ -205,10 +225,14 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     crawlWorkers: integer(env, 'BRANDBASE_CRAWL_WORKERS', integer(env, 'BRANDBASE_WORKER_CONCURRENCY', 2) + 1, 1),
     crawlMemoryMb: integer(env, 'BRANDBASE_CRAWL_MEMORY_MB', 512, 256),
     crawlKillGraceMs: integer(env, 'BRANDBASE_CRAWL_KILL_GRACE_MS', 5000, 0),
+    crawlFailureMemoryMs: integer(env, 'BRANDBASE_CRAWL_FAILURE_MEMORY_MS', 60_000),
+    // A cap below the first memory would shorten it; it is raised to it instead.
+    crawlFailureMemoryMaxMs: Math.max(integer(env, 'BRANDBASE_CRAWL_FAILURE_MEMORY_MAX_MS', 6 * 3_600_000), integer(env, 'BRANDBASE_CRAWL_FAILURE_MEMORY_MS', 60_000)),
     queueMaxDepth: integer(env, 'BRANDBASE_QUEUE_MAX_DEPTH', 1000, 1),
     queueMaxPerOrg: integer(env, 'BRANDBASE_QUEUE_MAX_PER_ORG', 100, 1),
     prefetchPerMinute: integer(env, 'BRANDBASE_PREFETCH_PER_MINUTE', 600),
     keyCacheMs: integer(env, 'BRANDBASE_KEY_CACHE_MS', 5000),
+    cacheSyncMs: integer(env, 'BRANDBASE_CACHE_SYNC_MS', 1000, 10),
     defaultFreeQuota: integer(env, 'BRANDBASE_DEFAULT_FREE_QUOTA', 500),
     defaultPaidQuota: integer(env, 'BRANDBASE_DEFAULT_PAID_QUOTA', 10_000),
     shutdownGraceMs: integer(env, 'BRANDBASE_SHUTDOWN_GRACE_MS', 25_000, 0),

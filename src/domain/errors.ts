@@ -32,6 +32,7 @@ export const ERROR_CODES = {
   rate_limited: { status: 429, message: 'API key quota exceeded', header: 'rate_limited', retryable: true },
   headers_too_large: { status: 431, message: 'Request header fields too large.' },
   internal_error: { status: 500, message: 'Internal Server Error', retryable: true },
+  payments_not_configured: { status: 501, message: 'Payments are not configured on this server: standing access cannot be bought here.' },
   temporarily_unavailable: { status: 503, message: 'Temporarily unavailable; retry later.', header: 'temporarily_unavailable', retryable: true },
 } as const satisfies Record<string, ErrorDefinition>;
 

@@ -17,7 +17,8 @@ export type IdentifierSource = 'domain' | 'url' | 'email';
 export type Identifier =
   | { kind: 'domain'; domain: string; source: IdentifierSource }
   | { kind: 'brandId'; id: string }
-  | { kind: 'ticker'; symbol: string }
+  /** `exchange`: as the user named it (`XLON` of `XLON:SHEL` or `?exchange=`); resolved to a MIC by brands/. */
+  | { kind: 'ticker'; symbol: string; exchange?: string }
   | { kind: 'isin'; isin: string }
   | { kind: 'crypto'; symbol: string };
 
@@ -36,6 +37,10 @@ const single = (primary: Identifier, fallbacks: Identifier[] = []): ParseResult 
 
 const TICKER = /^[A-Z0-9]{1,6}(?:[-/][A-Z0-9]{1,3})?$/;
 const SUFFIXED_TICKER = /^[A-Z0-9]{1,6}(?:[-/][A-Z0-9]{1,3})?\.[A-Z]{1,4}$/;
+/** The explicit ticker route takes longer exchange symbols (`GFNORTEO.MX`, `ABBNE`) than auto-detection does. */
+const TYPED_TICKER = /^[A-Z0-9]{1,10}(?:[-/.][A-Z0-9]{1,3})?(?:\.[A-Z]{1,4})?$/;
+/** `XLON:SHEL`: an exchange (MIC, vendor suffix or exchange name, 1-6 letters/digits) before the symbol. */
+const EXCHANGE_PREFIX = /^([A-Z][A-Z0-9]{0,5}):([A-Z0-9][A-Z0-9./-]{0,15})$/;
 const CRYPTO = /^[A-Z0-9]{2,10}$/;
 const ISIN_SHAPE = /^[A-Z]{2}[A-Z0-9]{9}[0-9]$/;
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
@@ -102,23 +107,27 @@ function parseEmail(value: string): ParseResult {
   return single({ kind: 'domain', domain: providerBrandDomain(domain), source: 'email' });
 }
 
-/** ISO 6166 check digit: letters to numbers (A=10), then Luhn over the digit string. */
-export function isValidIsin(value: string): boolean {
-  if (!ISIN_SHAPE.test(value)) return false;
-  const digits = value
+/** ISO 6166 check digit of an ISIN's first 11 characters: letters to numbers (A=10), then Luhn over the digits. */
+export function isinCheckDigit(body: string): number {
+  const digits = body
     .split('')
     .map((c) => (/[A-Z]/.test(c) ? String(c.charCodeAt(0) - 55) : c))
     .join('');
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {
     let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
+    if (i % 2 === 0) {
       d *= 2;
       if (d > 9) d -= 9;
     }
     sum += d;
   }
-  return sum % 10 === 0;
+  return (10 - (sum % 10)) % 10;
+}
+
+/** An ISIN of the right shape whose last character is its check digit. */
+export function isValidIsin(value: string): boolean {
+  return ISIN_SHAPE.test(value) && isinCheckDigit(value.slice(0, 11)) === Number(value[11]);
 }
 
 function parseDotted(value: string): ParseResult {
@@ -144,6 +153,22 @@ function parseSymbol(value: string): ParseResult {
   return fail('Invalid identifier: not a domain, website URL, email address, brand ID, ticker, ISIN or crypto symbol.');
 }
 
+/** `XLON:SHEL` → the ticker `SHEL` on the exchange `XLON`; null when the value is not of that form. */
+function exchangePrefixed(value: string): Extract<Identifier, { kind: 'ticker' }> | null {
+  const match = EXCHANGE_PREFIX.exec(value.toUpperCase());
+  const [, exchange, symbol] = match ?? [];
+  if (!exchange || !symbol || !TYPED_TICKER.test(symbol)) return null;
+  return { kind: 'ticker', symbol, exchange };
+}
+
+/** Applies an explicit exchange (`?exchange=XLON`) to the ticker readings; other readings are left as they are. */
+export function withExchange(readings: Readings, exchange: string | undefined): Readings {
+  const code = exchange?.trim().toUpperCase();
+  if (!code || !/^[A-Z0-9]{1,6}$/.test(code)) return readings;
+  const apply = (r: Identifier): Identifier => (r.kind === 'ticker' && !r.exchange ? { ...r, exchange: code } : r);
+  return { primary: apply(readings.primary), fallbacks: readings.fallbacks.map(apply) };
+}
+
 function checkLength(value: string): string | null {
   if (value.length === 0) return 'Invalid identifier: it is empty.';
   if (value.length > MAX_IDENTIFIER_LENGTH) return `Invalid identifier: longer than ${MAX_IDENTIFIER_LENGTH} characters.`;
@@ -160,6 +185,9 @@ export function parseIdentifier(input: string): ParseResult {
   if (value.includes('@') || /%40/i.test(value)) return parseEmail(value);
   if (looksLikeUrl(value)) return parseUrl(value);
   if (isBrandId(value)) return single({ kind: 'brandId', id: value });
+  // Auto-detection takes the prefix form only as typed in capitals (`XLON:SHEL`, `NASDAQ:AAPL`): `mailto:x` stays 400.
+  const prefixed = /^[A-Z][A-Z0-9]{0,5}:/.test(value) ? exchangePrefixed(value) : null;
+  if (prefixed) return single(prefixed);
   if (value.includes('.')) return parseDotted(value);
   return parseSymbol(value);
 }
@@ -178,7 +206,9 @@ export function parseTypedIdentifier(type: ExplicitType, input: string): ParseRe
   const upper = value.toUpperCase();
   if (type === 'isin') return isValidIsin(upper) ? single({ kind: 'isin', isin: upper }) : fail('Bad Request');
   if (type === 'ticker') {
-    return TICKER.test(upper) || SUFFIXED_TICKER.test(upper) ? single({ kind: 'ticker', symbol: upper }) : fail('Invalid ticker.');
+    const prefixed = exchangePrefixed(value);
+    if (prefixed) return single(prefixed);
+    return TYPED_TICKER.test(upper) ? single({ kind: 'ticker', symbol: upper }) : fail('Invalid ticker.');
   }
   return CRYPTO.test(upper) ? single({ kind: 'crypto', symbol: upper }) : fail('Invalid crypto symbol.');
 }

@@ -5,7 +5,8 @@ import { ApiError } from '../domain/errors.js';
 import { ApiKeyPayer } from '../usecases/api-key-payer.js';
 import type { Payer, UsageSnapshot } from '../usecases/payer.js';
 import type { AppDeps } from './app-deps.js';
-import { paymentRequiredBody } from './payment-bodies.js';
+import { docUrl } from './doc-urls.js';
+import { paymentRequiredBody, STANDING_ACCESS_SUMMARY } from './payment-bodies.js';
 
 /**
  * What a route answers when no credential at all is sent (spec 7.1): brand routes 402 with the payment body,
@@ -42,7 +43,7 @@ export function setUsageHeaders(reply: FastifyReply, usage: UsageSnapshot | null
 export function agentAccessBody(publicUrl: string): Record<string, unknown> {
   return {
     offer: `${publicUrl}/v2/agents/access`,
-    description: 'No API key? Buy standing access: an API key preloaded with prepaid credits (20 credits per US dollar), paid per request over x402 or MPP.',
-    documentation: `${publicUrl}/docs#standing-access`,
+    description: `No API key? ${STANDING_ACCESS_SUMMARY}`,
+    documentation: docUrl(publicUrl, 'standingAccess'),
   };
 }

@@ -1,6 +1,6 @@
 import { ApiError } from '../domain/errors.js';
 import type { IdentifierCache } from '../domain/identifier-cache.js';
-import { parseIdentifier, parseTypedIdentifier, type ExplicitType, type ParseResult, type Readings } from '../domain/identifiers.js';
+import { parseIdentifier, parseTypedIdentifier, withExchange, type ExplicitType, type ParseResult, type Readings } from '../domain/identifiers.js';
 
 export const EXPLICIT_TYPES: readonly ExplicitType[] = ['domain', 'ticker', 'isin', 'crypto'];
 
@@ -14,12 +14,18 @@ function readingsOf(parsed: ParseResult): Readings {
   return parsed.readings;
 }
 
+/** `?exchange=XLON` (a MIC, vendor suffix or exchange name): the exchange of a ticker; other kinds ignore it. */
+export function exchangeOf(query: unknown): string | undefined {
+  const value = (query as { exchange?: unknown } | undefined)?.exchange;
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** The readings of a typed route's identifier (`/v2/brands/{type}/{identifier}`), or its 400. */
-export function typedReadings(type: ExplicitType, raw: string): Readings {
-  return readingsOf(parseTypedIdentifier(type, raw));
+export function typedReadings(type: ExplicitType, raw: string, exchange?: string): Readings {
+  return withExchange(readingsOf(parseTypedIdentifier(type, raw)), exchange);
 }
 
 /** The readings of an auto-detected identifier, or its 400. `cache` memoizes parses on the hot route. */
-export function detectedReadings(raw: string, cache?: IdentifierCache): Readings {
-  return readingsOf(cache ? cache.parse(raw) : parseIdentifier(raw));
+export function detectedReadings(raw: string, cache?: IdentifierCache, exchange?: string): Readings {
+  return withExchange(readingsOf(cache ? cache.parse(raw) : parseIdentifier(raw)), exchange);
 }

@@ -5,6 +5,19 @@ import type { Job, JobName, JobQueue } from './queue.js';
 
 export type JobHandler = (job: Job) => Promise<void>;
 
+/**
+ * An error a handler throws for an outcome it expected (a site that cannot be crawled), not for a bug: the pool
+ * logs it in one line with its details and no stack (e.g. domain/crawl-failures.ts CrawlFailedError).
+ */
+interface ExpectedFailure {
+  expected: true;
+  details(): Record<string, unknown>;
+}
+
+function isExpectedFailure(error: unknown): error is ExpectedFailure {
+  return typeof error === 'object' && error !== null && 'expected' in error && error.expected === true && 'details' in error && typeof error.details === 'function';
+}
+
 export interface WorkerPoolOptions {
   concurrency: number;
   /** A claimed job is leased this long; a process that dies leaves it claimable again afterwards. */
@@ -96,9 +109,16 @@ export class WorkerPool {
       const delay = backoffDelayMs(attempts, this.options.retryBaseMs ?? 30_000, 3_600_000);
       // The error says whether another try can help (domain/errors.ts isRetryable); a final one is not retried.
       const retryAt = isRetryable(error) && attempts < max ? new Date(Date.now() + delay) : null;
-      this.logger.warn({ jobId: job.id, name: job.name, attempts, retry: retryAt !== null, err: error }, 'job failed');
+      this.logFailure(job, error, retryAt !== null);
       if (!this.released.has(job.id)) await this.queue.fail(job.id, error instanceof Error ? error.message : String(error), retryAt);
     }
+  }
+
+  /** One line per failed attempt; only an unexpected error (a bug) carries its stack. */
+  private logFailure(job: Job, error: unknown, retry: boolean): void {
+    const fields = { jobId: job.id, name: job.name, attempt: job.attempts, retry };
+    if (isExpectedFailure(error)) this.logger.info({ ...fields, ...error.details() }, 'job failed');
+    else this.logger.warn({ ...fields, err: error }, 'job crashed');
   }
 
   private idle(): Promise<void> {

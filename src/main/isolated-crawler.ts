@@ -106,10 +106,14 @@ export interface CrawlPoolStats {
   waiting: number;
 }
 
-/** The worker entry next to this file: `.ts` run through tsx today (ADR 0002), `.js` once compiled. */
+/**
+ * The worker entry: `src/main/crawl-worker.ts` run through tsx when this runs from the sources (tests, `npm run
+ * dev`), `dist/main/crawl-worker.js` in the built program (ADR 0018). Written as `../main/` because the build puts
+ * this code in `dist/chunks/`, one level below the root like `src/main/`.
+ */
 function workerEntry(): { url: URL; typescript: boolean } {
   const ext = path.extname(fileURLToPath(import.meta.url));
-  return { url: new URL(`./crawl-worker${ext}`, import.meta.url), typescript: ext === '.ts' };
+  return { url: new URL(`../main/crawl-worker${ext}`, import.meta.url), typescript: ext === '.ts' };
 }
 
 /** A file URL of one of tsx's exports (`.` is its `--import` loader, `./esm/api` its `register`), by its `import` condition. */

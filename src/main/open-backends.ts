@@ -1,29 +1,57 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { SqlJobQueue } from '../jobs/sql/sql-job-queue.js';
 import type { Store } from '../store/store.js';
-import { openPostgresStore } from '../store/postgres/postgres-store.js';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 
 export interface Backends {
   store: Store;
   queue: JobQueue;
+  /** Where the store is, for people: the SQLite file's absolute path, or the PostgreSQL server without credentials. */
+  location: string;
+  /** True when this open created the store (a new SQLite file): the CLI says so, so a store made by mistake shows. */
+  created: boolean;
   close(): Promise<void>;
+}
+
+/** `postgres://user:secret@host:5432/db` as `postgres://host:5432/db`: a location to print, never a secret. */
+export function printableDatabaseUrl(url: string): string {
+  if (!URL.canParse(url)) return 'PostgreSQL';
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+}
+
+/**
+ * Migrates, then loads the embedded reference set (tickers, ETFs, crypto; refdata/embedded-reference-data.ts) into
+ * a store that never had a reference import: one indexed read on every later start, and the importer's code is
+ * loaded only when the set is loaded.
+ */
+async function migrateAndSeed(store: Store): Promise<void> {
+  await store.migrate();
+  if (await store.hasReferenceImports()) return;
+  const { loadEmbeddedReferenceData } = await import('../refdata/embedded-reference-data.js');
+  await loadEmbeddedReferenceData(store);
 }
 
 /**
  * The embedded default is one SQLite file (WAL) in the data dir holding brands, accounts, the usage ledger and
  * the job queue. With BRANDBASE_DATABASE_URL set, the same tables live in PostgreSQL (scale-out).
- * Migrations are applied here, on every start; they are idempotent.
+ * Migrations are applied here, on every start; they are idempotent. Each driver is loaded only when chosen, so an
+ * admin command on the embedded store never loads pg (and the reverse).
  */
 export async function openBackends(config: Readonly<Config>): Promise<Backends> {
   if (config.databaseUrl) {
+    const { openPostgresStore } = await import('../store/postgres/postgres-store.js');
     const { store, db } = await openPostgresStore({ url: config.databaseUrl });
-    await store.migrate();
-    return { store, queue: new SqlJobQueue(db, 'postgres'), close: () => store.close() };
+    await migrateAndSeed(store);
+    const location = printableDatabaseUrl(config.databaseUrl);
+    return { store, queue: new SqlJobQueue(db, 'postgres'), location, created: false, close: () => store.close() };
   }
-  const { store, db } = await openSqliteStore({ file: path.join(config.dataDir, 'brandbase.sqlite') });
-  await store.migrate();
-  return { store, queue: new SqlJobQueue(db, 'sqlite'), close: () => store.close() };
+  const file = path.join(config.dataDir, 'brandbase.sqlite');
+  const created = !existsSync(file);
+  const { openSqliteStore } = await import('../store/sqlite/sqlite-store.js');
+  const { store, db } = await openSqliteStore({ file });
+  await migrateAndSeed(store);
+  return { store, queue: new SqlJobQueue(db, 'sqlite'), location: file, created, close: () => store.close() };
 }

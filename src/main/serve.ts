@@ -24,7 +24,8 @@ export function createWorkerPool(services: Services): WorkerPool {
     {
       [JOB_NAMES.crawlBrand]: async (job) => {
         const { domain } = job.payload as CrawlBrandPayload;
-        const outcome = await services.indexer.index(domain, { retry: job.attempts > 1, owner: job.owner });
+        // The pool logs a failed attempt in one line (domain, reason, attempt), so the indexer does not.
+        const outcome = await services.indexer.index(domain, { retry: job.attempts > 1, owner: job.owner, logFailure: false });
         // The pool retries the job only when the reason is retryable (domain/crawl-failures.ts).
         if (!outcome.ok) throw new CrawlFailedError(domain, outcome.reason);
       },
@@ -43,6 +44,8 @@ export async function serve(config: Readonly<Config>, logger: Logger, roles: { a
   let app: FastifyInstance | null = null;
   let address: string | null = null;
   if (roles.api) {
+    // Before the first request fills the cache: brands other processes write from now on are dropped from it.
+    await services.cacheSync.start();
     app = await buildApp(appDepsFor(services));
     address = await app.listen({ port: config.port, host: config.host });
   }

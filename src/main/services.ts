@@ -8,8 +8,10 @@ import { billingDefaults } from '../billing/billing-defaults.js';
 import { createSmtpMailer } from '../billing/mailer.js';
 import { BatchLookup } from '../brands/batch-lookup.js';
 import { BrandCache } from '../brands/brand-cache.js';
+import { BrandCacheSync } from '../brands/brand-cache-sync.js';
 import { BrandIndexer } from '../brands/brand-indexer.js';
 import { BrandLookup } from '../brands/brand-lookup.js';
+import { FinancialResolver } from '../brands/financial-resolver.js';
 import { CrawlScheduler } from '../brands/crawl-scheduler.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { LocalAssetStore } from '../assets/local/local-asset-store.js';
@@ -21,12 +23,14 @@ import type { Store } from '../store/store.js';
 import { ChargeRule } from '../usecases/charge-rule.js';
 import type { UseCaseDeps } from '../usecases/use-case-deps.js';
 import { openCrawler } from './crawler.js';
-import { openBackends } from './open-backends.js';
+import { openBackends, type Backends } from './open-backends.js';
 
 export interface Services {
   config: Readonly<Config>;
   logger: Logger;
   store: Store;
+  /** Where the store is and whether this start created it (open-backends.ts): commands say so. */
+  backends: Pick<Backends, 'location' | 'created'>;
   queue: JobQueue;
   assets: AssetStore;
   fetcher: SafeFetcher;
@@ -35,6 +39,8 @@ export interface Services {
   meter: UsageMeter;
   billing: Billing;
   cache: BrandCache;
+  /** Drops cached brands written by other processes (ADR 0017). An API process starts it before it serves; close stops it. */
+  cacheSync: BrandCacheSync;
   indexer: BrandIndexer;
   lookup: BrandLookup;
   batch: BatchLookup;
@@ -50,24 +56,30 @@ export interface Services {
 
 /** Builds every service from Config. The only place that chooses backends (SQLite file or PostgreSQL). */
 export async function createServices(config: Readonly<Config>, logger: Logger): Promise<Services> {
-  const { store, queue, close: closeBackends } = await openBackends(config);
+  const { store, queue, location, created, close: closeBackends } = await openBackends(config);
   const assetsDir = path.join(config.dataDir, 'assets');
   const assets = new LocalAssetStore({ dir: assetsDir });
   const fetcher = new SafeFetcher({ hostMap: config.crawlHosts, logger });
   // Records hold asset keys; answers get URLs under the configured base (ADR 0011).
+  // The TTL is a backstop only: writes by other processes are dropped within BRANDBASE_CACHE_SYNC_MS (ADR 0017).
   const cache = new BrandCache(60_000, new AssetUrls(config.assetBaseUrl));
+  const cacheSync = new BrandCacheSync(store, cache, logger, { intervalMs: config.cacheSyncMs });
   // Crawls and logo renditions run in crawl workers unless BRANDBASE_CRAWL_ISOLATION=off (ADR 0014).
   const crawler = openCrawler(config, { fetcher, assets, assetsDir, logger });
+  // Tickers, ISINs and crypto symbols → websites, from the reference data in the store (spec 1 rules 5-9).
+  const resolver = new FinancialResolver(store);
   const indexer = new BrandIndexer(store, crawler.crawl, logger, {
     onSaved: (stored, domains) => cache.put(stored, domains),
+    declaredIdentifiers: (brand) => resolver.declaredRefs(brand),
     completeLogos: crawler.completeLogos,
+    failureMemory: { baseMs: config.crawlFailureMemoryMs, maxMs: config.crawlFailureMemoryMaxMs },
   });
   const meter = new UsageMeter(store, () => new Date(), { onFlushError: (err) => logger.error({ err }, 'usage ledger flush failed; retrying') });
   const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : null;
   const billing = new Billing({ store, meter, mailer, logger, defaults: billingDefaults(config) });
   const listeners: (() => void)[] = [];
   const scheduler = new CrawlScheduler(queue, config.queueMaxDepth, () => listeners.forEach((wake) => wake()), config.queueMaxPerOrg);
-  const lookup = new BrandLookup(store, cache, indexer);
+  const lookup = new BrandLookup(store, cache, indexer, resolver);
   const batch = new BatchLookup(lookup, scheduler);
   const usecases: UseCaseDeps = {
     lookup,
@@ -81,6 +93,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     config,
     logger,
     store,
+    backends: { location, created },
     queue,
     assets,
     fetcher,
@@ -89,6 +102,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     meter,
     billing,
     cache,
+    cacheSync,
     indexer,
     lookup,
     batch,
@@ -97,6 +111,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     onJobQueued: (listener) => void listeners.push(listener),
     warmCrawler: () => crawler.warm(),
     async close() {
+      await cacheSync.stop();
       await crawler.close();
       await billing.close();
       await meter.close();

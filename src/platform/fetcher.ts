@@ -33,6 +33,8 @@ export type FetchErrorCode =
   | 'blocked_address'
   | 'dns_failure'
   | 'robots_disallowed'
+  /** robots.txt answered 5xx or 429 (RFC 9309: "unreachable"): the site is down or overloaded, nothing is fetched. */
+  | 'robots_unreachable'
   | 'too_large'
   | 'timeout'
   | 'too_many_redirects'

@@ -57,6 +57,8 @@ export class SafeFetcher implements Fetcher {
   private readonly defaultMaxBytes: number;
   private readonly logger: Logger;
   private readonly robots: RobotsCache;
+  /** Failures already logged: a robots.txt failure is thrown again by every fetch it stops, and logged once. */
+  private readonly logged = new WeakSet<FetchError>();
 
   constructor(options: SafeFetcherOptions = {}) {
     this.hostMap = parseHostMap(options.hostMap ?? {});
@@ -93,8 +95,11 @@ export class SafeFetcher implements Fetcher {
       return await this.follow(url, run, signal);
     } catch (error) {
       const failure = toFetchError(error, signal, url);
-      this.logger.info({ host: hostOf(url), code: failure.code }, 'fetch failed');
-      this.logger.debug({ url, code: failure.code, reason: failure.message }, 'fetch failed');
+      if (!this.logged.has(failure)) {
+        this.logged.add(failure);
+        this.logger.info({ host: hostOf(url), code: failure.code }, 'fetch failed');
+        this.logger.debug({ url, code: failure.code, reason: failure.message }, 'fetch failed');
+      }
       throw failure;
     } finally {
       clearTimeout(timer);

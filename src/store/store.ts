@@ -6,6 +6,8 @@
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../domain/accounts.js';
 import type { Brand } from '../domain/brand.js';
 import type { BrandSavedEvent } from '../domain/brand-changes.js';
+import type { CrawlFailureReason } from '../domain/crawl-failures.js';
+import type { ReferenceData } from '../refdata/reference-data.js';
 
 export type IdentifierKind = 'domain' | 'ticker' | 'isin' | 'crypto';
 export type BrandStatus = 'indexed' | 'removed';
@@ -26,6 +28,17 @@ export interface IdentifierRef {
   value: string;
 }
 
+/** The last failed crawl of a domain (the crawl failure memory, ADR 0016). */
+export interface CrawlFailure {
+  domain: string;
+  reason: CrawlFailureReason;
+  /** What went wrong, for logs and the operator; never sent to API clients. */
+  message: string;
+  /** Failures in a row, this one included (1 on the first). */
+  strikes: number;
+  failedAt: Date;
+}
+
 export interface BrandStore {
   getBrand(id: string): Promise<StoredBrand | null>;
   findBrandByIdentifier(ref: IdentifierRef): Promise<StoredBrand | null>;
@@ -34,10 +47,23 @@ export interface BrandStore {
    * An identifier already attached to another brand is moved to this one.
    * The same transaction writes the `brand.saved` event (what changed against the record it replaces, read under
    * the write lock) and one delivery per subscribed consumer; the event is returned. No commit, no event.
+   * It also appends the save to the brand write log (BrandWriteLog).
    */
   saveBrand(brand: StoredBrand, identifiers: IdentifierRef[]): Promise<BrandSavedEvent>;
+  /** Returns false for an unknown brand. A status change is appended to the brand write log in the same transaction. */
   setBrandStatus(id: string, status: BrandStatus, at: Date): Promise<boolean>;
   listIdentifiers(brandId: string): Promise<IdentifierRef[]>;
+  /** The domain's remembered crawl failure, or null (a primary-key read). */
+  getCrawlFailure(domain: string): Promise<CrawlFailure | null>;
+  /**
+   * Remembers a failed crawl: inserts the row with one strike, or replaces reason, message and time and adds a
+   * strike, in one statement (two processes failing at once both count). Returns the row as written.
+   */
+  recordCrawlFailure(failure: Omit<CrawlFailure, 'strikes'>): Promise<CrawlFailure>;
+  /** Forgets the domains' failures (a crawl succeeded). */
+  clearCrawlFailures(domains: readonly string[]): Promise<void>;
+  /** Deletes failures older than `before`; returns how many. */
+  pruneCrawlFailures(before: Date): Promise<number>;
 }
 
 export interface AccountStore {
@@ -97,7 +123,31 @@ export interface BrandEventStore {
   retryBrandEvent(consumer: string, eventId: string, error: string, retryAt: Date | null): Promise<void>;
 }
 
-export interface Store extends BrandStore, BrandEventStore, AccountStore, UsageStore, CreditStore {
+/** One committed write of a brand (a save or a status change), numbered in commit order (ADR 0017). */
+export interface BrandWrite {
+  /** 1, 2, 3, ... with no gaps: every write has a higher number than every write committed before it. */
+  seq: number;
+  brandId: string;
+  /** Domains the write attached to the brand (its own and its domain identifiers); empty for a status change. */
+  domains: string[];
+  /** The writing process's clock. */
+  at: Date;
+}
+
+/**
+ * The brand write log: what API processes poll to drop cached brands that another process wrote
+ * (brands/brand-cache-sync.ts). `saveBrand` and `setBrandStatus` append to it in their own transaction. Rows older
+ * than an hour are pruned by later writes, except the newest one, so `latestBrandWrite` never goes back.
+ */
+export interface BrandWriteLog {
+  /** `seq` of the newest write; 0 when nothing was ever written. */
+  latestBrandWrite(): Promise<number>;
+  /** Writes with `seq > after`, oldest first, at most `limit`. */
+  brandWritesAfter(after: number, limit: number): Promise<BrandWrite[]>;
+}
+
+/** ReferenceData (tickers, ISINs, ETFs, crypto assets) is declared in refdata/reference-data.ts. */
+export interface Store extends BrandStore, BrandWriteLog, BrandEventStore, AccountStore, UsageStore, CreditStore, ReferenceData {
   /** Applies pending migrations. Idempotent. */
   migrate(): Promise<void>;
   /** Cheap round trip used by readiness checks. */

@@ -14,7 +14,7 @@ interface Industries {
 
 async function readIndustries({ deps, readings }: Industries): Promise<IndustriesAnswer> {
   const domain = readings.primary.kind === 'domain' ? readings.primary.domain : null;
-  const known = await deps.lookup.state(readings);
+  const known = await deps.lookup.state(readings, { resolve: true });
   if (known.state !== 'held') return { status: 'not_found', domain };
   const brand = known.brand.stored.brand;
   return { status: 'found', industries: brand.company.industries, brand, domain };

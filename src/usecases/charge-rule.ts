@@ -4,15 +4,18 @@
  * it returns twice once), and the operator's own brand is free whoever asks for it.
  */
 import type { Brand } from '../domain/brand.js';
-import type { Readings } from '../domain/identifiers.js';
+import { registrableDomain, type Readings } from '../domain/identifiers.js';
 import { freeFor } from './free-payer.js';
 import type { Payer } from './payer.js';
 
 export class ChargeRule {
-  constructor(
-    /** The operator's own registrable domain (BRANDBASE_OPERATOR_DOMAIN), or null. */
-    readonly operatorDomain: string | null,
-  ) {}
+  /** The operator's own registrable domain, or null. */
+  readonly operatorDomain: string | null;
+
+  /** `operator`: BRANDBASE_OPERATOR_DOMAIN as configured (`www.example.com` counts as `example.com`), or null. */
+  constructor(operator: string | null) {
+    this.operatorDomain = operator ? (registrableDomain(operator) ?? operator.toLowerCase()) : null;
+  }
 
   /** A request for the operator's own domain holds nothing, so it answers even with the quota exhausted. */
   payerFor(payer: Payer, readings: Readings): Payer {

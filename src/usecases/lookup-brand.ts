@@ -1,4 +1,5 @@
 import type { CachedBrand } from '../brands/brand-cache.js';
+import type { CrawlFailureReason } from '../domain/crawl-failures.js';
 import type { Readings } from '../domain/identifiers.js';
 import { answeredRecord } from './palette-splice.js';
 import { charged, type Charged, type Payer } from './payer.js';
@@ -17,7 +18,8 @@ export type LookupAnswer =
   /** `record` is the JSON answer (palette spliced in when requested). */
   | { status: 'found'; brand: CachedBrand; record: Buffer | string; domain: string | null }
   | { status: 'not_indexed'; domain: string | null }
-  | { status: 'not_found'; message: string; domain: string | null };
+  /** `reason`: why the crawl failed (now or within the failure memory); absent for every other 404. */
+  | { status: 'not_found'; message: string; domain: string | null; reason?: CrawlFailureReason };
 
 interface Lookup {
   deps: UseCaseDeps;

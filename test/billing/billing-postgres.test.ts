@@ -1,8 +1,8 @@
 import { describe } from 'vitest';
-import { PG_URL, tempPostgres } from '../store/temp-database.js';
+import { NEEDS_POSTGRES, PG_URL, tempPostgres } from '../store/temp-database.js';
 import { billingSuite } from './billing.suite.js';
 
-// Runs when BRANDBASE_TEST_PG_URL points at a PostgreSQL the suite may create and drop schemas in.
-describe.skipIf(PG_URL === undefined)('Billing on PostgreSQL', () => {
+// Runs when a PostgreSQL answers (BRANDBASE_TEST_PG_URL or the default local server; test/setup/global-setup.ts).
+describe.skipIf(PG_URL === undefined)('Billing on PostgreSQL', NEEDS_POSTGRES, () => {
   billingSuite('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''), { concurrentPeers: true });
 });

@@ -97,37 +97,102 @@ describe('BrandIndexer rendition stage', () => {
   });
 });
 
-describe('failure memory and back-off', () => {
-  it('remembers a failed crawl, doubles the memory for each failure in a row, and forgets it after a success', async () => {
-    let clock = new Date('2030-01-01T00:00:00Z').getTime();
-    let crawls = 0;
-    let siteUp = false;
-    const crawl = async (): Promise<CrawlOutcome> => {
-      crawls++;
-      return siteUp ? crawlListing([])() : { ok: false, reason: 'timeout', message: 'the homepage did not load' };
-    };
-    const indexer = new BrandIndexer(db.store, crawl, silentLogger(), { now: () => new Date(clock) });
-    const minutes = (n: number) => (clock += n * 60_000);
+describe('failure memory and back-off (in the store, ADR 0016)', () => {
+  const memory = { baseMs: 60_000, maxMs: 6 * 3_600_000 };
+  let clock = 0;
+  const now = () => new Date(clock);
+  const seconds = (n: number) => (clock += n * 1000);
+  beforeEach(() => {
+    clock = new Date('2030-01-01T00:00:00Z').getTime();
+  });
 
-    expect((await indexer.index('acme.com')).ok).toBe(false);
-    minutes(9);
-    expect(indexer.recentFailure('acme.com')).not.toBeNull();
+  /** A crawl that fails with `reason` until `up` is set; counts its calls. */
+  function site(reason: 'timeout' | 'unreachable' = 'timeout') {
+    const state = { up: false, crawls: 0 };
+    const crawl = async (): Promise<CrawlOutcome> => {
+      state.crawls++;
+      return state.up ? crawlListing([])() : { ok: false, reason, message: `the homepage of acme.com failed: ${reason}` };
+    };
+    return { state, crawl };
+  }
+
+  it('remembers a failed crawl for the configured window, doubles it for each failure in a row, and forgets it after a success', async () => {
+    const { state, crawl } = site();
+    const indexer = new BrandIndexer(db.store, crawl, silentLogger(), { now, failureMemory: memory });
+
+    expect(await indexer.index('acme.com')).toMatchObject({ ok: false, reason: 'timeout' });
+    seconds(59);
+    expect(await indexer.recentFailure('acme.com')).toMatchObject({ ok: false, reason: 'timeout' });
+    expect(await indexer.index('acme.com')).toMatchObject({ ok: false, reason: 'timeout' });
+    expect(state.crawls).toBe(1); // answered from memory, with the same reason
+    seconds(2); // 61 s: the first window (60 s) is over
+    expect(await indexer.recentFailure('acme.com')).toBeNull();
     await indexer.index('acme.com');
-    expect(crawls).toBe(1); // answered from memory
-    minutes(2); // 11 minutes: the first memory (10) is over
+    expect(state.crawls).toBe(2);
+    expect((await db.store.getCrawlFailure('acme.com'))?.strikes).toBe(2);
+    seconds(119); // the second failure in a row is remembered 120 s
     await indexer.index('acme.com');
-    expect(crawls).toBe(2);
-    minutes(15); // the second failure in a row is remembered 20 minutes
-    await indexer.index('acme.com');
-    expect(crawls).toBe(2);
-    minutes(6);
-    siteUp = true;
+    expect(state.crawls).toBe(2);
+    seconds(2);
+    state.up = true;
     expect((await indexer.index('acme.com')).ok).toBe(true);
-    expect(crawls).toBe(3);
-    expect(indexer.recentFailure('acme.com')).toBeNull();
-    siteUp = false;
+    expect(state.crawls).toBe(3);
+    expect(await db.store.getCrawlFailure('acme.com')).toBeNull();
+    state.up = false;
+    await indexer.index('acme.com', { retry: true });
+    seconds(61); // after a success the count starts again: 60 s
+    expect(await indexer.recentFailure('acme.com')).toBeNull();
+  });
+
+  it('caps the doubling at the maximum', async () => {
+    const { crawl } = site();
+    const indexer = new BrandIndexer(db.store, crawl, silentLogger(), { now, failureMemory: { baseMs: 60_000, maxMs: 90_000 } });
     await indexer.index('acme.com');
-    minutes(11); // after a success the count starts again: 10 minutes
-    expect(indexer.recentFailure('acme.com')).toBeNull();
+    seconds(61);
+    await indexer.index('acme.com'); // second strike: 120 s, capped at 90 s
+    seconds(89);
+    expect(await indexer.recentFailure('acme.com')).not.toBeNull();
+    seconds(2);
+    expect(await indexer.recentFailure('acme.com')).toBeNull();
+  });
+
+  it('is shared: another indexer on the same store answers from it, and a retry (a job, brandbase crawl) ignores it and clears it on success', async () => {
+    const first = site('unreachable');
+    await new BrandIndexer(db.store, first.crawl, silentLogger(), { now, failureMemory: memory }).index('acme.com');
+    const second = site('unreachable');
+    const other = new BrandIndexer(db.store, second.crawl, silentLogger(), { now, failureMemory: memory });
+    expect(await other.index('acme.com')).toMatchObject({ ok: false, reason: 'unreachable' });
+    expect(second.state.crawls).toBe(0);
+    second.state.up = true;
+    expect((await other.index('acme.com', { retry: true })).ok).toBe(true);
+    expect(second.state.crawls).toBe(1);
+    expect(await db.store.getCrawlFailure('acme.com')).toBeNull();
+  });
+
+  it('a memory of 0 never answers from memory', async () => {
+    const { state, crawl } = site();
+    const indexer = new BrandIndexer(db.store, crawl, silentLogger(), { now, failureMemory: { baseMs: 0, maxMs: 0 } });
+    await indexer.index('acme.com');
+    await indexer.index('acme.com');
+    expect(state.crawls).toBe(2);
+  });
+
+  it('prunes failures older than the cap after recording one', async () => {
+    const { crawl } = site();
+    await db.store.recordCrawlFailure({ domain: 'ancient.com', reason: 'timeout', message: 'old', failedAt: new Date(clock - memory.maxMs - 1) });
+    await new BrandIndexer(db.store, crawl, silentLogger(), { now, failureMemory: memory }).index('acme.com');
+    expect(await db.store.getCrawlFailure('ancient.com')).toBeNull();
+    expect(await db.store.getCrawlFailure('acme.com')).not.toBeNull();
+  });
+
+  it('a crawler that throws (a bug) logs its stack once and answers crawl_error', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ destination: new Writable({ write: (chunk: Buffer, _enc, done) => void (lines.push(chunk.toString()), done()) }) });
+    const indexer = new BrandIndexer(db.store, () => Promise.reject(new Error('extractor bug')), logger, { now });
+    expect(await indexer.index('acme.com')).toMatchObject({ ok: false, reason: 'crawl_error' });
+    const crashed = lines.filter((l) => l.includes('crawl crashed'));
+    expect(crashed).toHaveLength(1);
+    expect(crashed[0]).toContain('extractor bug');
+    expect(crashed[0]).toContain('"stack"');
   });
 });

@@ -44,8 +44,9 @@ async function used(server: ServerProcess, key: string): Promise<number> {
   return ((await (await call(server, key, '/v2/viewer')).json()) as { usage: { used: number } }).usage.used;
 }
 
+// A hang guard sized for a busy machine, not a speed target.
 async function eventually(check: () => Promise<boolean>): Promise<void> {
-  const end = Date.now() + 15_000;
+  const end = Date.now() + 120_000;
   while (!(await check())) {
     if (Date.now() > end) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 100));
@@ -151,7 +152,7 @@ describe('4.2: HEAD statuses', () => {
 describe('4.3 / 2.10: batch item statuses and charges', () => {
   it('200 (1 credit, duplicates once), 202, 204-free, 400, 404 — one result per identifier in order', async () => {
     const { key } = await newKey(mainEnv);
-    const res = await batch(main, key, { identifiers: [FIXTURE_HOSTS.northwind, `www.${FIXTURE_HOSTS.northwind}`, 'queued-by-batch.test', 'mailto:x', 'AAPL'] });
+    const res = await batch(main, key, { identifiers: [FIXTURE_HOSTS.northwind, `www.${FIXTURE_HOSTS.northwind}`, 'queued-by-batch.test', 'mailto:x', 'QQZZXQ'] });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-api-key-quota')).toBe('1000');
     expect(res.headers.get('x-api-key-approximate-usage')).toEqual(expect.any(String));

@@ -6,8 +6,9 @@
  * memory of the server and of its crawl workers stayed within the documented bound (docs/security.md).
  *
  * The crawl worker's memory limit is the smallest allowed (256 MB), so the pathological pages reach it whatever
- * the parser and decoder bounds let through. Latency is not held to a tight budget (a busy 2-core machine); the
- * 1 s bound is a sanity check. The figures are printed.
+ * the parser and decoder bounds let through. /healthz latency is printed, not asserted (a busy 2-core machine
+ * makes any bound either loose or flaky); that the API does not wait on crawl CPU is shown causally instead: with
+ * the crawl workers frozen mid-crawl (SIGSTOP), the API still answers.
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJson, startServer, type ServerProcess } from '../helpers/brandbase-process.js';
 import { crawlWorkerPids, probeHealth, type ProbeResult } from '../helpers/health-probe.js';
 import { HOSTILE_HOSTS, startHostileSites, type HostileSiteName, type HostileSites } from '../helpers/hostile-sites.js';
+import { until } from '../helpers/until.js';
 
 const MEMORY_MB = 256;
 /** The watchdog reads a worker's memory every 50 ms: it can be this far past the limit when it is read. */
@@ -24,8 +26,6 @@ const OVERSHOOT_MB = 128;
 /** The server process itself (API, store, job pool, Chromium's driver; not Chromium's own processes). */
 const SERVER_BOUND_MB = 400;
 const WORKERS = 2;
-/** Sanity bound on any one /healthz answer during a crawl. */
-const HEALTH_SANITY_MS = 1000;
 
 let sites: HostileSites;
 let dataDir: string;
@@ -49,7 +49,7 @@ beforeAll(async () => {
   const org = await runJson(['orgs', 'create', '--name', 'Hostile', '--plan', 'paid', '--quota', '1000'], env);
   key = String((await runJson(['keys', 'create', '--org', String(org.id)], env)).key);
   server = await startServer(env);
-}, 60_000);
+});
 
 afterAll(async () => {
   if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
@@ -61,13 +61,20 @@ afterAll(async () => {
   }
 });
 
+function signalIfAlive(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone (the server's watchdog may have killed a frozen worker)
+  }
+}
+
 function checkIsolation(name: string, status: number, probe: ProbeResult): void {
   figures[name] = { status, ...probe };
   expect(server.child.exitCode, `brandbase serve died during ${name}:\n${server.output().slice(-4000)}`).toBeNull();
+  // Every /healthz asked during the crawl was answered (the probe always completes at least one).
   expect(probe.failures).toBe(0);
-  // At least one answer per second of crawl, whatever the machine's load; typically hundreds.
-  expect(probe.answers).toBeGreaterThanOrEqual(Math.max(1, Math.floor(probe.durationMs / 1000)));
-  expect(probe.worstMs).toBeLessThan(HEALTH_SANITY_MS);
+  expect(probe.answers).toBeGreaterThan(0);
   expect(probe.serverPeakMb).toBeLessThan(SERVER_BOUND_MB);
   expect(probe.workerPeakMb).toBeLessThan(MEMORY_MB + OVERSHOOT_MB);
   expect(probe.totalPeakMb).toBeLessThan(SERVER_BOUND_MB + WORKERS * (MEMORY_MB + OVERSHOOT_MB));
@@ -88,7 +95,6 @@ describe('hostile sites crawled live while /healthz is watched', () => {
       const status = await lookupWhileProbing(name);
       expect([200, 404]).toContain(status);
     },
-    60_000,
   );
 
   it('HEAD prefetch: the job pool crawls the deep page while the API keeps answering', async () => {
@@ -97,11 +103,9 @@ describe('hostile sites crawled live while /healthz is watched', () => {
     const res = await fetch(`${server.baseUrl}/v2/brands/domain/${host}`, { method: 'HEAD', headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBeLessThan(300);
     const done = new RegExp(`"domain":"${host.replace('.', '\\.')}"[^\\n]*"msg":"(brand indexed|crawl failed)"`);
-    const deadline = Date.now() + 30_000;
-    while (!done.test(server.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(server.output()).toMatch(done);
+    await until(() => done.test(server.output()), 'the prefetched crawl ending', 120_000);
     checkIsolation('deepPrefetch (HEAD)', res.status, await probe.stop());
-  }, 60_000);
+  });
 
   it('after all of them, a well-formed site is crawled as usual by the replacement workers', async () => {
     const res = await fetch(`${server.baseUrl}/v2/brands/domain/${HOSTILE_HOSTS.benign}`, { headers: { authorization: `Bearer ${key}` } });
@@ -111,18 +115,26 @@ describe('hostile sites crawled live while /healthz is watched', () => {
     expect(brand.logos.length).toBeGreaterThan(0);
     expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
     expect(server.child.exitCode).toBeNull();
-  }, 60_000);
+  });
 
   it('a server killed outright takes its crawl workers with it (no orphan keeps crawling)', async () => {
     // A crawl in flight (the slow site, asked for under another name the failure memory does not know).
     const slowRequests = (sites.requests[HOSTILE_HOSTS.slowAgain] ?? []).length;
     void fetch(`${server.baseUrl}/v2/brands/domain/${HOSTILE_HOSTS.slowAgain}`, { headers: { authorization: `Bearer ${key}` } }).catch(() => undefined);
-    const started = Date.now() + 10_000;
-    while ((sites.requests[HOSTILE_HOSTS.slowAgain] ?? []).length <= slowRequests && Date.now() < started) await new Promise((r) => setTimeout(r, 20));
+    await until(() => (sites.requests[HOSTILE_HOSTS.slowAgain] ?? []).length > slowRequests, 'the slow site seeing the crawl');
     const workers = crawlWorkerPids(server.child.pid as number);
     expect(workers.length).toBeGreaterThan(0);
     // A worker parses hostile input: it holds none of the service's settings in its environment (no store URL).
     for (const pid of workers) expect(readFileSync(`/proc/${pid}/environ`, 'latin1')).not.toMatch(/(^|\0)BRANDBASE_/);
+    // The API does not wait on crawl CPU: with every crawl worker frozen mid-crawl, it still answers.
+    for (const pid of workers) process.kill(pid, 'SIGSTOP');
+    try {
+      expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
+      const held = await fetch(`${server.baseUrl}/v2/brands/domain/${HOSTILE_HOSTS.benign}?cachedOnly=true`, { headers: { authorization: `Bearer ${key}` } });
+      expect(held.status).toBe(200);
+    } finally {
+      for (const pid of workers) signalIfAlive(pid, 'SIGCONT');
+    }
     server.child.kill('SIGKILL');
     await server.exited;
     const running = (pid: number): boolean => {
@@ -132,8 +144,7 @@ describe('hostile sites crawled live while /healthz is watched', () => {
         return false;
       }
     };
-    const deadline = Date.now() + 5000;
-    while (workers.some(running) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await until(() => !workers.some(running), 'the crawl workers dying with their server').catch(() => undefined);
     expect(workers.filter(running)).toEqual([]);
-  }, 30_000);
+  });
 });

@@ -71,7 +71,7 @@ beforeAll(async () => {
   const other = String((await runJson(['orgs', 'create', '--name', 'Other', '--plan', 'paid'], env)).id);
   otherKey = String((await runJson(['keys', 'create', '--org', other], env)).key);
   server = await startServer(env);
-}, 60_000);
+});
 
 afterAll(async () => {
   if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
@@ -106,15 +106,19 @@ describe('one organization floods the crawl queue', () => {
     const queued = await fetch(`${base}/v2/brands/${FIXTURE_HOSTS.nightjar}`, { method: 'HEAD', headers: other });
     expect(queued.status).toBe(202);
     const backlogWhenQueued = queuedJobs(floodOrg);
-    const deadline = Date.now() + 90_000;
+    const deadline = Date.now() + 180_000;
     while ((await fetch(`${base}/v2/brands/${FIXTURE_HOSTS.nightjar}`, { method: 'HEAD', headers: other })).status !== 200) {
       if (Date.now() > deadline) throw new Error('the other organization\'s brand was never indexed');
       await new Promise((r) => setTimeout(r, 200));
     }
-    // Claimed at the next free worker slot: at most the two running flood crawls finished meanwhile.
-    expect(queuedJobs(floodOrg)).toBeGreaterThanOrEqual(backlogWhenQueued - 2);
-    expect(backlogWhenQueued).toBeGreaterThan(PER_ORG - 4);
+    // Claimed at a free worker slot ahead of the flood: in first-come order the whole backlog (4 s a crawl, two
+    // slots) would have run first and nothing would be left queued. Half of it is the bound, not "at most the two
+    // running ones": the other slot keeps crawling the flood while this crawl runs, and on a loaded machine this
+    // crawl can take several flood crawls' time.
+    expect(queuedJobs(floodOrg)).toBeGreaterThanOrEqual(backlogWhenQueued / 2);
+    // The check means something only if the flood was still mostly queued when the other organization came.
+    expect(backlogWhenQueued).toBeGreaterThanOrEqual(PER_ORG / 2);
     const get = await fetch(`${base}/v2/brands/${FIXTURE_HOSTS.nightjar}?cachedOnly=true`, { headers: other });
     expect(get.status).toBe(200);
-  }, 120_000);
+  });
 });

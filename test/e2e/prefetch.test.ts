@@ -15,7 +15,8 @@ let env: Record<string, string>;
 let key: string;
 const servers: ServerProcess[] = [];
 
-async function eventually(check: () => Promise<boolean>, ms = 15_000): Promise<void> {
+// A hang guard sized for a busy machine, not a speed target.
+async function eventually(check: () => Promise<boolean>, ms = 120_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > end) throw new Error('condition not met in time');

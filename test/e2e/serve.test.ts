@@ -3,12 +3,13 @@
  * `brandbase serve`, look a brand up over HTTP (indexed live from a fixture site), revoke the key, stop with
  * SIGTERM while a request is in flight.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_HOSTS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';
 import { runCli, runJson, startServer, type ServerProcess } from '../helpers/brandbase-process.js';
+import { until } from '../helpers/until.js';
 
 let sites: FixtureSites;
 let dataDir: string;
@@ -21,7 +22,8 @@ beforeAll(async () => {
     BRANDBASE_DATA_DIR: dataDir,
     BRANDBASE_CRAWL_HOSTS: JSON.stringify(sites.hostMap),
     BRANDBASE_KEY_CACHE_MS: '0',
-    BRANDBASE_CRAWL_TIMEOUT_MS: '4000',
+    // Room for a complete crawl of a fixture site on a busy machine; slowpoke (below) still runs into it.
+    BRANDBASE_CRAWL_TIMEOUT_MS: '15000',
     BRANDBASE_LOG_LEVEL: 'info',
   };
 });
@@ -52,9 +54,14 @@ describe('administration CLI', () => {
     expect(forced.results).toEqual([expect.objectContaining({ status: 'indexed' })]);
     const set = await runJson(['brands', 'set-industry', FIXTURE_HOSTS.newname, 'payments'], env);
     expect(JSON.stringify(set)).toContain('"score":1');
-    const failed = await runCli(['crawl', FIXTURE_HOSTS.robotsBlocked, '--json'], env);
+    const logFile = path.join(dataDir, 'crawl.log');
+    const failed = await runCli(['--log-file', logFile, 'crawl', FIXTURE_HOSTS.robotsBlocked, '--json'], env);
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.stdout).results[0]).toMatchObject({ status: 'failed', reason: 'robots_disallowed' });
+    // --log-file: the log lines went to the file, none to the terminal.
+    const logged = (await readFile(logFile, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toEqual(expect.arrayContaining([expect.objectContaining({ domain: FIXTURE_HOSTS.robotsBlocked, reason: 'robots_disallowed' })]));
+    expect(failed.stderr).toBe('');
   });
 
   it('errors go to stderr with a non-zero exit and nothing on stdout', async () => {
@@ -109,9 +116,12 @@ describe('brandbase serve', () => {
   it('SIGTERM lets an in-flight request finish, then exits 0', async () => {
     const org = await runJson(['orgs', 'create', '--name', 'Shutdown', '--plan', 'paid'], env);
     const fresh = await runJson(['keys', 'create', '--org', String(org.id)], env);
-    // slowpoke trickles its homepage past the crawl budget: the lookup is in flight for ~4 s.
+    // slowpoke trickles its homepage past the crawl budget: the lookup is in flight for ~15 s. SIGTERM is sent once
+    // the crawl has reached the site (the request is certainly in flight), not after a guessed pause.
+    const homepageHits = () => sites.sites.slowpoke.requests.filter((p) => p === '/').length;
+    const before = homepageHits();
     const inFlight = fetch(`${server.baseUrl}/v2/brands/${FIXTURE_HOSTS.slowpoke}`, { headers: { authorization: `Bearer ${String(fresh.key)}` } });
-    await new Promise((r) => setTimeout(r, 500));
+    await until(() => homepageHits() > before, 'the crawl reaching slowpoke');
     server.child.kill('SIGTERM');
     const res = await inFlight;
     expect(res.status).toBe(404);

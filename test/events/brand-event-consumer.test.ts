@@ -158,9 +158,10 @@ describe('BrandEventConsumer', () => {
     await running;
     await c.stop(10);
     expect(await delivery(event.id)).toMatchObject({ state: 'pending', locked_until: null, last_error: 'interrupted by shutdown' });
-    // The late outcome of the abandoned handler is not recorded.
+    // The late outcome of the abandoned handler is not recorded. A second stop() returns once that handler's run
+    // is over (outcome recorded or not), so the check comes causally after it rather than after a guessed pause.
     release();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await c.stop(3_600_000);
     expect((await delivery(event.id))?.state).toBe('pending');
 
     const seen: Array<{ id: string; attempts: number }> = [];

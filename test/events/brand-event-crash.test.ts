@@ -12,9 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BrandSavedEvent } from '../../src/domain/brand-changes.js';
 import type { Store } from '../../src/store/store.js';
+import { reapOnExit } from '../helpers/child-reaper.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import type { BackendSpec } from '../store/store-peer-backend.js';
-import { PG_URL, tempPostgres, tempSqlite } from '../store/temp-database.js';
+import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite } from '../store/temp-database.js';
 import type { TempDatabase } from '../store/temp-database.js';
 
 const CHILD = fileURLToPath(new URL('./crash-consumer.child.ts', import.meta.url));
@@ -36,9 +37,11 @@ afterEach(async () => {
 });
 
 async function startConsumer(spec: BackendSpec, consumer: string, mode: 'hang' | 'handle'): Promise<ConsumerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(spec), consumer, mode, String(LEASE_MS)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child: ChildProcess = reapOnExit(
+    spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(spec), consumer, mode, String(LEASE_MS)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   const lines: string[] = [];
   const waiters: Array<{ match: (line: string) => boolean; resolve: (line: string) => void; reject: (error: Error) => void }> = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -137,8 +140,8 @@ crashSuite('SQLite', async () => {
   return { temp, spec: { kind: 'sqlite', file: temp.file } };
 });
 
-// Runs when BRANDBASE_TEST_PG_URL points at a PostgreSQL the suite may create and drop schemas in.
-describe.skipIf(PG_URL === undefined)('PostgreSQL', () => {
+// Runs when a PostgreSQL answers (BRANDBASE_TEST_PG_URL or the default local server; test/setup/global-setup.ts).
+describe.skipIf(PG_URL === undefined)('PostgreSQL', NEEDS_POSTGRES, () => {
   crashSuite('PostgreSQL', async () => {
     const url = PG_URL ?? '';
     const temp = await tempPostgres(url);

@@ -1,6 +1,11 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { reapOnExit } from './child-reaper.js';
+import { CLI_RUN_TIMEOUT_MS, SERVER_START_DEADLINE_MS, useProcessTimeouts } from './process-timeouts.js';
+
+// Every test file that starts brandbase processes gets timeouts sized for a busy machine (process-timeouts.ts).
+useProcessTimeouts();
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/brandbase.js');
 
@@ -10,13 +15,14 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the `brandbase` command exactly as a user would (`node bin/brandbase.js ...`). */
-export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+/** Runs the `brandbase` command exactly as a user would (`node bin/brandbase.js ...`: the built program, dist/). */
+export function runCli(args: string[], env: Record<string, string>, options: { cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, timeout: CLI_RUN_TIMEOUT_MS, ...options }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
+    reapOnExit(child);
   });
 }
 
@@ -50,15 +56,27 @@ export interface ServerProcess {
 
 /** Starts `brandbase serve` and waits until /healthz answers. */
 export async function startServer(env: Record<string, string>, args: string[] = ['serve']): Promise<ServerProcess> {
+  // freePort() releases the port before the server binds it: another test's process can take it in between. Rare,
+  // but not a reason for a test to fail, so a start that lost its port is tried again on another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(env, args);
+    } catch (error) {
+      if (env.PORT || attempt >= 3 || !(error instanceof Error) || !error.message.includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function startServerOnce(env: Record<string, string>, args: string[]): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, HOST: '127.0.0.1', ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = reapOnExit(spawn(process.execPath, [BIN, ...args], { env: { ...process.env, HOST: '127.0.0.1', ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] }));
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
-  // Generous: on a busy 2-core machine a start (TypeScript loaded by tsx, crawl workers started) can take long.
-  const deadline = Date.now() + 90_000;
+  // Generous: on a busy 2-core machine a start (the server's modules loaded, crawl workers started) can take long.
+  const deadline = Date.now() + SERVER_START_DEADLINE_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`brandbase serve exited early:\n${output}`);
     try {

@@ -94,7 +94,7 @@ describe('results', () => {
         { type: 'domain', value: ' globex.com ' },
         'jane@acme.com',
         'not-indexed-yet.test',
-        'AAPL',
+        'QQZZXQ',
         { type: 'ticker', value: 'SAP.DE' },
         'http://127.0.0.1/',
         long,
@@ -108,11 +108,13 @@ describe('results', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-api-key-quota']).toBe('100');
     const results = res.json().results as Record<string, unknown>[];
-    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 202, 404, 404, 400, 400, 400, 404, 200, 404, 400]);
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 202, 404, 202, 400, 400, 400, 404, 200, 404, 400]);
     expect(results[0]).toEqual({ identifier: 'acme.com', status: 200, brand: served(acme) });
     expect(results[1]?.identifier).toEqual({ type: 'domain', value: 'globex.com' });
     expect(results[3]).toEqual({ identifier: 'not-indexed-yet.test', status: 202, code: 'crawl_queued' });
     expect(results[4]).toMatchObject({ status: 404, message: 'This identifier cannot be matched to a company website.' });
+    // A ticker the reference data resolves (SAP.DE → sap.com) has the crawl of its company's website queued.
+    expect(results[5]).toEqual({ identifier: { type: 'ticker', value: 'SAP.DE' }, status: 202, code: 'crawl_queued' });
     expect(results[6]).toMatchObject({ status: 400, message: expect.stringMatching(/website URL/) });
     expect(results[7]).toMatchObject({ status: 400, message: expect.stringMatching(/2048/) });
     // acme.com three times (domain, email, brand ID) and globex.com once: two distinct brands, two credits.
@@ -168,7 +170,7 @@ describe('budgets', () => {
       await seed(small, acme, ['acme.com']);
       await seed(small, sampleBrand('globex.com'), ['globex.com']);
       const { key, orgId } = await small.newKey();
-      const res = await batch(key, { identifiers: ['acme.com', 'globex.com', 'AAPL'] }, small);
+      const res = await batch(key, { identifiers: ['acme.com', 'globex.com', 'QQZZXQ'] }, small);
       const results = res.json().results;
       expect(results.map((r: { status: number }) => r.status)).toEqual([200, 413, 404]);
       expect(results[1]).toMatchObject({ identifier: 'globex.com', code: 'response_too_large' });

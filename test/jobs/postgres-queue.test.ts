@@ -1,6 +1,6 @@
 import { describe } from 'vitest';
 import { createSqlJobQueue } from '../../src/jobs/sql/sql-job-queue.js';
-import { PG_URL, tempPostgres } from '../store/temp-database.js';
+import { NEEDS_POSTGRES, PG_URL, tempPostgres } from '../store/temp-database.js';
 import { queueContract } from './queue.contract.js';
 import type { QueueHarness } from './queue.contract.js';
 import { insertActiveJobRow } from './raw-job-row.js';
@@ -20,7 +20,7 @@ async function openHarness(url: string): Promise<QueueHarness> {
   };
 }
 
-// Runs when BRANDBASE_TEST_PG_URL points at a PostgreSQL the suite may create and drop schemas in.
-describe.skipIf(PG_URL === undefined)('PostgreSQL job queue', () => {
+// Runs when a PostgreSQL answers (BRANDBASE_TEST_PG_URL or the default local server; test/setup/global-setup.ts).
+describe.skipIf(PG_URL === undefined)('PostgreSQL job queue', NEEDS_POSTGRES, () => {
   queueContract('SQL queue on PostgreSQL (fresh schema per test)', () => openHarness(PG_URL ?? ''));
 });

@@ -8,6 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { QueueFullError } from '../../src/jobs/queue.js';
 import type { EnqueueResult, Job, JobName, JobPayloads, JobQueue } from '../../src/jobs/queue.js';
 import type { PeerReply, PeerRequest } from './queue-peer-protocol.js';
+import { reapOnExit } from '../helpers/child-reaper.js';
+import { useProcessTimeouts } from '../helpers/process-timeouts.js';
+
+// The files that start peer processes get timeouts sized for a busy machine (process-timeouts.ts).
+useProcessTimeouts();
 
 const CHILD = fileURLToPath(new URL('./queue-peer.child.ts', import.meta.url));
 
@@ -67,7 +72,7 @@ class PeerQueue implements JobQueue {
 
 export async function spawnQueuePeer(file: string): Promise<{ queue: JobQueue; kill(): Promise<void> }> {
   // 'advanced' serialization keeps Dates and undefined intact across the IPC channel.
-  const child = fork(CHILD, [file], { execArgv: ['--import', 'tsx'], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = reapOnExit(fork(CHILD, [file], { execArgv: ['--import', 'tsx'], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
     child.once('exit', (code) => reject(new Error(`queue peer exited before it was ready (code ${code})`)));

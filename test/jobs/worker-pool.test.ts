@@ -1,9 +1,11 @@
+import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CrawlFailedError } from '../../src/domain/crawl-failures.js';
 import { SqlJobQueue } from '../../src/jobs/sql/sql-job-queue.js';
 import { JOB_NAMES, type Job } from '../../src/jobs/queue.js';
 import { WorkerPool } from '../../src/jobs/worker-pool.js';
-import { silentLogger } from '../../src/platform/logger.js';
+import { createLogger, silentLogger } from '../../src/platform/logger.js';
+import { until } from '../helpers/until.js';
 import { tempSqlite, type TempDatabase } from '../store/temp-database.js';
 
 let db: TempDatabase;
@@ -16,12 +18,11 @@ beforeEach(async () => {
 });
 afterEach(async () => db.cleanup());
 
-async function until(check: () => Promise<boolean>, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** A job handler that runs until the test lets it finish: a job "outlives" a grace period by construction. */
+function gatedHandler(): { handler: () => Promise<void>; finish: () => void } {
+  let finish!: () => void;
+  const gate = new Promise<void>((resolve) => (finish = resolve));
+  return { handler: () => gate, finish };
 }
 
 describe('WorkerPool on the real jobs table', () => {
@@ -81,23 +82,64 @@ describe('WorkerPool on the real jobs table', () => {
     expect(calls.get('slow-site.test')).toBe(3);
   });
 
+  it('logs a crawl that fails in one line per attempt (domain, reason, attempt), and a crash with its stack', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ destination: new Writable({ write: (chunk: Buffer, _enc, done) => void (lines.push(chunk.toString()), done()) }) });
+    const pool = new WorkerPool(
+      queue,
+      {
+        [JOB_NAMES.crawlBrand]: async (job: Job) => {
+          const { domain } = job.payload as { domain: string };
+          if (domain === 'bug.test') throw new TypeError('cannot read properties of undefined');
+          throw new CrawlFailedError(domain, 'unreachable');
+        },
+      },
+      logger,
+      { concurrency: 1, idleMs: 10, retryBaseMs: 1, maxAttempts: 3 },
+    );
+    const down = await queue.enqueue('crawl.brand', 'down.test', { domain: 'down.test', refresh: false });
+    const bug = await queue.enqueue('crawl.brand', 'bug.test', { domain: 'bug.test', refresh: false });
+    pool.start();
+    await until(async () => (await queue.get(down.id))?.state === 'failed' && (await queue.get(bug.id))?.state === 'failed');
+    await pool.stop(1000);
+    const records = lines.join('').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const failed = records.filter((r) => r.domain === 'down.test');
+    expect(failed.map((r) => [r.msg, r.reason, r.attempt, r.retry])).toEqual([
+      ['job failed', 'unreachable', 1, true],
+      ['job failed', 'unreachable', 2, true],
+      ['job failed', 'unreachable', 3, false],
+    ]);
+    for (const record of failed) expect(record).not.toHaveProperty('err');
+    const crashed = records.filter((r) => r.msg === 'job crashed');
+    expect(crashed).toHaveLength(3); // one per attempt, each with its stack
+    expect((crashed[0]?.err as { stack?: string } | undefined)?.stack).toContain('cannot read properties of undefined');
+  });
+
   it('stop() waits for a running job that finishes within the grace period', async () => {
-    const pool = new WorkerPool(queue, { [JOB_NAMES.crawlBrand]: () => new Promise((r) => setTimeout(r, 200)) }, silentLogger(), { concurrency: 1, idleMs: 10 });
+    const { handler, finish } = gatedHandler();
+    const pool = new WorkerPool(queue, { [JOB_NAMES.crawlBrand]: handler }, silentLogger(), { concurrency: 1, idleMs: 10 });
     const { id } = await queue.enqueue('crawl.brand', 'slow.test', { domain: 'slow.test', refresh: false });
     pool.start();
     await until(async () => (await queue.get(id))?.state === 'running');
-    await pool.stop(5000);
+    // The job ends only after stop() has begun, well within an hour's grace.
+    const stopped = pool.stop(3_600_000);
+    finish();
+    await stopped;
     expect((await queue.get(id))?.state).toBe('done');
   });
 
   it('stop() puts a job that outlives the grace period back in the queue, not done and not failed', async () => {
-    const pool = new WorkerPool(queue, { [JOB_NAMES.crawlBrand]: () => new Promise((r) => setTimeout(r, 1500)) }, silentLogger(), { concurrency: 1, idleMs: 10 });
+    const { handler, finish } = gatedHandler();
+    const pool = new WorkerPool(queue, { [JOB_NAMES.crawlBrand]: handler }, silentLogger(), { concurrency: 1, idleMs: 10 });
     const { id } = await queue.enqueue('crawl.brand', 'stuck.test', { domain: 'stuck.test', refresh: false });
     pool.start();
     await until(async () => (await queue.get(id))?.state === 'running');
     await pool.stop(100);
     expect((await queue.get(id))?.state).toBe('queued');
-    await new Promise((r) => setTimeout(r, 1600));
+    // The job finishes late; a second stop() returns once the pool has dealt with that (its run and loop are over),
+    // so the check below comes causally after anything the late finish could have recorded.
+    finish();
+    await pool.stop(3_600_000);
     expect((await queue.get(id))?.state).toBe('queued');
   });
 });

@@ -57,13 +57,12 @@ describe('ingestImage: SVG', () => {
     expect(image.dominantColors.map((c) => c.hex)).toEqual(['#000000', '#ffffff']);
   });
 
-  it('stores a sanitized copy of a hostile SVG, quickly and without entity expansion', async () => {
+  it('stores a sanitized copy of a hostile SVG without entity expansion', async () => {
     const hostile = `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;"><!ENTITY e "&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;"><!ENTITY f "&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;"><!ENTITY g "&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;"><!ENTITY h "&g;&g;&g;&g;&g;&g;&g;&g;&g;&g;">]>
 <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="32" height="32" onload="alert(1)"><script>alert(2)</script><image xlink:href="https://evil.test/p.png" width="32" height="32"/><text>&h;&h;&h;</text><rect width="16" height="16"/></svg>`;
     const assets = tempAssets();
-    const started = Date.now();
+    // &h; is 10^8 characters: expanded, the stored copy would hold 300 MB of them (checked below), not a clock.
     const image = ingested(await ingestImage(Buffer.from(hostile), assets));
-    expect(Date.now() - started).toBeLessThan(5000);
     const stored = (await assets.only()).toString('utf8');
     expect(stored.toLowerCase()).not.toContain('script');
     expect(stored).not.toContain('onload');

@@ -1,8 +1,10 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchError } from '../../src/platform/fetcher.js';
-import { RobotsCache } from '../../src/platform/robots.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { ROBOTS_FAILURE_TTL_MS, RobotsCache } from '../../src/platform/robots.js';
 import { SafeFetcher, USER_AGENT, productToken } from '../../src/platform/safe-fetcher.js';
-import { startServer, type TestServer } from './servers.js';
+import { closedPort, startServer, type TestServer } from './servers.js';
 
 /** robots.txt per virtual host: one server, told apart by the Host header the fetcher sends. */
 const ROBOTS: Record<string, [number, string]> = {
@@ -69,10 +71,12 @@ describe('robots.txt through SafeFetcher', () => {
     expect(await outcome(fetcher(), 'http://missing.test/')).toBe('200');
   });
 
-  it('treats a 5xx robots.txt (and 429) as disallow-all', async () => {
+  it('fetches nothing under a 5xx robots.txt (and 429), and says the site is unreachable, not that it refused', async () => {
     const f = fetcher();
-    expect(await outcome(f, 'http://broken.test/')).toBe('robots_disallowed');
-    expect(await outcome(f, 'http://busy.test/')).toBe('robots_disallowed');
+    const before = site.requests.filter((r) => r.path === '/').length;
+    expect(await outcome(f, 'http://broken.test/')).toBe('robots_unreachable');
+    expect(await outcome(f, 'http://busy.test/')).toBe('robots_unreachable');
+    expect(site.requests.filter((r) => r.path === '/').length).toBe(before);
   });
 
   it('follows robots.txt redirects', async () => {
@@ -99,12 +103,47 @@ describe('robots.txt through SafeFetcher', () => {
   });
 });
 
+describe('a site that is down is never reported as robots_disallowed', () => {
+  it('a refused connection fails the fetch as network, not robots_disallowed, and is logged once', async () => {
+    const port = await closedPort();
+    const lines: string[] = [];
+    const destination = new Writable({ write: (chunk: Buffer, _enc, done) => void (lines.push(chunk.toString()), done()) });
+    const f = new SafeFetcher({ hostMap: { 'down.test': `127.0.0.1:${port}` }, logger: createLogger({ level: 'info', destination }) });
+    expect(await outcome(f, 'http://down.test/')).toBe('network');
+    // The robots.txt fetch failed and stopped the page fetch with the same failure: one line, not two.
+    expect(lines.filter((l) => l.includes('fetch failed'))).toHaveLength(1);
+  });
+
+  it('a robots.txt that never answers fails the fetch as timeout', async () => {
+    const silent = await startServer(() => undefined); // accepts, reads the request, never answers
+    try {
+      const f = new SafeFetcher({ hostMap: { 'silent.test': silent.address } });
+      expect(await settled(f.fetch('http://silent.test/', { timeoutMs: 300 }))).toBe('timeout');
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('a name that does not resolve fails as dns_failure', async () => {
+    const f = new SafeFetcher({ lookup: async () => Promise.reject(Object.assign(new Error('nx'), { code: 'ENOTFOUND' })) });
+    expect(await outcome(f, 'http://no-such-brand.example/')).toBe('dns_failure');
+  });
+});
+
+async function settled(promise: Promise<{ status: number }>): Promise<string> {
+  try {
+    return `${(await promise).status}`;
+  } catch (error) {
+    return error instanceof FetchError ? error.code : 'unexpected';
+  }
+}
+
 describe('RobotsCache', () => {
   it('takes the product token from the user agent', () => {
     expect(productToken(USER_AGENT)).toBe('BrandbaseBot');
   });
 
-  it('disallows all when robots.txt is unreachable, and expires entries', async () => {
+  it('rejects with the load failure while robots.txt is unreachable, and tries again after a short time', async () => {
     let now = 0;
     let calls = 0;
     const cache = new RobotsCache({
@@ -117,9 +156,12 @@ describe('RobotsCache', () => {
       },
     });
     const url = new URL('https://brand.example/');
-    expect(await cache.isAllowed(url)).toBe(false);
-    expect(await cache.isAllowed(url)).toBe(false);
-    now += 11 * 60 * 1000; // failures are retried sooner than the 24 h success TTL
+    await expect(cache.isAllowed(url)).rejects.toMatchObject({ code: 'network' });
+    await expect(cache.isAllowed(url)).rejects.toMatchObject({ code: 'network' });
+    expect(calls).toBe(1);
+    // Shorter than the crawl failure memory's default (60 s): a site that came up is seen by the next crawl.
+    expect(ROBOTS_FAILURE_TTL_MS).toBeLessThan(60_000);
+    now += ROBOTS_FAILURE_TTL_MS + 1;
     expect(await cache.isAllowed(url)).toBe(true);
     expect(calls).toBe(2);
   });

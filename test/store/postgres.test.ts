@@ -1,14 +1,15 @@
 import { describe } from 'vitest';
 import { brandEventsContract } from './brand-events.contract.js';
+import { brandWriteLogContract } from './brand-write-log.contract.js';
 import { storeContract } from './store.contract.js';
 import { spawnStorePeer } from './store-peer-process.js';
-import { PG_URL, tempPostgres } from './temp-database.js';
+import { NEEDS_POSTGRES, PG_URL, tempPostgres } from './temp-database.js';
 
-// Runs when BRANDBASE_TEST_PG_URL points at a PostgreSQL the suite may create and drop schemas in.
-describe.skipIf(PG_URL === undefined)('PostgreSQL store', () => {
+// Runs when a PostgreSQL answers (BRANDBASE_TEST_PG_URL or the default local server; test/setup/global-setup.ts).
+describe.skipIf(PG_URL === undefined)('PostgreSQL store', NEEDS_POSTGRES, () => {
   storeContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
 
-  brandEventsContract('PostgreSQL (fresh schema)', async () => {
+  const withPeer = async () => {
     const url = PG_URL ?? '';
     const temp = await tempPostgres(url);
     let peer: Awaited<ReturnType<typeof spawnStorePeer>> | undefined;
@@ -24,5 +25,8 @@ describe.skipIf(PG_URL === undefined)('PostgreSQL store', () => {
         await temp.cleanup();
       },
     };
-  });
+  };
+
+  brandEventsContract('PostgreSQL (fresh schema)', withPeer);
+  brandWriteLogContract('PostgreSQL (fresh schema)', withPeer);
 });

@@ -1,4 +1,5 @@
 import { brandEventsContract } from './brand-events.contract.js';
+import { brandWriteLogContract } from './brand-write-log.contract.js';
 import { storeContract } from './store.contract.js';
 import { spawnStorePeer } from './store-peer-process.js';
 import { tempSqlite } from './temp-database.js';
@@ -6,7 +7,7 @@ import { tempSqlite } from './temp-database.js';
 storeContract('SQLite (temp file)', tempSqlite);
 
 // The peer is another OS process: two better-sqlite3 handles in one thread would only take turns.
-brandEventsContract('SQLite (temp file)', async () => {
+async function sqliteWithPeer() {
   const temp = await tempSqlite();
   let peer: Awaited<ReturnType<typeof spawnStorePeer>> | undefined;
   return {
@@ -21,4 +22,7 @@ brandEventsContract('SQLite (temp file)', async () => {
       await temp.cleanup();
     },
   };
-});
+}
+
+brandEventsContract('SQLite (temp file)', sqliteWithPeer);
+brandWriteLogContract('SQLite (temp file)', sqliteWithPeer);

@@ -6,6 +6,11 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Store } from '../../src/store/store.js';
 import type { BackendSpec } from './store-peer-backend.js';
+import { reapOnExit } from '../helpers/child-reaper.js';
+import { useProcessTimeouts } from '../helpers/process-timeouts.js';
+
+// The files that start peer processes get timeouts sized for a busy machine (process-timeouts.ts).
+useProcessTimeouts();
 
 const CHILD = fileURLToPath(new URL('./store-peer.child.ts', import.meta.url));
 
@@ -13,7 +18,7 @@ type PeerReply = { seq: number; ok: true; value: unknown } | { seq: number; ok: 
 
 export async function spawnStorePeer(spec: BackendSpec): Promise<{ store: Store; kill(): Promise<void> }> {
   // 'advanced' serialization keeps Dates and undefined intact across the IPC channel.
-  const child = fork(CHILD, [JSON.stringify(spec)], { execArgv: ['--import', 'tsx'], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = reapOnExit(fork(CHILD, [JSON.stringify(spec)], { execArgv: ['--import', 'tsx'], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
     child.once('exit', (code) => reject(new Error(`store peer exited before it was ready (code ${code})`)));

@@ -149,6 +149,115 @@ export function storeContract(name: string, open: () => Promise<{ store: Store; 
       });
     });
 
+    describe('brand write log', () => {
+      it('numbers saves and status changes 1, 2, 3, ... with the brand and the domains each save attached', async () => {
+        const before = await store.latestBrandWrite();
+        const a = stored(uniqueDomain());
+        const b = stored(uniqueDomain());
+        const alias = uniqueDomain();
+        const startedAt = Date.now();
+        await store.saveBrand(a, [
+          { kind: 'domain', value: a.brand.domain },
+          { kind: 'domain', value: alias },
+          { kind: 'ticker', value: 'ACME' },
+        ]);
+        await store.setBrandStatus(a.brand.id, 'removed', at(500));
+        await store.saveBrand(b, []);
+        expect(await store.latestBrandWrite()).toBe(before + 3);
+        const writes = await store.brandWritesAfter(before, 10);
+        expect(writes.map((w) => ({ seq: w.seq, brandId: w.brandId, domains: w.domains }))).toEqual([
+          { seq: before + 1, brandId: a.brand.id, domains: [a.brand.domain, alias] },
+          { seq: before + 2, brandId: a.brand.id, domains: [] },
+          { seq: before + 3, brandId: b.brand.id, domains: [b.brand.domain] },
+        ]);
+        for (const write of writes) {
+          expect(write.at).toBeInstanceOf(Date);
+          expect(write.at.getTime()).toBeGreaterThanOrEqual(startedAt);
+        }
+      });
+
+      it('pages with after and limit, oldest first', async () => {
+        const before = await store.latestBrandWrite();
+        for (let i = 0; i < 5; i++) await store.saveBrand(stored(uniqueDomain()), []);
+        expect((await store.brandWritesAfter(before, 2)).map((w) => w.seq)).toEqual([before + 1, before + 2]);
+        expect((await store.brandWritesAfter(before + 2, 10)).map((w) => w.seq)).toEqual([before + 3, before + 4, before + 5]);
+        expect(await store.brandWritesAfter(before + 5, 10)).toEqual([]);
+        await expect(store.brandWritesAfter(before, 0)).rejects.toThrow(RangeError);
+      });
+
+      it('writes nothing for a failed save or a status change of an unknown brand', async () => {
+        const before = await store.latestBrandWrite();
+        const record = stored(uniqueDomain());
+        const broken = { kind: 'ticker', value: null } as unknown as IdentifierRef;
+        await expect(store.saveBrand(record, [broken])).rejects.toThrow();
+        expect(await store.setBrandStatus('brd_aaaaaaaaaaaaaaaaaaac', 'removed', at(1))).toBe(false);
+        expect(await store.latestBrandWrite()).toBe(before);
+        expect(await store.brandWritesAfter(before, 10)).toEqual([]);
+      });
+
+      it('numbers concurrent saves without gaps or repeats', async () => {
+        const before = await store.latestBrandWrite();
+        await Promise.all(Array.from({ length: 20 }, () => store.saveBrand(stored(uniqueDomain()), [])));
+        const seqs = (await store.brandWritesAfter(before, 100)).map((w) => w.seq);
+        expect(seqs).toEqual(Array.from({ length: 20 }, (_, i) => before + 1 + i));
+      });
+    });
+
+    describe('crawl failure memory', () => {
+      it('reads nothing for a domain that never failed', async () => {
+        expect(await store.getCrawlFailure(uniqueDomain())).toBeNull();
+      });
+
+      it('records a failure with one strike and reads it back by domain, to the millisecond', async () => {
+        const domain = uniqueDomain();
+        const written = await store.recordCrawlFailure({ domain, reason: 'unreachable', message: 'connection refused', failedAt: at(10) });
+        const expected = { domain, reason: 'unreachable', message: 'connection refused', strikes: 1, failedAt: at(10) };
+        expect(written).toEqual(expected);
+        expect(await store.getCrawlFailure(domain)).toEqual(expected);
+        expect((await store.getCrawlFailure(domain))?.failedAt).toBeInstanceOf(Date);
+      });
+
+      it('a failure in a row adds a strike and replaces reason, message and time', async () => {
+        const domain = uniqueDomain();
+        await store.recordCrawlFailure({ domain, reason: 'timeout', message: 'slow', failedAt: at(10) });
+        const second = await store.recordCrawlFailure({ domain, reason: 'dns_failure', message: 'ENOTFOUND', failedAt: at(20) });
+        expect(second).toEqual({ domain, reason: 'dns_failure', message: 'ENOTFOUND', strikes: 2, failedAt: at(20) });
+        expect(await store.getCrawlFailure(domain)).toEqual(second);
+      });
+
+      it('failures recorded at once all count (one upsert each, no lost strike)', async () => {
+        const domain = uniqueDomain();
+        await Promise.all(Array.from({ length: 8 }, (_, i) => store.recordCrawlFailure({ domain, reason: 'timeout', message: `try ${i}`, failedAt: at(i) })));
+        expect((await store.getCrawlFailure(domain))?.strikes).toBe(8);
+      });
+
+      it('clears the failures of the given domains only, and a cleared domain starts again at one strike', async () => {
+        const [a, b, c] = [uniqueDomain(), uniqueDomain(), uniqueDomain()];
+        for (const domain of [a, b, c]) await store.recordCrawlFailure({ domain, reason: 'not_html', message: 'json', failedAt: at(10) });
+        await store.clearCrawlFailures([a, b]);
+        await store.clearCrawlFailures([]);
+        expect(await store.getCrawlFailure(a)).toBeNull();
+        expect(await store.getCrawlFailure(b)).toBeNull();
+        expect((await store.getCrawlFailure(c))?.reason).toBe('not_html');
+        expect((await store.recordCrawlFailure({ domain: a, reason: 'timeout', message: 'again', failedAt: at(30) })).strikes).toBe(1);
+      });
+
+      it('prunes failures older than a time and keeps the newer ones', async () => {
+        const [old, fresh] = [uniqueDomain(), uniqueDomain()];
+        await store.recordCrawlFailure({ domain: old, reason: 'timeout', message: 'old', failedAt: at(-3_600_000) });
+        await store.recordCrawlFailure({ domain: fresh, reason: 'timeout', message: 'fresh', failedAt: at(0) });
+        expect(await store.pruneCrawlFailures(at(-1))).toBeGreaterThanOrEqual(1);
+        expect(await store.getCrawlFailure(old)).toBeNull();
+        expect(await store.getCrawlFailure(fresh)).not.toBeNull();
+      });
+
+      it('keeps a long message to a bounded length', async () => {
+        const domain = uniqueDomain();
+        await store.recordCrawlFailure({ domain, reason: 'http_error', message: 'x'.repeat(10_000), failedAt: at(0) });
+        expect((await store.getCrawlFailure(domain))?.message.length).toBeLessThanOrEqual(1000);
+      });
+    });
+
     describe('organizations', () => {
       it('creates, gets, lists and updates', async () => {
         const org = newOrg();

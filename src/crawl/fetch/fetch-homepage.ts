@@ -16,14 +16,17 @@ export type HomepageResult = { ok: true; result: FetchResult } | HomepageFailure
 
 const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1';
 
+/** Every fetch failure names its own reason: a site that is down is never reported as a robots refusal. */
 const REASONS: Record<FetchErrorCode, HomepageFailure['reason']> = {
   invalid_url: 'blocked',
   blocked_address: 'blocked',
-  dns_failure: 'unreachable',
+  dns_failure: 'dns_failure',
   robots_disallowed: 'robots_disallowed',
+  // robots.txt answered 5xx/429: the site is down or overloaded (RFC 9309 "unreachable").
+  robots_unreachable: 'unreachable',
   too_large: 'too_large',
   timeout: 'timeout',
-  too_many_redirects: 'unreachable',
+  too_many_redirects: 'too_many_redirects',
   network: 'unreachable',
 };
 

@@ -4,7 +4,8 @@ import { batchBrands, type BatchItem } from '../../usecases/batch-brands.js';
 import type { Payer } from '../../usecases/payer.js';
 import type { AppDeps } from '../app-deps.js';
 import { payerOf, setUsageHeaders } from '../credentials.js';
-import { ErrorBody } from '../schemas/route-schemas.js';
+import { USAGE_HEADERS } from '../schemas/response-headers.js';
+import { CrawlFailureReasonSchema, ErrorBody } from '../schemas/route-schemas.js';
 
 /**
  * POST /v2/brands/batch (spec 4.3, 2.10). The body is validated strictly by this schema (any violation is a
@@ -38,6 +39,8 @@ const BatchResultItem = Type.Object(
     brand: Type.Optional(Type.Ref('Brand')),
     code: Type.Optional(Type.Union(['crawl_queued', 'response_too_large', 'timeout'].map((c) => Type.Literal(c)))),
     message: Type.Optional(Type.String()),
+    /** On a 404 item whose domain's crawl failed within the failure memory (docs/spec-decisions.md). */
+    reason: Type.Optional(CrawlFailureReasonSchema),
   },
   { additionalProperties: false },
 );
@@ -69,6 +72,7 @@ export function registerBatchRoute(app: FastifyInstance, deps: AppDeps): void {
           403: ErrorBody,
           429: BatchQuotaBody,
         },
+        responseHeaders: { 200: USAGE_HEADERS },
       },
       // Authentication comes before body validation: a request without a valid key is refused as such.
       preValidation: async (request) => {

@@ -1,14 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { CrawlFailureReason } from '../../domain/crawl-failures.js';
 import { IdentifierCache } from '../../domain/identifier-cache.js';
 import type { Readings } from '../../domain/identifiers.js';
 import { lookupBrand } from '../../usecases/lookup-brand.js';
 import type { Payer } from '../../usecases/payer.js';
 import type { AppDeps } from '../app-deps.js';
 import { payerOf, setUsageHeaders } from '../credentials.js';
-import { detectedReadings, EXPLICIT_TYPES, typedReadings } from '../identifier-params.js';
+import { detectedReadings, exchangeOf, EXPLICIT_TYPES, typedReadings } from '../identifier-params.js';
 import { notFoundPayment } from '../payment-bodies.js';
 import { brandResponses, typedParams, wildcardParams } from '../schemas/route-schemas.js';
 import { BrandQuery, type BrandQueryType, readLookupFlags } from '../schemas/brand-query.js';
+import { USAGE_HEADERS } from '../schemas/response-headers.js';
+
+/** Every answer the lookup use case completes carries the usage headers (spec 5.1, spec-decisions 12). */
+const LOOKUP_HEADERS = { 200: USAGE_HEADERS, 204: USAGE_HEADERS, 404: USAGE_HEADERS };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,8 +28,13 @@ async function answerLookup(deps: AppDeps, request: FastifyRequest, reply: Fasti
   request.resolvedDomain = answer.domain;
   setUsageHeaders(reply, usage);
   if (answer.status === 'not_indexed') return reply.code(204).send();
-  if (answer.status === 'not_found') return reply.code(404).type('application/json').send({ message: answer.message, ...notFoundPayment(deps.publicUrl) });
+  if (answer.status === 'not_found') return reply.code(404).type('application/json').send(notFoundBody(deps.publicUrl, answer.message, answer.reason));
   return reply.code(200).type('application/json; charset=utf-8').send(answer.record);
+}
+
+/** The spec's 404 body (7.1), plus `reason` when a crawl failed (docs/errors.md, "Crawl failures"). */
+function notFoundBody(publicUrl: string, message: string, reason: CrawlFailureReason | undefined): Record<string, unknown> {
+  return reason === undefined ? { message, ...notFoundPayment(publicUrl) } : { message, reason, ...notFoundPayment(publicUrl) };
 }
 
 export function registerBrandGetRoutes(app: FastifyInstance, deps: AppDeps): void {
@@ -32,10 +42,10 @@ export function registerBrandGetRoutes(app: FastifyInstance, deps: AppDeps): voi
     const template = `/v2/brands/${type}/{identifier}`;
     app.get(
       `/v2/brands/${type}/:identifier`,
-      { schema: { summary: `Brand by ${type}`, tags: ['brands'], params: typedParams(type), querystring: BrandQuery, response: brandResponses() } },
+      { schema: { summary: `Brand by ${type}`, tags: ['brands'], params: typedParams(type), querystring: BrandQuery, response: brandResponses(), responseHeaders: LOOKUP_HEADERS } },
       async (request, reply) => {
         const payer = await payerOf(deps, request, { answer: 'payment', route: template }, 'lookup');
-        return answerLookup(deps, request, reply, payer, typedReadings(type, (request.params as { identifier: string }).identifier));
+        return answerLookup(deps, request, reply, payer, typedReadings(type, (request.params as { identifier: string }).identifier, exchangeOf(request.query)));
       },
     );
   }
@@ -51,6 +61,7 @@ export function registerBrandGetRoutes(app: FastifyInstance, deps: AppDeps): voi
         params: wildcardParams(),
         querystring: BrandQuery,
         response: brandResponses(),
+        responseHeaders: LOOKUP_HEADERS,
       },
       // The query is documented but not validated at run time: its values are read by exact match (`true`, `1`),
       // any other value keeps the default (spec 4.1), so validation could only cost time on the hottest route.
@@ -58,7 +69,7 @@ export function registerBrandGetRoutes(app: FastifyInstance, deps: AppDeps): voi
     },
     async (request, reply) => {
       const payer = await payerOf(deps, request, { answer: 'payment', route: '/v2/brands/{identifier}' }, 'lookup');
-      return answerLookup(deps, request, reply, payer, detectedReadings((request.params as { '*': string })['*'], identifiers));
+      return answerLookup(deps, request, reply, payer, detectedReadings((request.params as { '*': string })['*'], identifiers, exchangeOf(request.query)));
     },
   );
 }

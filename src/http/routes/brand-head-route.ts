@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Readings } from '../../domain/identifiers.js';
+import type { ExplicitType, Readings } from '../../domain/identifiers.js';
 import type { Payer } from '../../usecases/payer.js';
 import { prefetchBrand } from '../../usecases/prefetch-brand.js';
 import type { AppDeps } from '../app-deps.js';
 import { payerOf } from '../credentials.js';
-import { detectedReadings, typedReadings } from '../identifier-params.js';
+import { detectedReadings, exchangeOf, EXPLICIT_TYPES, typedReadings } from '../identifier-params.js';
+import { headResponses, typedParams } from '../schemas/route-schemas.js';
 
 const STATUS = { held: 200, queued: 202, not_found: 404 } as const;
 
@@ -19,14 +20,28 @@ async function prefetch(deps: AppDeps, request: FastifyRequest, reply: FastifyRe
   return reply.code(STATUS[await prefetchBrand(deps.usecases, payer, readings)]).send();
 }
 
-export function registerBrandHeadRoutes(app: FastifyInstance, deps: AppDeps): void {
-  app.head('/v2/brands/domain/:identifier', { schema: { summary: 'Prefetch by domain', tags: ['brands'] } }, async (request, reply) => {
-    const payer = await payerOf(deps, request, { answer: 'payment', route: '/v2/brands/domain/{domain}' }, 'prefetch');
-    return prefetch(deps, request, reply, payer, typedReadings('domain', (request.params as { identifier: string }).identifier));
-  });
+/** Only a domain (or an email address's domain) can have a crawl queued: the other typed routes never answer 202. */
+function queues(type: ExplicitType): boolean {
+  return type === 'domain';
+}
 
-  app.head('/v2/brands/*', { schema: { summary: 'Availability check and prefetch', tags: ['brands'] } }, async (request, reply) => {
+/**
+ * Every GET brand route has its HEAD, so HEAD agrees with GET on what an identifier is: `HEAD /v2/brands/ticker/AAPL`
+ * is the ticker AAPL (200 when its company's brand is held), never the auto-detected identifier `ticker/AAPL` (400).
+ */
+export function registerBrandHeadRoutes(app: FastifyInstance, deps: AppDeps): void {
+  for (const type of EXPLICIT_TYPES) {
+    const template = `/v2/brands/${type}/{identifier}`;
+    const schema = { summary: `Availability check and prefetch by ${type}`, tags: ['brands'], params: typedParams(type), docResponses: headResponses(queues(type)) };
+    app.head(`/v2/brands/${type}/:identifier`, { schema }, async (request, reply) => {
+      const payer = await payerOf(deps, request, { answer: 'payment', route: template }, 'prefetch');
+      return prefetch(deps, request, reply, payer, typedReadings(type, (request.params as { identifier: string }).identifier, exchangeOf(request.query)));
+    });
+  }
+
+  const schema = { summary: 'Availability check and prefetch (auto-detected identifier)', tags: ['brands'], docResponses: headResponses(true) };
+  app.head('/v2/brands/*', { schema }, async (request, reply) => {
     const payer = await payerOf(deps, request, { answer: 'payment', route: '/v2/brands/{identifier}' }, 'prefetch');
-    return prefetch(deps, request, reply, payer, detectedReadings((request.params as { '*': string })['*']));
+    return prefetch(deps, request, reply, payer, detectedReadings((request.params as { '*': string })['*'], undefined, exchangeOf(request.query)));
   });
 }

@@ -1,16 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readings } from '../../domain/identifiers.js';
+import { brandAvailability } from '../../usecases/brand-availability.js';
 import { brandIndustries } from '../../usecases/brand-industries.js';
 import type { Payer } from '../../usecases/payer.js';
 import type { AppDeps } from '../app-deps.js';
 import { payerOf, setUsageHeaders } from '../credentials.js';
-import { detectedReadings, EXPLICIT_TYPES, typedReadings } from '../identifier-params.js';
+import { detectedReadings, exchangeOf, EXPLICIT_TYPES, typedReadings } from '../identifier-params.js';
 import { notFoundPayment } from '../payment-bodies.js';
-import { ErrorBody, NotFoundBody, PaymentRequiredBody } from '../schemas/route-schemas.js';
+import { USAGE_HEADERS } from '../schemas/response-headers.js';
+import { availabilityResponses, ErrorBody, NotFoundBody, PaymentRequiredBody } from '../schemas/route-schemas.js';
 
 const IndustriesBody = Type.Object({ industries: Type.Array(Type.Ref('Industry')) }, { additionalProperties: false });
 const responses = { 200: IndustriesBody, 400: ErrorBody, 401: ErrorBody, 402: PaymentRequiredBody, 403: ErrorBody, 404: NotFoundBody, 429: ErrorBody };
+const responseHeaders = { 200: USAGE_HEADERS, 404: USAGE_HEADERS };
 
 /** The industries of a held brand (spec 4.5); a brand not held answers 404 and nothing is crawled or queued. */
 async function answerIndustries(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, payer: Payer, readings: Readings): Promise<FastifyReply> {
@@ -21,16 +24,40 @@ async function answerIndustries(deps: AppDeps, request: FastifyRequest, reply: F
   return reply.code(200).send({ industries: answer.industries });
 }
 
+/** HEAD agrees with the GET: 200 when it would answer, 404 when not; free, nothing crawled (docs/spec-decisions.md). */
+async function answerAvailability(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, readings: Readings): Promise<FastifyReply> {
+  request.resolvedDomain = readings.primary.kind === 'domain' ? readings.primary.domain : null;
+  return reply.code((await brandAvailability(deps.usecases, readings)) === 'held' ? 200 : 404).send();
+}
+
+type ReadingsOf = (request: FastifyRequest) => Readings;
+
+function registerIndustries(app: FastifyInstance, deps: AppDeps, route: { path: string; template: string; summary: string; readings: ReadingsOf }): void {
+  app.get(route.path, { schema: { summary: route.summary, tags: ['brands'], response: responses, responseHeaders } }, async (request, reply) => {
+    const payer = await payerOf(deps, request, { answer: 'payment', route: route.template }, 'lookup');
+    return answerIndustries(deps, request, reply, payer, route.readings(request));
+  });
+  app.head(route.path, { schema: { summary: `${route.summary}: held or not`, tags: ['brands'], docResponses: availabilityResponses() } }, async (request, reply) => {
+    await payerOf(deps, request, { answer: 'payment', route: route.template }, 'prefetch');
+    return answerAvailability(deps, request, reply, route.readings(request));
+  });
+}
+
+const identifierOf = (request: FastifyRequest): string => (request.params as { identifier: string }).identifier;
+
 export function registerIndustriesRoutes(app: FastifyInstance, deps: AppDeps): void {
   for (const type of EXPLICIT_TYPES) {
-    const template = `/v2/brands/${type}/{identifier}/company/industries`;
-    app.get(`/v2/brands/${type}/:identifier/company/industries`, { schema: { summary: `Industries of a brand by ${type}`, tags: ['brands'], response: responses } }, async (request, reply) => {
-      const payer = await payerOf(deps, request, { answer: 'payment', route: template }, 'lookup');
-      return answerIndustries(deps, request, reply, payer, typedReadings(type, (request.params as { identifier: string }).identifier));
+    registerIndustries(app, deps, {
+      path: `/v2/brands/${type}/:identifier/company/industries`,
+      template: `/v2/brands/${type}/{identifier}/company/industries`,
+      summary: `Industries of a brand by ${type}`,
+      readings: (request) => typedReadings(type, identifierOf(request), exchangeOf(request.query)),
     });
   }
-  app.get('/v2/brands/:identifier/company/industries', { schema: { summary: 'Industries of a brand (auto-detected identifier)', tags: ['brands'], response: responses } }, async (request, reply) => {
-    const payer = await payerOf(deps, request, { answer: 'payment', route: '/v2/brands/{identifier}/company/industries' }, 'lookup');
-    return answerIndustries(deps, request, reply, payer, detectedReadings((request.params as { identifier: string }).identifier));
+  registerIndustries(app, deps, {
+    path: '/v2/brands/:identifier/company/industries',
+    template: '/v2/brands/{identifier}/company/industries',
+    summary: 'Industries of a brand (auto-detected identifier)',
+    readings: (request) => detectedReadings(identifierOf(request), undefined, exchangeOf(request.query)),
   });
 }

@@ -10,6 +10,7 @@ export const BrandQuery = Type.Object(
     allowNsfw: Type.Optional(Type.String({ description: '`true` returns NSFW brands, `false` answers 404 for them; unset returns them with isNsfw true.' })),
     cachedOnly: Type.Optional(Type.String({ description: '`true`: answer from the store only (204 when not indexed, free).' })),
     palette: Type.Optional(Type.String({ description: '`true` or `1` adds `palette`.' })),
+    exchange: Type.Optional(Type.String({ description: 'for a ticker: the exchange (ISO 10383 MIC such as `XLON`, a vendor suffix such as `L`, or a name such as `LSE`); same as the `XLON:SHEL` prefix' })),
   },
   { additionalProperties: true },
 );

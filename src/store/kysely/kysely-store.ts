@@ -6,10 +6,14 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../../domain/accounts.js';
 import type { BrandSavedEvent } from '../../domain/brand-changes.js';
-import type { BrandStatus, ClaimedBrandEvent, IdentifierRef, Store, StoredBrand } from '../store.js';
+import type { BrandStatus, BrandWrite, ClaimedBrandEvent, CrawlFailure, IdentifierRef, Store, StoredBrand } from '../store.js';
+import type { ReferenceData } from '../../refdata/reference-data.js';
 import * as events from './brand-event-log.js';
+import * as writes from './brand-write-log.js';
+import * as crawlFailures from './crawl-failure-memory.js';
 import { assertSafeInteger, toMillis, toSafeInteger } from './column-codec.js';
 import { migrateToLatest } from './migrations.js';
+import { KyselyReferenceData } from './reference-data-tables.js';
 import {
   apiKeyToRow,
   brandToRow,
@@ -71,11 +75,35 @@ function organizationPatchToRow(patch: OrganizationPatch): Partial<Organizations
 
 export class KyselyStore implements Store {
   #closed = false;
+  readonly #refdata: KyselyReferenceData;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly opts: KyselyStoreOptions,
-  ) {}
+  ) {
+    this.#refdata = new KyselyReferenceData(db, opts.dialect);
+  }
+
+  // ---- reference data (reference-data-tables.ts) ----
+
+  listingsByTicker: ReferenceData['listingsByTicker'] = (t) => this.#refdata.listingsByTicker(t);
+  listingByTickerAndMic: ReferenceData['listingByTickerAndMic'] = (t, mic) => this.#refdata.listingByTickerAndMic(t, mic);
+  listingsByIsin: ReferenceData['listingsByIsin'] = (isin) => this.#refdata.listingsByIsin(isin);
+  etfsByTicker: ReferenceData['etfsByTicker'] = (t) => this.#refdata.etfsByTicker(t);
+  etfByTickerAndMic: ReferenceData['etfByTickerAndMic'] = (t, mic) => this.#refdata.etfByTickerAndMic(t, mic);
+  etfsByIsin: ReferenceData['etfsByIsin'] = (isin) => this.#refdata.etfsByIsin(isin);
+  cryptoBySymbol: ReferenceData['cryptoBySymbol'] = (s) => this.#refdata.cryptoBySymbol(s);
+  leiByIsin: ReferenceData['leiByIsin'] = (isin) => this.#refdata.leiByIsin(isin);
+  domainByLei: ReferenceData['domainByLei'] = (lei) => this.#refdata.domainByLei(lei);
+  upsertListings: ReferenceData['upsertListings'] = (rows) => this.#refdata.upsertListings(rows);
+  upsertEtfs: ReferenceData['upsertEtfs'] = (rows) => this.#refdata.upsertEtfs(rows);
+  upsertCryptoAssets: ReferenceData['upsertCryptoAssets'] = (rows) => this.#refdata.upsertCryptoAssets(rows);
+  upsertIsinLeis: ReferenceData['upsertIsinLeis'] = (rows) => this.#refdata.upsertIsinLeis(rows);
+  upsertLeiDomains: ReferenceData['upsertLeiDomains'] = (rows) => this.#refdata.upsertLeiDomains(rows);
+  insertIntoEmpty: ReferenceData['insertIntoEmpty'] = (batch) => this.#refdata.insertIntoEmpty(batch);
+  recordReferenceImport: ReferenceData['recordReferenceImport'] = (record) => this.#refdata.recordReferenceImport(record);
+  referenceStatus: ReferenceData['referenceStatus'] = () => this.#refdata.referenceStatus();
+  hasReferenceImports: ReferenceData['hasReferenceImports'] = () => this.#refdata.hasReferenceImports();
 
   // ---- brands ----
 
@@ -98,7 +126,8 @@ export class KyselyStore implements Store {
   /**
    * Keeps the first `createdAt` of a brand saved again: it records when the brand entered the store. The
    * `brand.saved` event is diffed against the record read under the write lock and written before the
-   * identifiers, so any failure of the transaction takes the event with it.
+   * identifiers, so any failure of the transaction takes the event with it. The brand write log entry comes last:
+   * on PostgreSQL it holds a lock that serializes all saves until commit (brand-write-log.ts).
    */
   async saveBrand(stored: StoredBrand, identifiers: IdentifierRef[]): Promise<BrandSavedEvent> {
     const row = brandToRow(stored);
@@ -119,23 +148,27 @@ export class KyselyStore implements Store {
         )
         .execute();
       const event = await events.appendBrandSavedEvent(trx, previous, stored.brand, new Date());
-      if (refs.length === 0) return event;
-      await trx
-        .insertInto('brand_identifiers')
-        .values(refs.map((ref) => ({ kind: ref.kind, value: ref.value, brand_id: row.id })))
-        .onConflict((oc) => oc.columns(['kind', 'value']).doUpdateSet((eb) => ({ brand_id: eb.ref('excluded.brand_id') })))
-        .execute();
+      if (refs.length > 0) {
+        await trx
+          .insertInto('brand_identifiers')
+          .values(refs.map((ref) => ({ kind: ref.kind, value: ref.value, brand_id: row.id })))
+          .onConflict((oc) => oc.columns(['kind', 'value']).doUpdateSet((eb) => ({ brand_id: eb.ref('excluded.brand_id') })))
+          .execute();
+      }
+      // Caches key brands by domain too: a domain moved here from another brand must be dropped from them.
+      const domains = [...new Set([row.domain, ...refs.filter((ref) => ref.kind === 'domain').map((ref) => ref.value)])];
+      await writes.appendBrandWrite(trx, this.opts.dialect, row.id, domains, toMillis(event.occurredAt));
       return event;
     });
   }
 
   async setBrandStatus(id: string, status: BrandStatus, at: Date): Promise<boolean> {
-    const result = await this.db
-      .updateTable('brands')
-      .set({ status, updated_at: toMillis(at) })
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+    return writeTransaction(this.db, this.opts.dialect, async (trx) => {
+      const result = await trx.updateTable('brands').set({ status, updated_at: toMillis(at) }).where('id', '=', id).executeTakeFirst();
+      if (result.numUpdatedRows === 0n) return false;
+      await writes.appendBrandWrite(trx, this.opts.dialect, id, [], Date.now());
+      return true;
+    });
   }
 
   async listIdentifiers(brandId: string): Promise<IdentifierRef[]> {
@@ -146,6 +179,34 @@ export class KyselyStore implements Store {
       .orderBy('kind')
       .orderBy('value')
       .execute();
+  }
+
+  // ---- crawl failure memory (crawl-failure-memory.ts) ----
+
+  getCrawlFailure(domain: string): Promise<CrawlFailure | null> {
+    return crawlFailures.getCrawlFailure(this.db, domain);
+  }
+
+  recordCrawlFailure(failure: Omit<CrawlFailure, 'strikes'>): Promise<CrawlFailure> {
+    return crawlFailures.recordCrawlFailure(this.db, failure);
+  }
+
+  clearCrawlFailures(domains: readonly string[]): Promise<void> {
+    return crawlFailures.clearCrawlFailures(this.db, domains);
+  }
+
+  pruneCrawlFailures(before: Date): Promise<number> {
+    return crawlFailures.pruneCrawlFailures(this.db, before);
+  }
+
+  // ---- brand write log (brand-write-log.ts) ----
+
+  latestBrandWrite(): Promise<number> {
+    return writes.latestBrandWrite(this.db);
+  }
+
+  brandWritesAfter(after: number, limit: number): Promise<BrandWrite[]> {
+    return writes.brandWritesAfter(this.db, after, limit);
   }
 
   // ---- brand events (brand-event-log.ts) ----

@@ -6,6 +6,7 @@
 import { Migrator, sql } from 'kysely';
 import type { Kysely, Migration, SqlBool } from 'kysely';
 import { convertAssetUrlsToKeys } from './asset-key-migration.js';
+import { referenceDataMigration } from './reference-data-migration.js';
 
 /** Jobs that hold their (name, key): the predicate of the partial unique index that enforces dedup. */
 export function activeJobPredicate() {
@@ -204,12 +205,52 @@ const fairQueue: Migration = {
   },
 };
 
+/**
+ * The crawl failure memory moves from each process's memory into the store, so every API process, worker and
+ * `brandbase crawl` sees the same failures (ADR 0016). Read by primary key on a lookup miss; pruned by age.
+ */
+const crawlFailures: Migration = {
+  async up(db) {
+    await db.schema
+      .createTable('crawl_failures')
+      .addColumn('domain', 'text', (c) => c.primaryKey())
+      .addColumn('reason', 'text', (c) => c.notNull())
+      .addColumn('message', 'text', (c) => c.notNull())
+      .addColumn('strikes', 'integer', (c) => c.notNull())
+      .addColumn('failed_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('crawl_failures_failed_at_idx').on('crawl_failures').column('failed_at').execute();
+  },
+};
+
+/**
+ * The brand write log (ADR 0017): every brand save and status change, numbered in commit order, so each API
+ * process can drop the cached brands another process wrote. `seq` is taken as max + 1 under the write lock (a
+ * plain bigint on both dialects: no autoincrement/identity syntax to tell apart, and no gaps from rollbacks).
+ */
+const brandWrites: Migration = {
+  async up(db) {
+    await db.schema
+      .createTable('brand_writes')
+      .addColumn('seq', 'bigint', (c) => c.primaryKey())
+      .addColumn('brand_id', 'text', (c) => c.notNull())
+      .addColumn('domains', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
+    // Pruning deletes by age.
+    await db.schema.createIndex('brand_writes_created_at_idx').on('brand_writes').column('created_at').execute();
+  },
+};
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_billing': billing,
   '0003_brand_events': brandEvents,
   '0004_asset_keys': assetKeys,
   '0005_fair_queue': fairQueue,
+  '0006_crawl_failures': crawlFailures,
+  '0007_brand_writes': brandWrites,
+  '0008_reference_data': referenceDataMigration,
 };
 
 export interface MigrateOptions {

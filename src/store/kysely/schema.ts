@@ -12,6 +12,7 @@
 import type { Plan, UsageSource } from '../../domain/accounts.js';
 import type { BrandStatus, IdentifierKind } from '../store.js';
 import type { JobState } from '../../jobs/queue.js';
+import type { ReferenceDataTables } from './reference-schema.js';
 
 /** Epoch milliseconds. */
 export type Millis = number;
@@ -134,7 +135,33 @@ export interface EventDeliveriesTable {
   updated_at: Millis;
 }
 
-export interface Database {
+/**
+ * 0006: the crawl failure memory, shared by every process (one row per domain whose last crawl failed; deleted
+ * by a successful crawl). `strikes` counts failures in a row; how long a row is answered is computed from
+ * `failed_at` and `strikes` by the reader (brands/failure-memory.ts), so changing the setting applies at once.
+ */
+export interface CrawlFailuresTable {
+  domain: string;
+  reason: string;
+  message: string;
+  strikes: number;
+  failed_at: Millis;
+}
+
+/**
+ * 0007: one row per brand save or status change, numbered 1, 2, 3, ... in commit order (the number is taken under
+ * the write lock, ADR 0017); polled by API processes to invalidate their brand caches. Pruned by age, newest kept.
+ */
+export interface BrandWritesTable {
+  seq: number;
+  brand_id: string;
+  /** JSON array of the domains the write attached, as text. */
+  domains: string;
+  created_at: Millis;
+}
+
+/** Reference-data tables (0008) are declared in reference-schema.ts. */
+export interface Database extends ReferenceDataTables {
   brands: BrandsTable;
   brand_identifiers: BrandIdentifiersTable;
   organizations: OrganizationsTable;
@@ -146,4 +173,6 @@ export interface Database {
   brand_events: BrandEventsTable;
   event_consumers: EventConsumersTable;
   event_deliveries: EventDeliveriesTable;
+  crawl_failures: CrawlFailuresTable;
+  brand_writes: BrandWritesTable;
 }

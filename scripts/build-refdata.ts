@@ -1,0 +1,129 @@
+/**
+ * Builds the embedded reference set (refdata/embedded/*.csv.gz) from the openly licensed snapshots in
+ * ../shared/refdata (or the folder given as the first argument): imports every source through the same importer
+ * a deployment uses (so the known errors are caught the same way) into a throw-away SQLite store, spreads domains
+ * and size classes across listings of one ISIN, then keeps the large and mid caps with a website, the ETFs of
+ * known issuers and the crypto assets with a website. Run: node --import tsx scripts/build-refdata.ts [dir]
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { exchangeCountry, isSecondaryVenue } from '../src/refdata/exchanges.js';
+import { importReferenceFile } from '../src/refdata/import/import-file.js';
+import { CRYPTO_COLUMNS, ETF_COLUMNS, LISTING_COLUMNS } from '../src/refdata/import/embedded-tables.js';
+import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+
+const SHARED = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../../shared/refdata'));
+const OUT = path.join(import.meta.dirname, '../refdata/embedded');
+
+/** Import order matters: cross-checking formats (identifiers, curated domains) read what is already imported. */
+const IMPORTS: { file: string; format: string; sourceDate: string }[] = [
+  { file: 'sec/company_tickers_exchange.json', format: 'sec-company-tickers-exchange', sourceDate: '2025-08-01' },
+  { file: 'free-ticker-database/core_listings.csv', format: 'free-ticker-listings', sourceDate: '2026-05-31' },
+  { file: 'financedatabase/equities_slim.csv', format: 'financedatabase-equities', sourceDate: '2026-08-16' },
+  { file: 'financedatabase-v1-2022/equities_v1_2022.csv', format: 'financedatabase-v1-equities', sourceDate: '2022-07-19' },
+  { file: 'free-ticker-database/identifiers.csv', format: 'free-ticker-identifiers', sourceDate: '2026-05-31' },
+  { file: 'mrchartist/domains_us.json', format: 'mrchartist-domains', sourceDate: '2025-08-01' },
+  { file: 'financedatabase/etfs_slim.csv', format: 'financedatabase-etfs', sourceDate: '2026-08-16' },
+  { file: 'financedatabase/cryptos.csv', format: 'financedatabase-cryptos', sourceDate: '2026-08-16' },
+  { file: 'trustwallet/chain_info_extracts.json', format: 'trustwallet-chains', sourceDate: '2025-08-01' },
+];
+
+/** ETF venues in the order a plain ticker is most likely meant (the cap of 10,000 keeps the first). */
+const ETF_VENUES = ['ARCX', 'XNAS', 'BATS', 'XNYS', 'XASE', 'XLON', 'XETR', 'XPAR', 'XAMS', 'XSWX', 'XMIL', 'XTSE', 'XASX', 'XTKS', 'XHKG'];
+
+type Row = Record<string, string | number | null>;
+
+function csv(columns: readonly string[], rows: readonly Row[]): Buffer {
+  const cell = (v: string | number | null | undefined) => {
+    const s = v === null || v === undefined ? '' : String(v);
+    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  const lines = [columns.join(','), ...rows.map((r) => columns.map((c) => cell(r[c])).join(','))];
+  return gzipSync(`${lines.join('\n')}\n`, { level: 9 });
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-refdata-'));
+  const { store, db } = await openSqliteStore({ file: path.join(dir, 'build.sqlite') });
+  try {
+    await store.migrate();
+    for (const step of IMPORTS) {
+      const report = await importReferenceFile(store, { ...step, file: path.join(SHARED, step.file) });
+      const skipped = Object.entries(report.skipped).map(([k, v]) => `${k}=${v.count}`).join(' ');
+      const corrected = Object.entries(report.corrected).map(([k, v]) => `${k}=${v.count}`).join(' ');
+      process.stdout.write(`${step.format}: read ${report.rowsRead}, +${report.inserted} ~${report.updated} =${report.unchanged}, contradictions ${report.contradictions.count}; skipped ${skipped || '-'}; corrected ${corrected || '-'}\n`);
+    }
+    const listings = (await db.selectFrom('ref_listings').selectAll().execute()) as unknown as Row[];
+    spreadAcrossIsin(listings);
+    const keptListings = listings
+      .map(checkStaleDomain)
+      // Every US exchange listing is kept, with or without a website: a plain ticker reads as a US symbol first, so
+      // a US company the set did not know would otherwise answer a foreign homonym (`MS`, `T`) instead of a 404.
+      .filter((l) => isUsExchangeListing(l) || (l.domain !== null && (Number(l.rank) <= 3 || JSON.parse(String(l.field_sources)).domain === 'mrchartist')))
+      // Listings on regional and off-exchange venues would only bloat the set; the home listing is kept.
+      .filter((l) => !isSecondaryVenue(String(l.mic)))
+      .map((l) => ({ ...l, primary: l.is_primary }))
+      .sort((a, b) => String(a.mic).localeCompare(String(b.mic)) || String(a.ticker_norm).localeCompare(String(b.ticker_norm)));
+    const etfs = ((await db.selectFrom('ref_etfs').selectAll().where('issuer_domain', 'is not', null).execute()) as unknown as Row[])
+      .sort((a, b) => venueOrder(a.mic) - venueOrder(b.mic) || String(a.ticker_norm).localeCompare(String(b.ticker_norm)))
+      .slice(0, 10_000);
+    const crypto = await db.selectFrom('ref_crypto_assets').selectAll().where('domain', 'is not', null).orderBy('rank').orderBy('symbol').limit(2000).execute();
+    await writeFile(path.join(OUT, 'listings.csv.gz'), csv(LISTING_COLUMNS, keptListings));
+    await writeFile(path.join(OUT, 'etfs.csv.gz'), csv(ETF_COLUMNS, etfs));
+    await writeFile(path.join(OUT, 'crypto.csv.gz'), csv(CRYPTO_COLUMNS, crypto as unknown as Row[]));
+    process.stdout.write(`embedded: ${keptListings.length} listings, ${etfs.length} ETFs, ${crypto.length} crypto assets → ${OUT}\n`);
+  } finally {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const US_EXCHANGES = new Set(['XNYS', 'XNAS', 'XASE', 'ARCX', 'BATS']);
+
+function isUsExchangeListing(l: Row): boolean {
+  return US_EXCHANGES.has(String(l.mic));
+}
+
+/**
+ * A domain from the 2022 snapshot (financedatabase-v1-2022) is matched by ticker alone, and tickers are reused: it is
+ * kept only when the company name carries the domain's name (`MORGAN STANLEY` ~ morganstanley.com, `AT&T INC` ~
+ * att.com), else dropped (the listing stays, without a website: a 404 rather than another company's brand).
+ */
+function checkStaleDomain(l: Row): Row {
+  if (l.domain === null || JSON.parse(String(l.field_sources)).domain !== 'financedatabase-v1-2022') return l;
+  const squeeze = (v: string) => v.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const label = squeeze(String(l.domain).split('.')[0] ?? '');
+  const name = squeeze(String(l.name));
+  const firstWord = squeeze(String(l.name).split(/\s+/)[0] ?? '');
+  const matches = label.length >= 2 && (name.includes(label) || (firstWord.length >= 3 && label.includes(firstWord)));
+  return matches ? l : { ...l, domain: null };
+}
+
+function venueOrder(mic: string | number | null): number {
+  const i = ETF_VENUES.indexOf(String(mic));
+  return i < 0 ? ETF_VENUES.length : i;
+}
+
+/**
+ * Listings of one ISIN are one security: the home listing's domain (else the most trusted one's) and the best
+ * size class apply to all of them (FinanceDatabase knows Apple's size only from its Berlin listing).
+ */
+function spreadAcrossIsin(listings: Row[]): void {
+  const groups = new Map<string, Row[]>();
+  for (const l of listings) if (l.isin) groups.set(String(l.isin), [...(groups.get(String(l.isin)) ?? []), l]);
+  for (const group of groups.values()) {
+    const rank = Math.min(...group.map((l) => Number(l.rank)));
+    // The listing on an exchange of the ISIN's own country first: sources copy an ISIN onto homonyms abroad.
+    const home = (l: Row) => (exchangeCountry(String(l.mic)) === String(l.isin).slice(0, 2) ? 1 : 0);
+    const withDomain = group.filter((l) => l.domain !== null).sort((a, b) => home(b) - home(a) || Number(b.is_primary) - Number(a.is_primary));
+    const domain = withDomain[0]?.domain ?? null;
+    for (const l of group) {
+      l.rank = rank;
+      if (l.domain === null) l.domain = domain;
+    }
+  }
+}
+
+await main();

@@ -1,0 +1,66 @@
+import { ERROR_CODES, type ErrorDefinition } from '../../domain/errors.js';
+
+/** A response header as the OpenAPI generator takes it: the JSON schema of its value, with what it means. */
+export interface HeaderDoc {
+  description: string;
+  type: 'integer' | 'string';
+  [keyword: string]: unknown;
+}
+
+/**
+ * Every response header the service sets itself, described once. Routes name the ones each status may carry
+ * (`responseHeaders` in the route schema); `x-bf-error` is added from the error registry wherever a documented
+ * status can carry one. test/http/openapi.test.ts checks real answers against the document.
+ */
+export const RESPONSE_HEADERS = {
+  'x-api-key-quota': {
+    description: "The organization's credit quota for the billing period (spec 4.3, 5.1). Sent when an API key pays; not for the operator's own domain, which is free.",
+    type: 'integer',
+    minimum: 0,
+  },
+  'x-api-key-approximate-usage': {
+    description: 'Credits used this period including this request. Counted asynchronously, so it trails slightly; GET /v2/viewer is exact.',
+    type: 'integer',
+    minimum: 0,
+  },
+  'cache-control': { description: 'Asset files are named by their content hash and never change: cached for a year.', type: 'string' },
+  'content-security-policy': { description: 'No script, no external load: a second line of defence for a file opened in a browser.', type: 'string' },
+  'x-content-type-options': { description: '`nosniff`: the declared content type is the only one.', type: 'string', enum: ['nosniff'] },
+  'access-control-allow-origin': { description: 'Any origin may load asset files.', type: 'string', enum: ['*'] },
+} as const satisfies Record<string, HeaderDoc>;
+
+export type ResponseHeaderName = keyof typeof RESPONSE_HEADERS;
+
+/** The usage headers of billable answers (spec 5.1): on every answer the use case completed. */
+export const USAGE_HEADERS: readonly ResponseHeaderName[] = ['x-api-key-quota', 'x-api-key-approximate-usage'];
+
+/** An answer documented without a JSON schema: no body at all (a string: its meaning), or a file. */
+export type DocResponse = string | { description: string; contentTypes: readonly string[] };
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /** OpenAPI only, never compiled: the response headers each status may carry besides `x-bf-error`. */
+    responseHeaders?: Readonly<Record<number, readonly ResponseHeaderName[]>>;
+    /** OpenAPI only, never compiled: answers without a JSON body (HEAD answers, files), over `response`. */
+    docResponses?: Readonly<Record<number, DocResponse>>;
+  }
+}
+
+/** The `x-bf-error` values the registry sends with `status`, or none. */
+export function errorHeaderValues(status: number): string[] {
+  const values = Object.values(ERROR_CODES as Record<string, ErrorDefinition>)
+    .filter((def) => def.status === status && def.header !== undefined)
+    .map((def) => def.header as string);
+  return [...new Set(values)].sort();
+}
+
+/** The header objects of one documented response: the route's own, plus `x-bf-error` where the registry has one. */
+export function headersFor(status: number, names: readonly ResponseHeaderName[] = []): Record<string, HeaderDoc> | undefined {
+  const headers: Record<string, HeaderDoc> = {};
+  for (const name of names) headers[name] = RESPONSE_HEADERS[name];
+  const codes = errorHeaderValues(status);
+  if (codes.length > 0) {
+    headers['x-bf-error'] = { description: `The error code of this answer: ${codes.join(', ')} (see the error codes page).`, type: 'string', enum: codes };
+  }
+  return Object.keys(headers).length > 0 ? headers : undefined;
+}

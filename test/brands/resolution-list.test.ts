@@ -1,0 +1,131 @@
+/**
+ * The project's own list of 200+ identifiers (test/fixtures/identifiers/resolution-list.ts: twelve-plus exchanges,
+ * share classes, ETFs, ISINs of several countries, crypto symbols) resolved against the embedded reference data on
+ * both backends, through the explicit-route parser and the resolver. A wrong company counts worse than a 404: the
+ * target is at least 98% right with no wrong company at all (not met yet: see GATE). The report is printed.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FinancialResolver } from '../../src/brands/financial-resolver.js';
+import { loadConfig } from '../../src/config/config.js';
+import { parseTypedIdentifier } from '../../src/domain/identifiers.js';
+import { openBackends, type Backends } from '../../src/main/open-backends.js';
+import { RESOLUTION_LIST, type ResolutionCase } from '../fixtures/identifiers/resolution-list.js';
+import { sharedPostgres, type SharedDatabase } from '../helpers/shared-database.js';
+import { NEEDS_POSTGRES, PG_URL } from '../store/temp-database.js';
+
+type Verdict = 'right' | '404' | 'wrong';
+
+interface Outcome {
+  item: ResolutionCase;
+  verdict: Verdict;
+  got: string | null;
+}
+
+async function resolveAll(backends: Backends): Promise<Outcome[]> {
+  const resolver = new FinancialResolver(backends.store);
+  const outcomes: Outcome[] = [];
+  for (const item of RESOLUTION_LIST) {
+    const parsed = parseTypedIdentifier(item.type, item.value);
+    if (!parsed.ok) throw new Error(`${item.value} does not parse: ${parsed.message}`);
+    const got = (await resolver.resolve(parsed.readings.primary))?.domain ?? null;
+    outcomes.push({ item, got, verdict: got === null ? '404' : item.expect.includes(got) ? 'right' : 'wrong' });
+  }
+  return outcomes;
+}
+
+function report(backend: string, outcomes: Outcome[]): string {
+  const count = (v: Verdict) => outcomes.filter((o) => o.verdict === v).length;
+  const groups = [...new Set(outcomes.map((o) => o.item.group))];
+  const lines = [`resolution list on ${backend}: ${outcomes.length} identifiers, right ${count('right')}, 404 ${count('404')}, WRONG COMPANY ${count('wrong')}`];
+  for (const group of groups) {
+    const mine = outcomes.filter((o) => o.item.group === group);
+    lines.push(`  ${group.padEnd(12)} ${mine.filter((o) => o.verdict === 'right').length}/${mine.length}`);
+  }
+  for (const o of outcomes.filter((x) => x.verdict !== 'right')) {
+    lines.push(`  ${o.verdict === 'wrong' ? 'WRONG COMPANY' : '404'}: ${o.item.type} ${o.item.value} → ${o.got ?? '-'} (expected ${o.item.expect.join(' | ')})`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Issue 15's target (98% right, no wrong company) is NOT met by the embedded data yet: 312 of 349 right (89.4%),
+ * 36 answer 404 (companies missing from the openly licensed sources) and one wrong company (NG.L: the source gives
+ * National Grid plc its subsidiary's website). Until the data is extended, this is a regression gate at the level
+ * reached, and the target stays visible as a failing expectation below (`it.fails`): when the data reaches the
+ * target, that test starts passing, vitest reports it as an error, and the gate is raised to the target.
+ */
+const GATE = { right: 0.89, wrong: 1 };
+const TARGET = { right: 0.98, wrong: 0 };
+
+function verdicts(outcomes: Outcome[]): { right: number; wrong: string[] } {
+  const right = outcomes.filter((o) => o.verdict === 'right').length / outcomes.length;
+  return { right, wrong: outcomes.filter((o) => o.verdict === 'wrong').map((o) => `${o.item.value} → ${o.got}`) };
+}
+
+function check(backend: string, outcomes: Outcome[]): void {
+  console.log(report(backend, outcomes));
+  const { right, wrong } = verdicts(outcomes);
+  expect(wrong.length).toBeLessThanOrEqual(GATE.wrong);
+  expect(right).toBeGreaterThanOrEqual(GATE.right);
+}
+
+function meetsTarget(outcomes: Outcome[]): void {
+  const { right, wrong } = verdicts(outcomes);
+  expect(wrong).toHaveLength(TARGET.wrong);
+  expect(right).toBeGreaterThanOrEqual(TARGET.right);
+}
+
+describe('the resolution list', () => {
+  it('has at least 200 identifiers across at least 12 exchanges, with ETFs, share classes, ISINs and crypto', () => {
+    expect(RESOLUTION_LIST.length).toBeGreaterThanOrEqual(200);
+    const exchanges = new Set(RESOLUTION_LIST.filter((i) => i.type === 'ticker' && i.group !== 'ETF').map((i) => i.group));
+    expect(exchanges.size).toBeGreaterThanOrEqual(12);
+    expect(RESOLUTION_LIST.filter((i) => i.group === 'ETF').length).toBeGreaterThanOrEqual(10);
+    expect(new Set(RESOLUTION_LIST.filter((i) => i.type === 'isin').map((i) => i.group)).size).toBeGreaterThanOrEqual(8);
+    expect(RESOLUTION_LIST.filter((i) => i.type === 'crypto').length).toBeGreaterThanOrEqual(10);
+    expect(RESOLUTION_LIST.map((i) => i.value)).toEqual(expect.arrayContaining(['BRK.B', 'BRK-B']));
+  });
+});
+
+describe('resolution list on SQLite', () => {
+  let dir: string;
+  let backends: Backends;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'brandbase-resolution-'));
+    backends = await openBackends(loadConfig({ BRANDBASE_DATA_DIR: dir }));
+  }, 120_000);
+  afterAll(async () => {
+    await backends?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  let outcomes: Outcome[];
+  it('holds the level reached (regression gate)', async () => {
+    outcomes = await resolveAll(backends);
+    check('SQLite', outcomes);
+  }, 120_000);
+  it.fails('meets issue 15\'s target: ≥ 98% right, no wrong company (not yet)', () => meetsTarget(outcomes));
+});
+
+describe.skipIf(!PG_URL)('resolution list on PostgreSQL', NEEDS_POSTGRES, () => {
+  let shared: SharedDatabase;
+  let backends: Backends;
+  beforeAll(async () => {
+    shared = await sharedPostgres(PG_URL as string);
+    backends = await openBackends(loadConfig(shared.env));
+  }, 180_000);
+  afterAll(async () => {
+    await backends?.close();
+    await shared?.cleanup();
+  });
+
+  let outcomes: Outcome[];
+  it('holds the level reached (regression gate)', async () => {
+    outcomes = await resolveAll(backends);
+    check('PostgreSQL', outcomes);
+  }, 180_000);
+  it.fails('meets issue 15\'s target: ≥ 98% right, no wrong company (not yet)', () => meetsTarget(outcomes));
+});
