@@ -1,6 +1,6 @@
 /**
  * Hang guards, not speed targets, for tests that start processes (`brandbase serve`, the CLI, peer processes):
- * a process loads TypeScript through tsx (or the built program), opens its store and starts its crawl workers,
+ * a process loads the built program (or, for peer scripts, TypeScript through tsx), opens its store and starts its crawl workers,
  * which on a busy 2-core machine (load 4, the suite's own files in parallel) takes many times what it takes idle.
  * No test asserts on these; they only bound how long a hung test takes to fail.
  */

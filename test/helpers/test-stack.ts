@@ -9,6 +9,11 @@ import { appDepsFor } from '../../src/main/app-deps.js';
 import { createServices, type Services } from '../../src/main/services.js';
 import { createLogger } from '../../src/platform/logger.js';
 import type { Plan } from '../../src/domain/accounts.js';
+import { useProcessTimeouts } from './process-timeouts.js';
+
+// The services crawl in worker processes (ADR 0014), each loading the crawler at start: a file that crawls through
+// this stack starts processes, and gets the timeouts sized for a busy machine (process-timeouts.ts).
+useProcessTimeouts();
 
 export interface TestStack {
   app: FastifyInstance;
