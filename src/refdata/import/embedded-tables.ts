@@ -6,7 +6,7 @@
  *   crypto:   symbol,name,domain,rank,source,source_date
  */
 import { operatingMic } from '../exchanges.js';
-import { csvRows } from './csv-records.js';
+import { completeRows } from './complete-rows.js';
 import { checkedIsin } from './listing-checks.js';
 import { makeEtf, makeListing } from './listing-row.js';
 import type { FormatParser, ParseContext, ReferenceRecord } from './reference-record.js';
@@ -17,20 +17,12 @@ export const CRYPTO_COLUMNS = ['symbol', 'name', 'domain', 'rank', 'source', 'so
 
 const orNull = (value: string | undefined): string | null => (value?.trim() ? value.trim() : null);
 
-async function* rows(ctx: ParseContext, required: readonly string[]): AsyncGenerator<Record<string, string>> {
-  for await (const { line, row, fields } of csvRows(ctx.open())) {
-    ctx.report.rowsRead += 1;
-    if (row === null || required.some((c) => !row[c]?.trim())) ctx.report.skip('malformed-row', `line ${line}: ${fields.slice(0, 3).join(',')}`);
-    else yield row;
-  }
-}
-
 function provenance(row: Record<string, string>, ctx: ParseContext) {
   return { source: row.source?.trim() || 'brandbase', sourceDate: row.source_date?.trim() || ctx.sourceDate };
 }
 
 async function* parseListings(ctx: ParseContext): AsyncGenerator<ReferenceRecord> {
-  for await (const row of rows(ctx, ['ticker', 'mic', 'name'])) {
+  for await (const row of completeRows(ctx, ['ticker', 'mic', 'name'])) {
     const mic = operatingMic(row.mic ?? '');
     if (mic === null) {
       ctx.report.skip('unknown-exchange', `${row.ticker} (${row.mic})`);
@@ -52,7 +44,7 @@ async function* parseListings(ctx: ParseContext): AsyncGenerator<ReferenceRecord
 }
 
 async function* parseEtfs(ctx: ParseContext): AsyncGenerator<ReferenceRecord> {
-  for await (const row of rows(ctx, ['ticker', 'mic', 'name'])) {
+  for await (const row of completeRows(ctx, ['ticker', 'mic', 'name'])) {
     const mic = operatingMic(row.mic ?? '');
     if (mic === null) {
       ctx.report.skip('unknown-exchange', `${row.ticker} (${row.mic})`);
@@ -64,7 +56,7 @@ async function* parseEtfs(ctx: ParseContext): AsyncGenerator<ReferenceRecord> {
 }
 
 async function* parseCrypto(ctx: ParseContext): AsyncGenerator<ReferenceRecord> {
-  for await (const row of rows(ctx, ['symbol', 'name'])) {
+  for await (const row of completeRows(ctx, ['symbol', 'name'])) {
     const symbol = (row.symbol ?? '').trim().toUpperCase();
     yield { table: 'crypto', row: { symbol, name: (row.name ?? '').trim(), domain: orNull(row.domain), rank: Number(row.rank) || 1000, ...provenance(row, ctx) } };
   }

@@ -8,6 +8,7 @@ import { countryCode } from '../countries.js';
 import { exchangeCountry, operatingMic, YAHOO_EXCHANGE_MICS } from '../exchanges.js';
 import { stripVendorSuffix } from '../tickers.js';
 import { websiteDomain } from '../website-domain.js';
+import { completeRows } from './complete-rows.js';
 import { csvRows } from './csv-records.js';
 import { capRank, checkedIsin, CopiedWebsites, withoutAdrIsin } from './listing-checks.js';
 import { makeListing, SeenKeys } from './listing-row.js';
@@ -33,12 +34,7 @@ async function collectWebsites(ctx: ParseContext, nameColumn: string): Promise<C
 async function* parse(ctx: ParseContext): AsyncGenerator<ReferenceRecord> {
   const copied = await collectWebsites(ctx, 'name');
   const seen = new SeenKeys();
-  for await (const { line, row, fields } of csvRows(ctx.open())) {
-    ctx.report.rowsRead += 1;
-    if (row === null || !row.symbol?.trim() || !row.name?.trim()) {
-      ctx.report.skip('malformed-row', `line ${line}: ${fields.slice(0, 3).join(',')}`);
-      continue;
-    }
+  for await (const row of completeRows(ctx, ['symbol', 'name'])) {
     if (row.delisted === 'True') {
       ctx.report.skip('delisted', row.symbol);
       continue;

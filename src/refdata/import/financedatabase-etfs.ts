@@ -4,7 +4,7 @@
  */
 import { etfIssuerDomain } from '../etf-issuers.js';
 import { stripVendorSuffix } from '../tickers.js';
-import { csvRows } from './csv-records.js';
+import { completeRows } from './complete-rows.js';
 import { financeDatabaseMic } from './financedatabase-equities.js';
 import { checkedIsin } from './listing-checks.js';
 import { makeEtf, SeenKeys } from './listing-row.js';
@@ -12,12 +12,7 @@ import type { FormatParser, ParseContext, ReferenceRecord } from './reference-re
 
 async function* parse(ctx: ParseContext): AsyncGenerator<ReferenceRecord> {
   const seen = new SeenKeys();
-  for await (const { line, row, fields } of csvRows(ctx.open())) {
-    ctx.report.rowsRead += 1;
-    if (row === null || !row.symbol?.trim() || !row.name?.trim()) {
-      ctx.report.skip('malformed-row', `line ${line}: ${fields.slice(0, 3).join(',')}`);
-      continue;
-    }
+  for await (const row of completeRows(ctx, ['symbol', 'name'])) {
     const mic = financeDatabaseMic(row, ctx);
     if (mic === null) {
       ctx.report.skip('unknown-exchange', `${row.symbol} (${row.exchange})`);

@@ -7,7 +7,7 @@ import { countryCode } from '../countries.js';
 import { YAHOO_EXCHANGE_MICS } from '../exchanges.js';
 import { stripVendorSuffix } from '../tickers.js';
 import { websiteDomain } from '../website-domain.js';
-import { csvRows } from './csv-records.js';
+import { completeRows } from './complete-rows.js';
 import { collectWebsites } from './financedatabase-equities.js';
 import { makeListing, SeenKeys } from './listing-row.js';
 import type { FormatParser, ParseContext, ReferenceRecord } from './reference-record.js';
@@ -15,12 +15,7 @@ import type { FormatParser, ParseContext, ReferenceRecord } from './reference-re
 async function* parse(ctx: ParseContext): AsyncGenerator<ReferenceRecord> {
   const copied = await collectWebsites(ctx, 'long_name');
   const seen = new SeenKeys();
-  for await (const { line, row, fields } of csvRows(ctx.open())) {
-    ctx.report.rowsRead += 1;
-    if (row === null || !row.symbol?.trim() || !row.long_name?.trim()) {
-      ctx.report.skip('malformed-row', `line ${line}: ${fields.slice(0, 3).join(',')}`);
-      continue;
-    }
+  for await (const row of completeRows(ctx, ['symbol', 'long_name'])) {
     const mic = YAHOO_EXCHANGE_MICS[(row.exchange ?? '').trim()];
     if (mic === undefined) {
       ctx.report.skip('unknown-exchange', `${row.symbol} (${row.exchange})`);

@@ -7,6 +7,7 @@
 import { countryCode } from '../countries.js';
 import { etfIssuerDomain } from '../etf-issuers.js';
 import { euronextMic, exchangeCountry, FREE_TICKER_EXCHANGE_MICS } from '../exchanges.js';
+import { completeRows } from './complete-rows.js';
 import { csvRows } from './csv-records.js';
 import { checkedIsin, nameKey, withoutAdrIsin } from './listing-checks.js';
 import { makeEtf, makeListing, SeenKeys } from './listing-row.js';
@@ -34,12 +35,7 @@ async function* parse(ctx: ParseContext): AsyncGenerator<ReferenceRecord> {
   const shared = await isinNames(ctx);
   const seen = new SeenKeys();
   const meta = { source: 'free-ticker-database', sourceDate: ctx.sourceDate };
-  for await (const { line, row, fields } of csvRows(ctx.open())) {
-    ctx.report.rowsRead += 1;
-    if (row === null || !row.ticker?.trim() || !row.name?.trim()) {
-      ctx.report.skip('malformed-row', `line ${line}: ${fields.slice(0, 3).join(',')}`);
-      continue;
-    }
+  for await (const row of completeRows(ctx, ['ticker', 'name'])) {
     const country = countryCode(row.country_code) ?? countryCode(row.country);
     const mic = micOf((row.exchange ?? '').trim(), country);
     const example = row.listing_key ?? row.ticker;
