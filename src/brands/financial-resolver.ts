@@ -6,9 +6,9 @@
  */
 import type { Brand, FinancialIdentifiers } from '../domain/brand.js';
 import type { Identifier } from '../domain/identifiers.js';
-import { EXCHANGES, exchangeCountry, FREE_TICKER_EXCHANGE_MICS, operatingMic, YAHOO_EXCHANGE_MICS } from '../refdata/exchanges.js';
+import { EXCHANGES, exchangeCountry, FREE_TICKER_EXCHANGE_MICS, operatingMic, SUFFIX_MICS, YAHOO_EXCHANGE_MICS } from '../refdata/exchanges.js';
 import type { Etf, Listing, ReferenceData } from '../refdata/reference-data.js';
-import { normalizeTicker } from '../refdata/tickers.js';
+import { listingTickerNorm, normalizeTicker, stripVendorSuffix } from '../refdata/tickers.js';
 import type { IdentifierRef } from '../store/store.js';
 
 export interface Resolution {
@@ -22,15 +22,6 @@ export interface Resolution {
   /** The company's own ticker and ISIN for `company.financialIdentifiers`; null for an ETF or a crypto asset. */
   financial: FinancialIdentifiers | null;
 }
-
-/** Vendor suffix (`T`, `L`, `DE`) → the exchanges that use it. */
-const SUFFIX_MICS: ReadonlyMap<string, string[]> = (() => {
-  const map = new Map<string, string[]>();
-  for (const [mic, { suffix }] of Object.entries(EXCHANGES)) {
-    if (suffix) map.set(suffix, [...(map.get(suffix) ?? []), mic]);
-  }
-  return map;
-})();
 
 const SUFFIXED = /^(.+)\.([A-Z]{1,4})$/;
 
@@ -73,11 +64,11 @@ export function identifierKeys(reading: Identifier): IdentifierRef[] {
 function tickerKeys(reading: Extract<Identifier, { kind: 'ticker' }>): string[] {
   if (reading.exchange) {
     const mic = exchangeMic(reading.exchange);
-    return mic ? [tickerKey(mic, normalizeTicker(reading.symbol))] : [];
+    return mic ? [tickerKey(mic, listingTickerNorm(stripVendorSuffix(reading.symbol, mic), mic))] : [];
   }
   const keys: string[] = [];
   const [, base, suffix] = SUFFIXED.exec(reading.symbol) ?? [];
-  if (base && suffix) for (const mic of SUFFIX_MICS.get(suffix) ?? []) keys.push(tickerKey(mic, normalizeTicker(base)));
+  if (base && suffix) for (const mic of SUFFIX_MICS.get(suffix) ?? []) keys.push(tickerKey(mic, listingTickerNorm(base, mic)));
   keys.push(normalizeTicker(reading.symbol));
   return keys;
 }
@@ -168,12 +159,13 @@ export class FinancialResolver {
   private async ticker(reading: Extract<Identifier, { kind: 'ticker' }>): Promise<Resolution | null> {
     if (reading.exchange) {
       const mic = exchangeMic(reading.exchange);
-      return mic ? this.onExchange(reading, normalizeTicker(reading.symbol), mic) : null;
+      // `SAP.DE?exchange=XETR`: the symbol may still carry that exchange's own vendor suffix.
+      return mic ? this.onExchange(reading, listingTickerNorm(stripVendorSuffix(reading.symbol, mic), mic), mic) : null;
     }
     const [, base, suffix] = SUFFIXED.exec(reading.symbol) ?? [];
     if (base && suffix) {
       for (const mic of SUFFIX_MICS.get(suffix) ?? []) {
-        const found = await this.onExchange(reading, normalizeTicker(base), mic);
+        const found = await this.onExchange(reading, listingTickerNorm(base, mic), mic);
         if (found) return found;
       }
     }

@@ -105,6 +105,25 @@ export const EXCHANGES: Readonly<Record<string, Exchange>> = {
   BVCA: { country: 'VE', suffix: 'CR' },
 };
 
+/** Vendor suffix (`T`, `L`, `DE`) → the exchanges that use it (`F` is Frankfurt's and Fukuoka's). */
+export const SUFFIX_MICS: ReadonlyMap<string, readonly string[]> = (() => {
+  const map = new Map<string, string[]>();
+  for (const [mic, { suffix }] of Object.entries(EXCHANGES)) {
+    if (suffix) map.set(suffix, [...(map.get(suffix) ?? []), mic]);
+  }
+  return map;
+})();
+
+/**
+ * The exchange a vendor symbol's suffix names (`UMG.AS` → XAMS), when only one exchange uses that suffix: for rows
+ * whose exchange column is empty. Null for a symbol without a suffix or with an ambiguous one.
+ */
+export function micOfVendorSuffix(symbol: string): string | null {
+  const suffix = /\.([A-Z]{1,4})$/.exec(symbol.trim().toUpperCase())?.[1];
+  const mics = suffix ? SUFFIX_MICS.get(suffix) : undefined;
+  return mics?.length === 1 ? (mics[0] ?? null) : null;
+}
+
 /** Market or segment MICs some sources write, mapped to the operating MIC we store (the README's XJPX→XTKS). */
 const MIC_FIXES: Readonly<Record<string, string>> = {
   XJPX: 'XTKS',

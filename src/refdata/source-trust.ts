@@ -4,6 +4,8 @@
  * tickers), so it loses to everything. Unknown sources (a future format) rank just above it.
  */
 const TRUST: Readonly<Record<string, number>> = {
+  // Brandbase's own hand-checked rows (refdata/curated/): the large caps the open sources give no or a stale website.
+  'brandbase-curated': 95,
   mrchartist: 90,
   sec: 80,
   gleif: 80,

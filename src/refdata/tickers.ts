@@ -15,6 +15,16 @@ export function normalizeTicker(ticker: string): string {
     .replace(/^\.|\.$/g, '');
 }
 
+/**
+ * The stored normal form of a ticker on an exchange. Hong Kong codes are written with any zero padding (`5`,
+ * `0005`, `00005`) and sources disagree, so one company became two rows (`01299` with the ISIN, `1299` with the
+ * website): they are stored without leading zeros. Korean and Japanese codes have a fixed width and keep theirs.
+ */
+export function listingTickerNorm(ticker: string, mic: string): string {
+  const norm = normalizeTicker(ticker);
+  return mic === 'XHKG' && /^\d+$/.test(norm) ? norm.replace(/^0+(?=\d)/, '') : norm;
+}
+
 /** The share-class letter(s) of a normalized ticker (`B` of `BRK.B`), or null. */
 export function shareClass(tickerNorm: string): string | null {
   const match = /^[A-Z0-9]+\.([A-Z]{1,2})$/.exec(tickerNorm);

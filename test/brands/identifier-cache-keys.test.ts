@@ -51,6 +51,9 @@ describe('identifier keys in the brand cache', () => {
     expect(keys('7203', 'XTKS')).toEqual(['XTKS:7203']);
     expect(keys('7203', 'TSE')).toEqual(['XTKS:7203']);
     expect(keys('SHEL', 'L')).toEqual(['XLON:SHEL']);
+    expect(keys('SAP.DE', 'XETR')).toEqual(['XETR:SAP']);
+    expect(keys('0005.HK')).toEqual(['XHKG:5', '0005.HK']);
+    expect(keys('5', 'XHKG')).toEqual(['XHKG:5']);
     expect(keys('BRK-B')).toEqual(['BRK.B']);
     expect(keys('BRK/B')).toEqual(['BRK.B']);
   });

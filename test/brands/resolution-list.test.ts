@@ -2,7 +2,7 @@
  * The project's own list of 200+ identifiers (test/fixtures/identifiers/resolution-list.ts: twelve-plus exchanges,
  * share classes, ETFs, ISINs of several countries, crypto symbols) resolved against the embedded reference data on
  * both backends, through the explicit-route parser and the resolver. A wrong company counts worse than a 404: the
- * target is at least 98% right with no wrong company at all (not met yet: see GATE). The report is printed.
+ * target is at least 98% right with no wrong company at all. A second, unseen list is gated too. Reports are printed.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { parseTypedIdentifier } from '../../src/domain/identifiers.js';
 import { openBackends, type Backends } from '../../src/main/open-backends.js';
 import { RESOLUTION_LIST, type ResolutionCase } from '../fixtures/identifiers/resolution-list.js';
+import { UNSEEN_LIST } from '../fixtures/identifiers/unseen-list.js';
 import { sharedPostgres, type SharedDatabase } from '../helpers/shared-database.js';
 import { NEEDS_POSTGRES, PG_URL } from '../store/temp-database.js';
 
@@ -24,10 +25,10 @@ interface Outcome {
   got: string | null;
 }
 
-async function resolveAll(backends: Backends): Promise<Outcome[]> {
+async function resolveAll(backends: Backends, list: readonly ResolutionCase[] = RESOLUTION_LIST): Promise<Outcome[]> {
   const resolver = new FinancialResolver(backends.store);
   const outcomes: Outcome[] = [];
-  for (const item of RESOLUTION_LIST) {
+  for (const item of list) {
     const parsed = parseTypedIdentifier(item.type, item.value);
     if (!parsed.ok) throw new Error(`${item.value} does not parse: ${parsed.message}`);
     const got = (await resolver.resolve(parsed.readings.primary))?.domain ?? null;
@@ -51,31 +52,20 @@ function report(backend: string, outcomes: Outcome[]): string {
 }
 
 /**
- * Issue 15's target (98% right, no wrong company) is NOT met by the embedded data yet: 312 of 349 right (89.4%),
- * 36 answer 404 (companies missing from the openly licensed sources) and one wrong company (NG.L: the source gives
- * National Grid plc its subsidiary's website). Until the data is extended, this is a regression gate at the level
- * reached, and the target stays visible as a failing expectation below (`it.fails`): when the data reaches the
- * target, that test starts passing, vitest reports it as an error, and the gate is raised to the target.
+ * Issue 15's target on the project's list: at least 98% right and no wrong company. The unseen list
+ * (unseen-list.ts, written after the curated rows, see its header) holds large caps nothing was tuned for; it is
+ * gated at the level it reached (93%, no wrong company), which is the better estimate for a held-out list: its misses
+ * are companies the openly licensed sources give no website (Korean and Hong Kong mid caps, renamed tickers).
  */
-const GATE = { right: 0.89, wrong: 1 };
 const TARGET = { right: 0.98, wrong: 0 };
+const UNSEEN_GATE = { right: 0.9, wrong: 0 };
 
-function verdicts(outcomes: Outcome[]): { right: number; wrong: string[] } {
-  const right = outcomes.filter((o) => o.verdict === 'right').length / outcomes.length;
-  return { right, wrong: outcomes.filter((o) => o.verdict === 'wrong').map((o) => `${o.item.value} → ${o.got}`) };
-}
-
-function check(backend: string, outcomes: Outcome[]): void {
+function check(backend: string, outcomes: Outcome[], bar: { right: number; wrong: number }): void {
   console.log(report(backend, outcomes));
-  const { right, wrong } = verdicts(outcomes);
-  expect(wrong.length).toBeLessThanOrEqual(GATE.wrong);
-  expect(right).toBeGreaterThanOrEqual(GATE.right);
-}
-
-function meetsTarget(outcomes: Outcome[]): void {
-  const { right, wrong } = verdicts(outcomes);
-  expect(wrong).toHaveLength(TARGET.wrong);
-  expect(right).toBeGreaterThanOrEqual(TARGET.right);
+  const right = outcomes.filter((o) => o.verdict === 'right').length / outcomes.length;
+  const wrong = outcomes.filter((o) => o.verdict === 'wrong').map((o) => `${o.item.value} → ${o.got}`);
+  expect(wrong).toHaveLength(bar.wrong);
+  expect(right).toBeGreaterThanOrEqual(bar.right);
 }
 
 describe('the resolution list', () => {
@@ -102,12 +92,12 @@ describe('resolution list on SQLite', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  let outcomes: Outcome[];
-  it('holds the level reached (regression gate)', async () => {
-    outcomes = await resolveAll(backends);
-    check('SQLite', outcomes);
+  it('resolves the project list: ≥ 98% right, no wrong company', async () => {
+    check('SQLite', await resolveAll(backends), TARGET);
   }, 120_000);
-  it.fails('meets issue 15\'s target: ≥ 98% right, no wrong company (not yet)', () => meetsTarget(outcomes));
+  it('resolves the unseen list at the level reached, with no wrong company', async () => {
+    check('SQLite (unseen list)', await resolveAll(backends, UNSEEN_LIST), UNSEEN_GATE);
+  }, 120_000);
 });
 
 describe.skipIf(!PG_URL)('resolution list on PostgreSQL', NEEDS_POSTGRES, () => {
@@ -122,10 +112,11 @@ describe.skipIf(!PG_URL)('resolution list on PostgreSQL', NEEDS_POSTGRES, () => 
     await shared?.cleanup();
   });
 
-  let outcomes: Outcome[];
-  it('holds the level reached (regression gate)', async () => {
-    outcomes = await resolveAll(backends);
-    check('PostgreSQL', outcomes);
+  it('resolves the project list: ≥ 98% right, no wrong company', async () => {
+    check('PostgreSQL', await resolveAll(backends), TARGET);
   }, 180_000);
-  it.fails('meets issue 15\'s target: ≥ 98% right, no wrong company (not yet)', () => meetsTarget(outcomes));
+  it('resolves the unseen list at the level reached, with no wrong company', async () => {
+    check('PostgreSQL (unseen list)', await resolveAll(backends, UNSEEN_LIST), UNSEEN_GATE);
+  }, 180_000);
 });
+

@@ -117,7 +117,7 @@ describe('exchange forms, ETFs and crypto symbols', () => {
     const shell = first.json<Brand>();
     expect(shell.domain).toBe('shell.com');
     expect(shell.company.financialIdentifiers?.ticker).toContain('SHEL.L');
-    for (const url of ['/v2/brands/ticker/XLON:SHEL', '/v2/brands/ticker/SHEL?exchange=XLON', '/v2/brands/ticker/SHEL?exchange=LSE', '/v2/brands/SHEL.L']) {
+    for (const url of ['/v2/brands/ticker/XLON:SHEL', '/v2/brands/ticker/SHEL?exchange=XLON', '/v2/brands/ticker/SHEL?exchange=LSE', '/v2/brands/SHEL.L', '/v2/brands/ticker/SHEL.L?exchange=XLON']) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(200);
       expect(res.json<Brand>().id, url).toBe(shell.id);

@@ -5,7 +5,7 @@
  * websites copied onto unrelated companies dropped (first pass collects domains per name).
  */
 import { countryCode } from '../countries.js';
-import { exchangeCountry, operatingMic, YAHOO_EXCHANGE_MICS } from '../exchanges.js';
+import { exchangeCountry, micOfVendorSuffix, operatingMic, YAHOO_EXCHANGE_MICS } from '../exchanges.js';
 import { stripVendorSuffix } from '../tickers.js';
 import { websiteDomain } from '../website-domain.js';
 import { completeRows } from './complete-rows.js';
@@ -19,7 +19,11 @@ export function financeDatabaseMic(row: Record<string, string>, ctx: ParseContex
   const raw = (row.mic ?? '').trim().toUpperCase();
   const mic = (raw ? operatingMic(raw) : null) ?? YAHOO_EXCHANGE_MICS[(row.exchange ?? '').trim()] ?? null;
   if (mic !== null && raw && raw !== mic) ctx.report.correct(`mic-${raw}-to-${mic}`, row.symbol ?? '');
-  return mic;
+  if (mic !== null || raw || row.exchange?.trim()) return mic;
+  // No exchange at all (the snapshot's NAN.csv rows: `UMG.AS`): the vendor suffix names it.
+  const fromSuffix = micOfVendorSuffix(row.symbol ?? '');
+  if (fromSuffix !== null) ctx.report.correct('mic-from-symbol-suffix', row.symbol ?? '');
+  return fromSuffix;
 }
 
 async function collectWebsites(ctx: ParseContext, nameColumn: string): Promise<CopiedWebsites> {

@@ -1,7 +1,7 @@
 /** Builds a Listing / Etf from cleaned fields: the normalized ticker, share class and primary flag in one place. */
 import { exchangeCountry, isSecondaryVenue } from '../exchanges.js';
 import type { Etf, Listing } from '../reference-data.js';
-import { normalizeTicker, shareClass } from '../tickers.js';
+import { listingTickerNorm, shareClass } from '../tickers.js';
 
 export interface ListingFields {
   ticker: string;
@@ -18,7 +18,7 @@ export interface ListingFields {
 }
 
 export function makeListing(f: ListingFields): Listing {
-  const tickerNorm = normalizeTicker(f.ticker);
+  const tickerNorm = listingTickerNorm(f.ticker, f.mic);
   const primary = f.primary ?? (f.country !== null && f.country === exchangeCountry(f.mic) && !isSecondaryVenue(f.mic));
   return {
     ticker: f.ticker.trim().toUpperCase(),
@@ -37,7 +37,7 @@ export function makeListing(f: ListingFields): Listing {
 }
 
 export function makeEtf(f: Omit<Etf, 'tickerNorm'>): Etf {
-  return { ...f, ticker: f.ticker.trim().toUpperCase(), tickerNorm: normalizeTicker(f.ticker), name: f.name.trim() };
+  return { ...f, ticker: f.ticker.trim().toUpperCase(), tickerNorm: listingTickerNorm(f.ticker, f.mic), name: f.name.trim() };
 }
 
 /** Remembers (table, ticker, MIC) keys seen in one file: a repeat is a duplicate row, reported and skipped. */
