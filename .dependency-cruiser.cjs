@@ -3,7 +3,7 @@
  * Arrows point inward: domain <- platform <- features (crawl, media, billing, ...) <- adapters (store backends,
  * jobs backends, http, cli) <- main (the composition root).
  */
-const FEATURES = '^src/(brands|crawl|media|assets|palette|billing|webhooks|events|usecases|refdata)/';
+const FEATURES = '^src/(brands|crawl|media|assets|palette|billing|webhooks|events|usecases|refdata|payments)/';
 const BACKEND_PACKAGES = '^(fastify|@fastify|pg|better-sqlite3|pg-boss|kysely)($|/)';
 
 module.exports = {
@@ -37,7 +37,7 @@ module.exports = {
       to: {
         path: '^src/',
         pathNot: [
-          '^src/(domain|platform|config|brands|crawl|media|palette|billing|webhooks|events|usecases|refdata)/',
+          '^src/(domain|platform|config|brands|crawl|media|palette|billing|webhooks|events|usecases|refdata|payments)/',
           '^src/assets/[^/]+\\.ts$',
           '^src/store/store\\.ts$',
           '^src/store/types\\.ts$',

@@ -5,9 +5,11 @@
  * cached lookup of revision REV and of this tree side by side, alternating (bench/compare-revisions.ts). CLI start
  * times against a base revision (bench/cli-start.ts, `--cli-base REV`) are part of every run.
  * `npm run bench -- --cached-only` measures the cached lookup ratio alone (the figure in the headline of
- * docs/performance.md). The rate limiter is on, as in production, with a limit the load never reaches.
+ * docs/performance.md). The rate limiter is on, as in production, with a limit the load never reaches. First
+ * lookups of the shared corpus's real pages (bench/first-lookups.ts) run at the end when the corpus is there.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,6 +21,10 @@ import { loadConfig } from '../src/config/config.js';
 import { createServices } from '../src/main/services.js';
 import { silentLogger } from '../src/platform/logger.js';
 import { benchRefdataImport } from './refdata-import.js';
+import { benchPaletteBuild } from './palette-build.js';
+import { benchIndustryModelLoad } from './industry-model-load.js';
+import { benchImageKind } from './image-kind.js';
+import { measurePaidLookup } from './paid-lookup.js';
 import type { Brand } from '../src/domain/brand.js';
 import { brandIdForDomain, brandUrn } from '../src/domain/ids.js';
 
@@ -101,6 +107,26 @@ function measureExtraction(): Promise<Record<string, unknown>> {
   });
 }
 
+/**
+ * bench/first-lookups.ts in its own process, on `--corpus DIR` (default ../shared/corpus); skipped when that
+ * folder does not exist (a fresh checkout has no corpus). The per-page times are left out of this report.
+ */
+async function measureFirstLookups(): Promise<Record<string, unknown> | null> {
+  const corpusAt = process.argv.indexOf('--corpus');
+  const corpus = path.resolve(ROOT, corpusAt > 0 ? (process.argv[corpusAt + 1] ?? '') : '../shared/corpus');
+  if (!existsSync(corpus)) return null;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/first-lookups.ts'), '--corpus', corpus, '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`bench/first-lookups.ts exited ${code}`));
+      const { lookups: _perPage, ...summary } = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
+      resolve(summary);
+    });
+  });
+}
+
 /** Batch throughput, extraction speed, revisions and CLI start: everything but the cached lookup ratio. */
 async function measureTheRest(dataDir: string, port: number, headers: Record<string, string>, body: Buffer, children: ChildProcess[]): Promise<Record<string, unknown>> {
   const batch = await measureBatch(dataDir, port, headers, body);
@@ -113,7 +139,15 @@ async function measureTheRest(dataDir: string, port: number, headers: Record<str
   const cliStart = await measureCliStart(cliBaseAt > 0 ? process.argv[cliBaseAt + 1] : undefined);
   // Streaming reference-data import of a generated 1-million-row GLEIF-like file: rows/s and peak memory (~40 s).
   const refdataImport = await benchRefdataImport();
-  return { batch, extraction, cliStart, refdataImport, ...(revisions ? { revisions } : {}) };
+  // First lookups of the shared corpus's real pages, Chromium on (bench/first-lookups.ts): only where the corpus is.
+  const firstLookups = await measureFirstLookups();
+  // Palette build time per site from a stored crawl, and the read that follows (bench/palette-build.ts).
+  const paletteBuild = await benchPaletteBuild();
+  // Industry model: parse and decode at start, first and warm prediction (bench/industry-model-load.ts).
+  const industryModelLoad = await benchIndustryModelLoad();
+  // Image tags: decode to the classification raster, features and model per banner/picture file (bench/image-kind.ts).
+  const imageKind = await benchImageKind();
+  return { batch, extraction, cliStart, refdataImport, paletteBuild, industryModelLoad, imageKind, ...(firstLookups ? { firstLookups } : {}), ...(revisions ? { revisions } : {}) };
 }
 
 /**
@@ -192,6 +226,8 @@ async function main(): Promise<void> {
     }
     const ratio = median(brandbase) / median(baseline);
     const tickerVsDomain = await measureTickerRatio(dataDir, port, headers, domain);
+    // Pay per request (x402, embedded facilitator) against an API key, same cached brand (bench/paid-lookup.ts).
+    const paidLookup = await measurePaidLookup(dataDir, port, headers, domain, ROUNDS);
     const rest = CACHED_ONLY ? {} : await measureTheRest(dataDir, port, headers, body, children);
     const report = {
       benchmark: 'cached GET /v2/brands/{domain} vs bare Fastify route, same bytes',
@@ -207,6 +243,7 @@ async function main(): Promise<void> {
       target: 0.7,
       pass: ratio >= 0.7,
       tickerVsDomain,
+      paidLookup,
       ...rest,
     };
     console.log(JSON.stringify(report, null, 2));

@@ -5,6 +5,9 @@
  *
  *   eval/logos/   logos, icons, types, themes, tags, third-party exclusion, per-site time   (issue 4)
  *   eval/record/  colours, fonts, company, industries, NSFW                                 (issue 5)
+ *   eval/images/  image tags and categories on labelled real images (fetched from Debian)   (issue 16)
+ *   eval/palette/ palette primary role and dark theme, parsed CSS and Chromium render       (issue 17)
+ *   eval/industries/  the industry classifier on held-out text: accuracy, coverage, calibration (issue 16)
  *
  * `npm run eval -- --real ../shared/corpus` additionally runs suites that support real pages (optional; the
  * corpus is not part of the repository).
@@ -55,7 +58,7 @@ function format(metric: EvalMetric): string {
 
 async function loadSuites(): Promise<EvalSuite[]> {
   const suites: EvalSuite[] = [];
-  for (const path of ['./logos/suite.js', './record/suite.js']) {
+  for (const path of ['./logos/suite.js', './record/suite.js', './industries/suite.js', './palette/suite.js', './images/suite.js']) {
     try {
       const mod = (await import(path)) as { run: EvalSuite };
       suites.push(mod.run);

@@ -244,8 +244,10 @@ const appleTouchOnly: Scenario = async (brand) => {
 const icoOnly: Scenario = async (brand) => {
   const base = await baseFiles(brand);
   const sizes = await Promise.all([16, 32, 48].map((s) => pngOf(brand.icon.replace('width="64" height="64"', `width="${s}" height="${s}"`))));
+  // Only the ICO: an undeclared /apple-touch-icon.png would be probed and, being larger, rightly win (issue 16).
+  const { '/apple-touch-icon.png': _undeclaredTouch, ...files } = base.files;
   return {
-    files: { ...base.files, '/': html(page(brand, { head: '', header: homeLinkedImg(brand, '/logo.svg') })), '/logo.svg': svg(brand.logo), '/favicon.ico': { type: 'image/x-icon', body: encodeIco(sizes) } },
+    files: { ...files, '/': html(page(brand, { head: '', header: homeLinkedImg(brand, '/logo.svg') })), '/logo.svg': svg(brand.logo), '/favicon.ico': { type: 'image/x-icon', body: encodeIco(sizes) } },
     registry: { ...base.registry, logo: brand.logo, 'favicon-ico': sizes[2] ?? Buffer.alloc(0) },
     label: label({ primary: 'logo', icon: ['favicon-ico'] }),
   };

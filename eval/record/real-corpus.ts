@@ -93,13 +93,16 @@ export function realCorpusMetrics(results: SiteResult[], failures: string[]): Ev
   }
   const flagged = crawled.filter((r) => r.draft?.isNsfw);
   const withDescription = crawled.filter((r) => r.draft?.description);
-  const dirty = withDescription.filter((r) => cleanDescription(r.draft?.description) === null);
+  // As metadata: a title-cased tagline from a JSON-LD WebSite description is not a run of navigation labels.
+  const dirty = withDescription.filter((r) => cleanDescription(r.draft?.description, { metadata: true }) === null);
   for (const r of flagged) failures.push(`real ${r.site.host}: NSFW false positive`);
   for (const r of dirty) failures.push(`real ${r.site.host}: description is boilerplate: ${r.draft?.description}`);
   for (const r of results.filter((x) => x.error)) failures.push(`real ${r.site.host}: crawl failed (${r.error})`);
   const labelled = crawled.filter((r) => r.site.topIndustry);
   const topOf = (r: SiteResult) => r.draft?.company.industries.find((i) => i.parent === null);
   const industryHits = labelled.filter((r) => topOf(r)?.id === r.site.topIndustry);
+  const industryAnswered = labelled.filter((r) => topOf(r) !== undefined);
+  for (const r of industryAnswered.filter((x) => !industryHits.includes(x))) failures.push(`real ${r.site.host} industry: want ${r.site.topIndustry}, got ${r.draft?.company.industries.map((i) => `${i.slug}:${i.score}`).join(' ')}`);
   const confidence = labelled.reduce((sum, r) => sum + (topOf(r)?.score ?? 0), 0);
   const named = results.filter((r) => (r.site.acceptedNames ?? []).length > 0);
   const nameHits = named.filter((r) => nameCorrect(r.site, r.draft?.name));
@@ -115,7 +118,10 @@ export function realCorpusMetrics(results: SiteResult[], failures: string[]): Ev
     nameMetric('real-pages', byFolder('real-pages')),
     nameMetric('real-pages-2 (article pages)', byFolder('real-pages-2')),
     { name: `real pages: industry top-level top-1 (${industryHits.length}/${labelled.length}, real-pages, hand-labelled)`, value: labelled.length ? industryHits.length / labelled.length : 0, unit: '%', kind: 'accuracy' },
-    { name: 'real pages: industry mean top-level score', value: labelled.length ? confidence / labelled.length : 0, unit: '%', kind: 'accuracy' },
+    // The classifier abstains rather than guess (ADR 0025): how often it answers, and how often an answer is right.
+    { name: `real pages: industry answered (${industryAnswered.length}/${labelled.length})`, value: labelled.length ? industryAnswered.length / labelled.length : 0, unit: '%', kind: 'accuracy' },
+    { name: `real pages: industry right when answered (${industryHits.length}/${industryAnswered.length})`, value: industryAnswered.length ? industryHits.length / industryAnswered.length : 0, unit: '%', kind: 'accuracy' },
+    { name: 'real pages: industry mean top-level score, answered', value: industryAnswered.length ? confidence / industryAnswered.length : 0, unit: '%', kind: 'accuracy' },
     { name: `real pages: NSFW false positives (of ${crawled.length})`, value: flagged.length, unit: 'count', target: { value: 0, direction: 'lower' }, kind: 'accuracy' },
     { name: `real pages: description present (${withDescription.length}/${crawled.length})`, value: crawled.length ? withDescription.length / crawled.length : 0, unit: '%', kind: 'accuracy' },
     { name: 'real pages: boilerplate descriptions', value: dirty.length, unit: 'count', target: { value: 0, direction: 'lower' }, kind: 'accuracy' },

@@ -12,9 +12,10 @@ import { taxonomyEntry } from '../../src/crawl/fields/industries/taxonomy.js';
 import type { EvalMetric, EvalSuite } from '../run.js';
 import { BRANDS } from './brands.js';
 import { controlSites } from './control-sites.js';
-import { readLabelled } from './industries/train.js';
+import { readLabelled } from './industries/labelled.js';
 import { JACCARD_THRESHOLD, SHARED_RUN_THRESHOLD, trainingOverlap } from './industries/training-overlap.js';
 import { crawlRealSites, realCorpusMetrics, realCorpusSites } from './real-corpus.js';
+import { realIdentityMetrics } from './real-identity.js';
 import { serveSites } from './serve-sites.js';
 import { buildBrandSite, type CompanyTruth, type FontTruth, type GeneratedSite, type SiteTruth } from './site-generator.js';
 
@@ -174,11 +175,14 @@ export const run: EvalSuite = async ({ realCorpus }) => {
     pct('real brands in the upper third of qualityScore', upper, n),
     { name: 'placeholder/parked pages above the lower third', value: lowMisses.length, unit: 'count', target: { value: 0, direction: 'lower' } },
   ];
+  const identityNotes: string[] = [];
   if (realCorpus) {
     const real = await crawlRealSites(await realCorpusSites(realCorpus), crawlSites);
     metrics.push(...realCorpusMetrics(real, failures));
+    metrics.push(...realIdentityMetrics(real, failures, identityNotes));
   }
   const notes = [
+    ...identityNotes,
     `industry accuracy leaves out ${paraphrases.size} of ${n} generated sites whose description paraphrases a training sentence of eval/record/industries/labelled.tsv (content-word Jaccard ≥ ${JACCARD_THRESHOLD} or ≥ ${SHARED_RUN_THRESHOLD} words in a row shared): ${[...paraphrases.keys()].map((host) => host.replace(/\.test$/, '')).join(', ')}`,
     'the descriptions are still one-sentence self-descriptions written for this project, like the training file: even the kept ones are close to the training distribution; real pages measure the rest',
   ];

@@ -1,7 +1,8 @@
 import type { Brand, FinancialIdentifiers, Logo } from '../domain/brand.js';
+import type { PaletteEvidence } from '../domain/palette.js';
 import { brandIdForDomain, brandUrn } from '../domain/ids.js';
 import type { Logger } from '../platform/logger.js';
-import type { BrandStore, IdentifierRef, StoredBrand } from '../store/store.js';
+import type { BrandStore, IdentifierRef, PaletteStore, StoredBrand } from '../store/store.js';
 import type { CrawlOutcome } from '../crawl/crawl-brand.js';
 import { mergeRecrawledLogos } from '../crawl/fields/logos/logo-history.js';
 import { keepCuratedFields } from './curated-fields.js';
@@ -51,7 +52,8 @@ export class BrandIndexer {
   private readonly memory: FailureMemory;
 
   constructor(
-    private readonly store: BrandStore,
+    /** Stores without the palette part (tests' partial stores) keep no palette evidence. */
+    private readonly store: BrandStore & Partial<PaletteStore>,
     private readonly crawl: Crawl,
     private readonly logger: Logger,
     private readonly options: IndexerOptions = {},
@@ -100,9 +102,19 @@ export class BrandIndexer {
       return failure;
     }
     const stored = await this.save(domain, outcome.domain, outcome.draft);
+    if (outcome.paletteEvidence) await this.keepPaletteEvidence(stored, outcome.paletteEvidence);
     await this.memory.forget([...new Set([domain, outcome.domain])]);
     this.logger.info({ domain, brandId: stored.brand.id, finalDomain: outcome.domain, ms: Date.now() - startedAt }, 'brand indexed');
     return { ok: true, stored };
+  }
+
+  /** The crawl's palette evidence (ADR 0023); losing it costs only the palette, never the saved brand. */
+  private async keepPaletteEvidence(stored: StoredBrand, evidence: PaletteEvidence): Promise<void> {
+    try {
+      await this.store.savePaletteEvidence?.(stored.brand.id, evidence, stored.crawledAt);
+    } catch (error) {
+      this.logger.warn({ brandId: stored.brand.id, err: error instanceof Error ? error.message : String(error) }, 'palette evidence not kept');
+    }
   }
 
   private async save(requested: string, finalDomain: string, draft: Omit<Brand, 'id' | 'urn' | 'palette'>): Promise<StoredBrand> {

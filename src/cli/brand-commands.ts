@@ -3,6 +3,7 @@
  *   brands industries                               list the industry taxonomy (id, slug, emoji, name)
  *   brands set-industry <domain> <industry...>      set industries (slug or id) with score 1
  *   brands set-industry <domain> --clear [...]      drop the set industries first
+ *   brands claim|unclaim <domain|id>                mark the brand claimed by its owner (spec 2.1), or not
  * Register with `registerBrandCommands(program)` from cli/main.ts; each action loads what it needs when it runs.
  */
 import type { Command } from 'commander';
@@ -49,4 +50,37 @@ export function registerBrandCommands(program: Command): void {
         }
       });
     });
+  for (const [name, claimed] of [['claim', true], ['unclaim', false]] as const) {
+    brands
+      .command(name)
+      .description(claimed ? 'mark a held brand as claimed by its owner (counts in the quality score)' : 'remove the claimed mark of a held brand')
+      .argument('<brand>', 'the brand domain or id (brd_...)')
+      .option('--json', 'print one JSON object')
+      .action(async (input: string, opts: { json?: boolean }) => claimAction(input, claimed, opts.json ?? false));
+  }
+}
+
+async function claimAction(input: string, claimed: boolean, json: boolean): Promise<void> {
+  const [{ cliConfig, withStore }, { setBrandClaimed }, { BrandNotHeldError }, { registrableDomain }, { BRAND_ID_PATTERN }] = await Promise.all([
+    import('./cli-runtime.js'),
+    import('../brands/claim-brand.js'),
+    import('../brands/set-industry.js'),
+    import('../domain/identifiers.js'),
+    import('../domain/ids.js'),
+  ]);
+  // A pasted URL names its site: https://www.acme.com/about → acme.com.
+  const host = /^https?:\/\//i.test(input) ? new URL(input).hostname : (input.split('/')[0] ?? input);
+  const brand = BRAND_ID_PATTERN.test(input) ? input : (registrableDomain(host) ?? input);
+  await withStore(cliConfig(), async ({ store }) => {
+    try {
+      const { stored, changed } = await setBrandClaimed(store, { brand, claimed });
+      const { id, domain, qualityScore } = stored.brand;
+      if (json) console.log(JSON.stringify({ brandId: id, domain, claimed, changed, qualityScore }));
+      else console.log(`${domain} (${id}) ${changed ? 'is now' : 'was already'} ${claimed ? 'claimed' : 'not claimed'}; quality score ${qualityScore}`);
+    } catch (error) {
+      if (!(error instanceof BrandNotHeldError)) throw error;
+      console.error(error.message);
+      process.exitCode = 1;
+    }
+  });
 }

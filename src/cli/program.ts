@@ -10,6 +10,7 @@ import { registerBillingCommands } from './billing-commands.js';
 import { registerBrandCommands } from './brand-commands.js';
 import type { GlobalOptions } from './cli-runtime.js';
 import { registerCrawlCommand } from './crawl-command.js';
+import { registerPaymentCommands } from './payment-commands.js';
 import { registerRefdataCommands } from './refdata-commands.js';
 import { registerServeCommands } from './serve-commands.js';
 
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerCrawlCommand(program, globals);
   registerBrandCommands(program);
   registerRefdataCommands(program);
+  registerPaymentCommands(program);
   return program;
 }
 

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadPaymentsConfig, PAYMENT_ENV_VARS, type PaymentsConfig } from './payments-config.js';
 
 export interface Config {
   port: number;
@@ -61,6 +62,8 @@ export interface Config {
   batchItemTimeoutMs: number;
   /** Byte budget of one batch response (items past it answer 413 `response_too_large`). */
   batchResponseMaxBytes: number;
+  /** How long a request waits for a palette build (spec 2.8); past it `palette` is null and the build finishes in the background. */
+  paletteBudgetMs: number;
   /** An oversize request body (413) is read and discarded up to this many bytes so the client can read the answer; past it the connection is closed. */
   discardBodyMaxBytes: number;
   /** SMTP URL for usage warning emails; null means no email (the warning is logged as not sent). */
@@ -86,6 +89,8 @@ export interface Config {
   htmlMaxBytes: number;
   htmlMaxDownloadBytes: number;
   bitmapMaxPixels: number;
+  /** Pay-per-request (x402) settings: payments-config.ts. */
+  payments: PaymentsConfig;
 }
 
 /** Every environment variable Config reads, with its default as documented. */
@@ -120,6 +125,7 @@ export const ENV_VARS = [
   'BRANDBASE_CHROMIUM_PATH',
   'BRANDBASE_BATCH_ITEM_TIMEOUT_MS',
   'BRANDBASE_BATCH_MAX_RESPONSE_BYTES',
+  'BRANDBASE_PALETTE_BUDGET_MS',
   'BRANDBASE_DISCARD_BODY_MAX_BYTES',
   'BRANDBASE_SMTP_URL',
   'BRANDBASE_MAIL_FROM',
@@ -137,6 +143,7 @@ export const ENV_VARS = [
   'BRANDBASE_CSS_PARSE_TIME_MS',
   'BRANDBASE_IMAGE_MAX_PIXELS',
   'BRANDBASE_BITMAP_MAX_PIXELS',
+  ...PAYMENT_ENV_VARS,
 ] as const;
 
 /**
@@ -240,6 +247,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     chromiumPath: text(env, 'BRANDBASE_CHROMIUM_PATH'),
     batchItemTimeoutMs: integer(env, 'BRANDBASE_BATCH_ITEM_TIMEOUT_MS', 2000, 1),
     batchResponseMaxBytes: integer(env, 'BRANDBASE_BATCH_MAX_RESPONSE_BYTES', 8 * 1024 * 1024, 1024),
+    paletteBudgetMs: integer(env, 'BRANDBASE_PALETTE_BUDGET_MS', 3000, 0),
     discardBodyMaxBytes: integer(env, 'BRANDBASE_DISCARD_BODY_MAX_BYTES', 16 * 1024 * 1024, 0),
     smtpUrl: text(env, 'BRANDBASE_SMTP_URL'),
     mailFrom: text(env, 'BRANDBASE_MAIL_FROM') ?? 'Brandbase <billing@localhost>',
@@ -257,5 +265,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     htmlMaxBytes: integer(env, 'BRANDBASE_HTML_MAX_BYTES', 2 * 1024 * 1024, 1024),
     htmlMaxDownloadBytes: integer(env, 'BRANDBASE_HTML_MAX_DOWNLOAD_BYTES', 5 * 1024 * 1024, 1024),
     bitmapMaxPixels: integer(env, 'BRANDBASE_BITMAP_MAX_PIXELS', 1024 * 1024, 256),
+    payments: Object.freeze(loadPaymentsConfig(env)),
   });
 }

@@ -5,6 +5,8 @@
  */
 import type { Brand } from '../domain/brand.js';
 import type { CrawlFailureReason } from '../domain/crawl-failures.js';
+import type { PaletteEvidence } from '../domain/palette.js';
+import { paletteEvidence } from './fields/palette-evidence/palette-evidence.js';
 import { qualityScore } from '../domain/quality-score.js';
 import type { AssetStore } from '../assets/asset-store.js';
 import { StagedAssetStore } from '../assets/staged-asset-store.js';
@@ -34,7 +36,13 @@ import { renderIfNeeded } from './fetch/render/render-if-needed.js';
 export type BrandDraft = Omit<Brand, 'id' | 'urn' | 'palette'>;
 
 export type CrawlOutcome =
-  | { ok: true; /** Registrable domain of the homepage URL after redirects. */ domain: string; draft: BrandDraft }
+  | {
+      ok: true;
+      /** Registrable domain of the homepage URL after redirects. */ domain: string;
+      draft: BrandDraft;
+      /** What the crawl observed of the site's colours, kept with the brand for its palette (ADR 0023). */
+      paletteEvidence?: PaletteEvidence;
+    }
   /** `crawl_error` when the crawl worker running it died or was stopped (ADR 0014); the crawl itself fails with the others. */
   | { ok: false; reason: CrawlFailureReason; message: string };
 
@@ -65,15 +73,15 @@ export async function crawlBrand(domain: string, deps: CrawlDeps, opts: CrawlOpt
     const page = await renderIfNeeded(staticPage, deps.renderer, budget);
     // One staging area and one ingest memo for the whole crawl: logos, banners and pictures share downloads.
     const assetDeps: CrawlAssetDeps = { fetcher: deps.fetcher, assets: new StagedAssetStore(deps.assets), budget, ingested: new Map() };
-    const draft = await extractDraft(page, assetDeps, deps.now ?? (() => new Date()));
-    return { ok: true, domain: page.domain, draft };
+    const { draft, evidence } = await extractDraft(page, assetDeps, deps.now ?? (() => new Date()));
+    return { ok: true, domain: page.domain, draft, paletteEvidence: evidence };
   } finally {
     budget.dispose();
   }
 }
 
 /** Sub-resources that fail or run out of budget are missing evidence, not a failed crawl. */
-async function extractDraft(page: HtmlPage, deps: CrawlAssetDeps, now: () => Date): Promise<BrandDraft> {
+async function extractDraft(page: HtmlPage, deps: CrawlAssetDeps, now: () => Date): Promise<{ draft: BrandDraft; evidence: PaletteEvidence }> {
   const jsonLd = readJsonLd(page.$);
   const aboutUrls = findAboutPageUrls(page);
   const [manifest, css, aboutPages, productPages] = await Promise.all([
@@ -101,7 +109,8 @@ async function extractDraft(page: HtmlPage, deps: CrawlAssetDeps, now: () => Dat
     ...firmographics,
   };
   const at = now();
-  return { ...record, qualityScore: qualityScore({ ...record, crawledAt: at, now: at }) };
+  const draft = { ...record, qualityScore: qualityScore({ ...record, crawledAt: at, now: at }) };
+  return { draft, evidence: paletteEvidence({ page, css, manifest }) };
 }
 
 interface VisualSources {

@@ -66,8 +66,8 @@ function mixStop(text: string, depth: number): { color: Color; p: number | null 
   return color ? { color, p: percent !== undefined ? Number(percent) : null } : null;
 }
 
-/** Splits function arguments on top-level commas. */
-function splitArgs(text: string): string[] {
+/** Splits function arguments (or a gradient's stop list) on top-level commas. */
+export function splitArgs(text: string): string[] {
   const out: string[] = [];
   let depth = 0;
   let current = '';

@@ -20,6 +20,10 @@ export const ERROR_CODES = {
   malformed_authorization: { status: 401, message: 'Malformed Authorization header: expected "Bearer <API_KEY>".' },
   missing_credentials: { status: 401, message: 'Missing credentials: send "Authorization: Bearer <API_KEY>".' },
   payment_required: { status: 402, message: 'Payment required: send an API key or pay for this request.' },
+  payment_malformed: { status: 400, message: 'Malformed PAYMENT-SIGNATURE header: expected a base64-encoded x402 v2 payment payload.' },
+  payment_invalid: { status: 402, message: 'The payment was not accepted; the PAYMENT-REQUIRED header says why. Nothing was charged.' },
+  payment_replayed: { status: 402, message: 'This payment was already used. Sign a new payment for this request.' },
+  payment_settlement_failed: { status: 402, message: 'The payment could not be settled, so the answer was not sent. Nothing was charged.' },
   invalid_api_key: { status: 403, message: 'Invalid API key.' },
   paid_plan_required: { status: 403, message: 'This operation requires a paid plan or prepaid credits.', header: 'paid_plan_required' },
   no_credits: { status: 403, message: 'The organization has no credits.' },
@@ -48,6 +52,8 @@ export class ApiError extends Error {
     message?: string,
     /** Extra body fields (e.g. the 404 `payment` object, the batch 429 counters). */
     readonly body: Record<string, unknown> = {},
+    /** Extra response headers (e.g. the x402 `PAYMENT-REQUIRED` challenge of a 402). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     const def: ErrorDefinition = ERROR_CODES[code];
     super(message ?? def.message);

@@ -5,7 +5,7 @@
  */
 export const DOC_SECTIONS = {
   /** Pay per request (x402, MPP): what a 402 means and what is built. */
-  payments: 'billing#payments',
+  payments: 'payments',
   /** Standing access: the offer at /v2/agents/access. */
   standingAccess: 'billing#standing-access',
   /** The billing rule: only what a request returns is charged. */

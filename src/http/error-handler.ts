@@ -4,6 +4,7 @@ import { ApiError, ERROR_CODES } from '../domain/errors.js';
 /** Sends an ApiError as the registry says: status, `{message, ...body}`, and the `x-bf-error` header if any. */
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
   if (error.header) reply.header('x-bf-error', error.header);
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply.code(error.status).type('application/json').send({ message: error.message, ...error.body });
 }
 

@@ -12,5 +12,7 @@ export function appDepsFor(services: Services): AppDeps {
     assets: services.assets,
     ping: () => services.store.ping(),
     discardBodyMaxBytes: services.config.discardBodyMaxBytes,
+    payments: services.payments,
+    mpp: services.mpp,
   };
 }

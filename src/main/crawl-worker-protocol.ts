@@ -29,7 +29,7 @@ export type FromWorker =
   | { type: 'rendition-done'; id: number; logos: Logo[] | null }
   /** The task threw (a bug, not the site): the main side reports it as the in-process crawl would. */
   | { type: 'task-error'; id: number; message: string; stack?: string }
-  | { type: 'render'; id: number; url: string; timeoutMs: number }
+  | { type: 'render'; id: number; url: string; timeoutMs: number; awaitMark?: boolean }
   | { type: 'render-abort'; id: number }
   /** One pino line of the worker's logger, re-emitted by the main side's logger. */
   | { type: 'log'; line: string };

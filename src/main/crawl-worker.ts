@@ -60,7 +60,7 @@ class RemoteRenderer implements PageRenderer {
       };
       this.waiting.set(id, settle);
       options.signal?.addEventListener('abort', onAbort, { once: true });
-      this.send({ type: 'render', id, url, timeoutMs: options.timeoutMs });
+      this.send({ type: 'render', id, url, timeoutMs: options.timeoutMs, awaitMark: options.awaitMark ?? false });
     });
   }
 

@@ -42,7 +42,7 @@ async function openRendererFor(config: Readonly<Config>, deps: CrawlerDeps) {
 
 function inProcessCrawler(config: Readonly<Config>, deps: CrawlerDeps): Crawler {
   let loading: Promise<Crawl> | null = null;
-  let renderer: { close(): Promise<void> } | undefined;
+  let renderer: { close(): Promise<void>; warm(): Promise<void> } | undefined;
   const load = (): Promise<Crawl> =>
     (loading ??= (async () => {
       const [{ crawlBrand }, opened] = await Promise.all([import('../crawl/crawl-brand.js'), openRendererFor(config, deps)]);
@@ -53,14 +53,18 @@ function inProcessCrawler(config: Readonly<Config>, deps: CrawlerDeps): Crawler 
     crawl: async (domain) => (await load())(domain),
     // Loaded with the crawler, not before: sharp is among the slowest modules and admin commands never crawl.
     completeLogos: async (logos) => (await import('../media/logo-renditions.js')).withLogoRenditions(logos, deps.assets),
-    warm: async () => void (await load()),
+    // Chromium starts in the background (the server need not wait for it); the first render joins that launch.
+    warm: async () => {
+      await load();
+      void renderer?.warm();
+    },
     close: async () => void (await renderer?.close()),
   };
 }
 
 function isolatedCrawler(config: Readonly<Config>, deps: CrawlerDeps): Crawler {
   let loading: Promise<IsolatedCrawler> | null = null;
-  let renderer: { close(): Promise<void> } | undefined;
+  let renderer: { close(): Promise<void>; warm(): Promise<void> } | undefined;
   const load = (): Promise<IsolatedCrawler> =>
     (loading ??= (async () => {
       // Worker threads: sharp and resvg are loaded in this thread before any worker starts, so their native
@@ -88,7 +92,12 @@ function isolatedCrawler(config: Readonly<Config>, deps: CrawlerDeps): Crawler {
       // No message when nothing needs encoding (a re-crawl of unchanged logos, ADR 0008).
       return logos.some(lacksRenditions) ? (await load()).renditions(logos) : null;
     },
-    warm: async () => (await load()).warm(1),
+    warm: async () => {
+      const pool = await load();
+      // Chromium starts in the background (the server need not wait for it); the first render joins that launch.
+      void renderer?.warm();
+      await pool.warm(1);
+    },
     async close() {
       const pool = loading ? await loading : null;
       await pool?.close();

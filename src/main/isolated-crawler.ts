@@ -338,7 +338,7 @@ export class IsolatedCrawler {
       case 'log':
         return this.relayLog(message.line);
       case 'render':
-        return this.render(slot, message.id, message.url, message.timeoutMs);
+        return this.render(slot, message.id, message.url, message.timeoutMs, message.awaitMark ?? false);
       case 'render-abort':
         return slot.renders.get(message.id)?.abort();
       default:
@@ -464,11 +464,11 @@ export class IsolatedCrawler {
     void gone.finally(() => this.dying.delete(gone));
   }
 
-  private render(slot: Slot, id: number, url: string, timeoutMs: number): void {
+  private render(slot: Slot, id: number, url: string, timeoutMs: number, awaitMark: boolean): void {
     const renderer = this.options.renderer;
     const controller = new AbortController();
     slot.renders.set(id, controller);
-    const rendered = renderer ? renderer.render(url, { timeoutMs, signal: controller.signal }).catch(() => null) : Promise.resolve(null);
+    const rendered = renderer ? renderer.render(url, { timeoutMs, signal: controller.signal, awaitMark }).catch(() => null) : Promise.resolve(null);
     void rendered.then((page) => {
       slot.renders.delete(id);
       if (this.slots.includes(slot)) slot.handle.send({ type: 'rendered', id, page: controller.signal.aborted ? null : page });

@@ -46,6 +46,9 @@ export async function serve(config: Readonly<Config>, logger: Logger, roles: { a
   if (roles.api) {
     // Before the first request fills the cache: brands other processes write from now on are dropped from it.
     await services.cacheSync.start();
+    // Payments a stopped process verified but never settled: record what the ledger did move, forget what expired.
+    const reconciled = await services.payments?.reconcile(120_000);
+    if (reconciled && reconciled.recorded + reconciled.released > 0) logger.warn(reconciled, 'reconciled unsettled payment claims');
     app = await buildApp(appDepsFor(services));
     address = await app.listen({ port: config.port, host: config.host });
   }

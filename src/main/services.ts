@@ -20,8 +20,13 @@ import type { AssetStore } from '../assets/asset-store.js';
 import type { Logger } from '../platform/logger.js';
 import { SafeFetcher } from '../platform/safe-fetcher.js';
 import type { Store } from '../store/store.js';
+import { X402Payments } from '../payments/x402-payments.js';
+import { MppPayments } from '../payments/mpp-payments.js';
+import { randomBytes } from 'node:crypto';
+import { paymentRequiredBody } from '../http/payment-bodies.js';
 import { ChargeRule } from '../usecases/charge-rule.js';
 import type { UseCaseDeps } from '../usecases/use-case-deps.js';
+import { PaletteService } from '../palette/palette-service.js';
 import { openCrawler } from './crawler.js';
 import { openBackends, type Backends } from './open-backends.js';
 
@@ -51,7 +56,28 @@ export interface Services {
   onJobQueued(listener: () => void): void;
   /** Loads the extractors and opens the renderer now (serve does, so the first lookup does not wait for it). */
   warmCrawler(): Promise<void>;
+  /** Pay-per-request over x402 (ADR 0028); null when BRANDBASE_PAYMENTS=off. */
+  payments: X402Payments | null;
+  /** Pay-per-request over MPP (ADR 0028); null when payments or BRANDBASE_MPP are off. */
+  mpp: MppPayments | null;
   close(): Promise<void>;
+}
+
+/** x402 with the configured facilitator, or the embedded one over the store's ledger (ADR 0028). */
+function paymentsFor(config: Readonly<Config>, store: Store, logger: Logger): X402Payments | null {
+  const p = config.payments;
+  if (!p.enabled) return null;
+  const settings = { network: p.network, asset: p.asset, assetName: p.assetName, assetVersion: p.assetVersion, payTo: p.payTo, priceUnits: p.priceUnits, maxTimeoutSeconds: p.maxTimeoutSeconds, facilitatorUrl: p.facilitatorUrl };
+  return new X402Payments(store, settings, config.publicUrl, logger, (route) => paymentRequiredBody(config.publicUrl, route));
+}
+
+/** MPP (mppx, evm method) on the embedded ledger; the challenge key is random per process unless configured. */
+function mppFor(config: Readonly<Config>, store: Store, logger: Logger): MppPayments | null {
+  const p = config.payments;
+  if (!p.enabled || !p.mpp) return null;
+  const settings = { network: p.network, asset: p.asset, assetName: p.assetName, assetVersion: p.assetVersion, payTo: p.payTo, priceUnits: p.priceUnits, maxTimeoutSeconds: p.maxTimeoutSeconds, facilitatorUrl: p.facilitatorUrl };
+  const secret = p.mppSecretKey ?? randomBytes(32).toString('hex');
+  return new MppPayments(store, settings, secret, config.publicUrl, logger, (route) => paymentRequiredBody(config.publicUrl, route));
 }
 
 /** Builds every service from Config. The only place that chooses backends (SQLite file or PostgreSQL). */
@@ -88,6 +114,8 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     rule: new ChargeRule(config.operatorDomain),
     batchItemTimeoutMs: config.batchItemTimeoutMs,
     batchResponseMaxBytes: config.batchResponseMaxBytes,
+    // Palettes are built lazily from the evidence kept with the last crawl (spec 2.8, ADR 0023).
+    palettes: new PaletteService(store, assets, { budgetMs: config.paletteBudgetMs, logger }),
   };
   return {
     config,
@@ -108,6 +136,8 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     batch,
     scheduler,
     usecases,
+    payments: paymentsFor(config, store, logger),
+    mpp: mppFor(config, store, logger),
     onJobQueued: (listener) => void listeners.push(listener),
     warmCrawler: () => crawler.warm(),
     async close() {

@@ -10,7 +10,7 @@ import { dominantColors } from './dominant-colors.js';
 import type { DominantColor } from './dominant-colors.js';
 import { DEFAULT_IMAGE_LIMITS } from './image-limits.js';
 import { largestIcoEntry } from './largest-ico-entry.js';
-import { logoTheme } from './logo-theme.js';
+import { markLightness, themeOfLightness, type MarkLightness } from './logo-theme.js';
 import { differenceHash } from './perceptual-hash.js';
 import { assertPixelLimit, PixelLimitError } from './pixel-limit-error.js';
 import { rasterizeSvg } from './rasterize-svg.js';
@@ -42,7 +42,13 @@ export interface IngestedImage {
   width: number | null;
   height: number | null;
   transparentEdges: boolean;
+  /** The theme the pixels alone give (the mark's own lightness, or the plate of an opaque file). */
   theme: 'dark' | 'light' | null;
+  /**
+   * The mark's and its plate's luminance, for judging it against the backdrop a page shows it on
+   * (crawl/fields/logos/logos.ts); absent where an image was described without pixels.
+   */
+  lightness?: MarkLightness | null;
   /** Solid-pixel colour clusters, largest first, at most 6. */
   dominantColors: DominantColor[];
   /** sha256 hex of the stored bytes. */
@@ -277,13 +283,15 @@ async function analysisRaster(image: Sharp, side = MAX_ANALYSIS_SIDE): Promise<R
 function describe(prepared: Prepared, asset: StoredAsset, sourceFormat: SniffedType): IngestedImage {
   const { raster, ext, width, height } = prepared;
   const transparentEdges = ext !== 'jpeg' && hasTransparentEdges(raster);
+  const lightness = markLightness(raster);
   return {
     original: { src: asset.key, format: ext, width, height, size: asset.size, background: transparentEdges ? 'transparent' : null },
     sourceFormat,
     width,
     height,
     transparentEdges,
-    theme: logoTheme(raster),
+    theme: themeOfLightness(lightness),
+    lightness,
     dominantColors: dominantColors(raster, prepared.declaredColors),
     sha256: contentHash(asset, prepared.stored),
     assetKey: asset.key,

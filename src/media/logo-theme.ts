@@ -16,21 +16,67 @@ const UNIFORM_BORDER_SHARE = 0.7;
 const MIN_FOREGROUND_SHARE = 0.01;
 /** "Clearly better" on one background: its WCAG contrast is at least this many times the other's. */
 const CLEAR_PREFERENCE = 1.5;
+/**
+ * A backdrop the mark is shown on is believed only when the mark stands out from it: below this WCAG contrast
+ * (a black mark on a "dark" header, a white one on a "white" header) the colour found is not what is really
+ * behind the mark (a wrapper we did not see, an image plate), and the mark's own lightness decides instead.
+ */
+const MIN_VISIBLE_CONTRAST = 1.5;
+/** Relative luminance bounds of a dark and a light backdrop (OKLab lightness 0.5 and 0.8, as logo-backdrop.ts). */
+const DARK_BACKDROP_BELOW = 0.125;
+const LIGHT_BACKDROP_ABOVE = 0.512;
+
+/** What the pixels say about a mark, as WCAG relative luminances (0 black, 1 white). */
+export interface MarkLightness {
+  /** Alpha-weighted mean luminance of the mark's solid pixels (an opaque image's foreground). */
+  mark: number;
+  /** The one-colour plate an opaque image paints behind its mark; null for a mark on transparency. */
+  plate: number | null;
+}
 
 /**
  * Spec logo theme from pixels (extraction notes 1.4): `dark` = a dark mark meant for light backgrounds,
  * `light` = a light mark meant for dark backgrounds, null when ambiguous or when the foreground of an opaque
- * image cannot be told apart from its background.
+ * image cannot be told apart from its background. An opaque image shows its mark on its own plate, so the plate
+ * decides as a page backdrop would (a coral mark on a white plate is `dark`).
  */
 export function logoTheme(raster: RgbaRaster): PixelTheme {
+  return themeOfLightness(markLightness(raster));
+}
+
+export function themeOfLightness(seen: MarkLightness | null): PixelTheme {
+  if (!seen) return null;
+  return (seen.plate === null ? null : themeOnBackdrop(seen.mark, seen.plate)) ?? themeForLuminance(seen.mark);
+}
+
+export function markLightness(raster: RgbaRaster): MarkLightness | null {
   const { data } = raster;
   const count = raster.width * raster.height;
   let translucent = 0;
   for (let o = 3; o < count * 4; o += 4) if ((data[o] ?? 255) < SOLID_ALPHA) translucent++;
-  const mean = translucent >= count * TRANSLUCENT_SHARE ? solidLuminance(raster) : opaqueForegroundLuminance(raster);
-  return mean === null ? null : themeForLuminance(mean);
+  if (translucent >= count * TRANSLUCENT_SHARE) {
+    const mark = solidLuminance(raster);
+    return mark === null ? null : { mark, plate: null };
+  }
+  return opaqueForeground(raster);
 }
 
+/**
+ * The theme a backdrop of luminance `backdrop` gives a mark of luminance `mark` shown on it: a light backdrop
+ * means the mark is made for light backgrounds (`dark`), a dark one the opposite; null for a mid-tone backdrop
+ * or one the mark would not stand out from (see MIN_VISIBLE_CONTRAST).
+ */
+export function themeOnBackdrop(mark: number, backdrop: number): PixelTheme {
+  if (contrast(mark, backdrop) < MIN_VISIBLE_CONTRAST) return null;
+  if (backdrop > LIGHT_BACKDROP_ABOVE) return 'dark';
+  return backdrop < DARK_BACKDROP_BELOW ? 'light' : null;
+}
+
+function contrast(a: number, b: number): number {
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}
+
+/** The mark's own lightness, when nothing says what it is shown on: the background it clearly contrasts more with. */
 function themeForLuminance(luminance: number): PixelTheme {
   const onWhite = 1.05 / (luminance + 0.05);
   const onBlack = (luminance + 0.05) / 0.05;
@@ -68,12 +114,12 @@ function solidLuminance(raster: RgbaRaster): number | null {
 }
 
 /** An opaque image's foreground is what differs from a one-colour border; null when there is too little of it. */
-function opaqueForegroundLuminance(raster: RgbaRaster): number | null {
-  const background = uniformBorderColour(raster);
-  if (!background) return null;
+function opaqueForeground(raster: RgbaRaster): MarkLightness | null {
+  const border = uniformBorderColour(raster);
+  if (!border) return null;
   const { data } = raster;
   const count = raster.width * raster.height;
-  const isForeground = perColour((rgb) => deltaEOk(oklabOf(rgb), background) > FOREGROUND_DISTANCE);
+  const isForeground = perColour((rgb) => deltaEOk(oklabOf(rgb), border.lab) > FOREGROUND_DISTANCE);
   const mean = new LuminanceMean();
   let foreground = 0;
   for (let o = 0; o < count * 4; o += 4) {
@@ -81,19 +127,21 @@ function opaqueForegroundLuminance(raster: RgbaRaster): number | null {
     foreground++;
     mean.add(data, o);
   }
-  return foreground >= count * MIN_FOREGROUND_SHARE ? mean.value() : null;
+  const mark = mean.value();
+  return foreground >= count * MIN_FOREGROUND_SHARE && mark !== null ? { mark, plate: border.luminance } : null;
 }
 
 /** The border band's median colour, or null when the band is not one colour (a photo, a gradient). */
-function uniformBorderColour(raster: RgbaRaster): Lab | null {
+function uniformBorderColour(raster: RgbaRaster): { lab: Lab; luminance: number } | null {
   const offsets = borderOffsets(raster);
   if (offsets.length === 0) return null;
   const { data } = raster;
-  const background = rgbToOklab(median(data, offsets, 0), median(data, offsets, 1), median(data, offsets, 2));
+  const [r, g, b] = [median(data, offsets, 0), median(data, offsets, 1), median(data, offsets, 2)];
+  const background = rgbToOklab(r, g, b);
   const isClose = perColour((rgb) => deltaEOk(oklabOf(rgb), background) <= UNIFORM_BORDER_DISTANCE);
   let close = 0;
   for (const o of offsets) if (isClose(data, o)) close++;
-  return close >= offsets.length * UNIFORM_BORDER_SHARE ? background : null;
+  return close >= offsets.length * UNIFORM_BORDER_SHARE ? { lab: background, luminance: relativeLuminance(r, g, b) } : null;
 }
 
 /** The upper median (sorted[length >> 1]) of one channel at `offsets`, by counting rather than sorting. */

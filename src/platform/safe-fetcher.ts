@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from './address-policy.js';
+import { sharedLookup } from './shared-lookup.js';
 import { checkUrl, parseHostMap, resolveTarget, type MappedAddress } from './fetch-target.js';
 import {
   FetchError,
@@ -63,7 +64,8 @@ export class SafeFetcher implements Fetcher {
   constructor(options: SafeFetcherOptions = {}) {
     this.hostMap = parseHostMap(options.hostMap ?? {});
     this.userAgent = options.userAgent ?? USER_AGENT;
-    this.lookup = options.lookup ?? systemLookup;
+    // The system resolver's lookups are shared and its failures remembered briefly (shared-lookup.ts).
+    this.lookup = options.lookup ?? sharedLookup(systemLookup);
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.defaultMaxBytes = options.defaultMaxBytes ?? DEFAULT_MAX_BYTES;
     this.logger = options.logger ?? silentLogger();

@@ -5,8 +5,10 @@
  */
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../domain/accounts.js';
 import type { Brand } from '../domain/brand.js';
+import type { Palette, PaletteEvidence } from '../domain/palette.js';
 import type { BrandSavedEvent } from '../domain/brand-changes.js';
 import type { CrawlFailureReason } from '../domain/crawl-failures.js';
+import type { LedgerTransfer, PaymentClaim, PaymentQuery, PaymentRecord, PaymentTotal, StoredPaymentClaim } from '../domain/payments.js';
 import type { ReferenceData } from '../refdata/reference-data.js';
 
 export type IdentifierKind = 'domain' | 'ticker' | 'isin' | 'crypto';
@@ -146,8 +148,61 @@ export interface BrandWriteLog {
   brandWritesAfter(after: number, limit: number): Promise<BrandWrite[]>;
 }
 
+/** A brand's palette evidence (from its latest crawl) and the palette built from it, if any (ADR 0023). */
+export interface StoredPalette {
+  brandId: string;
+  /** As stored: a PaletteEvidence of some version (the builder checks `version`). */
+  evidence: PaletteEvidence;
+  observedAt: Date;
+  palette: Palette | null;
+  builtAt: Date | null;
+}
+
+/** Palette evidence and built palettes (spec 2.8's lazy rule). */
+export interface PaletteStore {
+  /** Keeps the evidence of the brand's latest crawl and forgets a palette built from older evidence. */
+  savePaletteEvidence(brandId: string, evidence: PaletteEvidence, observedAt: Date): Promise<void>;
+  getStoredPalette(brandId: string): Promise<StoredPalette | null>;
+  /**
+   * Stores the palette built from the evidence observed at `observedAt`. Returns false and writes nothing when that
+   * evidence was replaced meanwhile (a re-crawl), so a slow build never overwrites a newer crawl's state.
+   */
+  savePalette(brandId: string, palette: Palette, observedAt: Date, builtAt: Date): Promise<boolean>;
+}
+
+/** Pay-per-request payments (migration 0011, ADR 0028): claims of authorizations and the ledger of settlements. */
+export interface PaymentStore {
+  /** Records the authorization before its answer is sent; false (nothing written) when it is already claimed. */
+  claimPayment(claim: PaymentClaim): Promise<boolean>;
+  /** The claim of `key` with its state and settlement transaction, or null. */
+  findPaymentClaim(key: string): Promise<StoredPaymentClaim | null>;
+  /** Forgets a claim that was never settled (the answer cost nothing), so the same payment can be used again. */
+  releasePaymentClaim(key: string): Promise<void>;
+  /** Writes the settlement's ledger row and marks its claim settled, once: false when it was already recorded. */
+  recordPayment(payment: PaymentRecord): Promise<boolean>;
+  /** Claims still unsettled that were taken before `before` (a process stopped between verify and settle). */
+  unsettledPaymentClaims(before: Date): Promise<PaymentClaim[]>;
+  /** Settlements, newest first. */
+  listPayments(query: PaymentQuery): Promise<PaymentRecord[]>;
+  summarizePayments(query: Omit<PaymentQuery, 'limit'>): Promise<PaymentTotal[]>;
+}
+
+/**
+ * The embedded facilitator's ledger (ADR 0028): token balances and used EIP-3009 authorizations, as a token
+ * contract would hold them, for offline demos and tests. Production uses a real facilitator and chain instead.
+ */
+export interface PaymentLedger {
+  ledgerBalance(network: string, asset: string, address: string): Promise<bigint>;
+  /** Adds `amount` base units to an address (demo funding; `brandbase payments fund`). */
+  creditLedger(network: string, asset: string, address: string, amount: bigint): Promise<bigint>;
+  /** The transaction that used an authorization, or null while it is unused. */
+  ledgerAuthorization(network: string, asset: string, authorizer: string, nonce: string): Promise<string | null>;
+  /** Marks the authorization used and moves the value, atomically; throws LedgerRefusal when it cannot. */
+  ledgerTransfer(transfer: LedgerTransfer): Promise<void>;
+}
+
 /** ReferenceData (tickers, ISINs, ETFs, crypto assets) is declared in refdata/reference-data.ts. */
-export interface Store extends BrandStore, BrandWriteLog, BrandEventStore, AccountStore, UsageStore, CreditStore, ReferenceData {
+export interface Store extends BrandStore, BrandWriteLog, PaletteStore, BrandEventStore, AccountStore, UsageStore, CreditStore, ReferenceData, PaymentStore, PaymentLedger {
   /** Applies pending migrations. Idempotent. */
   migrate(): Promise<void>;
   /** Cheap round trip used by readiness checks. */

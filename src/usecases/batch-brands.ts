@@ -2,7 +2,7 @@ import { echoIdentifier, type BatchItem, type BatchOutcome } from '../brands/bat
 
 export type { BatchItem };
 import type { Brand } from '../domain/brand.js';
-import { recordJson } from './palette-splice.js';
+import { paletteText, recordJson, type PaletteText } from './palette-splice.js';
 import { charged, type Charged, type Payer } from './payer.js';
 import type { UseCaseDeps } from './use-case-deps.js';
 
@@ -25,7 +25,7 @@ interface Serialized {
  * Builds the answer as a string: brands are cached serialized, so 100 of them are concatenated, not re-encoded.
  * An item whose brand would push the answer past `maxBytes` answers 413 and is not returned (nor charged).
  */
-function serialize(items: BatchItem[], outcomes: BatchOutcome[], palette: boolean, maxBytes: number): Serialized {
+function serialize(items: BatchItem[], outcomes: BatchOutcome[], palettes: PaletteText[], maxBytes: number): Serialized {
   const returned: Brand[] = [];
   const parts: string[] = [];
   let bytes = 14;
@@ -33,7 +33,7 @@ function serialize(items: BatchItem[], outcomes: BatchOutcome[], palette: boolea
     const identifier = echoIdentifier(items[i] as BatchItem);
     let part: string;
     if (outcome.status === 200) {
-      part = `{"identifier":${JSON.stringify(identifier)},"status":200,"brand":${recordJson(outcome.brand, palette)}}`;
+      part = `{"identifier":${JSON.stringify(identifier)},"status":200,"brand":${recordJson(outcome.brand, palettes[i])}}`;
       if (bytes + Buffer.byteLength(part) > maxBytes) part = JSON.stringify({ identifier, status: 413, ...TOO_LARGE });
       else returned.push(outcome.brand.stored.brand);
     } else {
@@ -52,8 +52,10 @@ interface Batch {
   outcomes: BatchOutcome[];
 }
 
-function serializeBatch({ deps, request, outcomes }: Batch): Promise<Serialized> {
-  return Promise.resolve(serialize(request.items, outcomes, request.palette, deps.batchResponseMaxBytes));
+async function serializeBatch({ deps, request, outcomes }: Batch): Promise<Serialized> {
+  // Each brand's palette under the same lazy rule as a single lookup, built concurrently.
+  const palettes = await Promise.all(outcomes.map((o) => (request.palette && o.status === 200 ? paletteText(deps.palettes, o.brand) : undefined)));
+  return serialize(request.items, outcomes, palettes, deps.batchResponseMaxBytes);
 }
 
 function returnedCost({ deps }: Batch, serialized: Serialized): number {

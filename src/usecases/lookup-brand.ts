@@ -1,7 +1,7 @@
 import type { CachedBrand } from '../brands/brand-cache.js';
 import type { CrawlFailureReason } from '../domain/crawl-failures.js';
 import type { Readings } from '../domain/identifiers.js';
-import { answeredRecord } from './palette-splice.js';
+import { answeredRecord, paletteText } from './palette-splice.js';
 import { charged, type Charged, type Payer } from './payer.js';
 import type { UseCaseDeps } from './use-case-deps.js';
 
@@ -30,7 +30,8 @@ interface Lookup {
 async function runLookup({ deps, request, owner }: Lookup): Promise<LookupAnswer> {
   const result = await deps.lookup.lookup(request.readings, { cachedOnly: request.cachedOnly, allowNsfw: request.allowNsfw, owner });
   if (result.status !== 'found') return result;
-  return { status: 'found', brand: result.brand, record: answeredRecord(result.brand, request.palette), domain: result.domain };
+  const palette = request.palette ? await paletteText(deps.palettes, result.brand) : undefined;
+  return { status: 'found', brand: result.brand, record: answeredRecord(result.brand, palette), domain: result.domain };
 }
 
 function lookupCost({ deps }: Lookup, answer: LookupAnswer): number {

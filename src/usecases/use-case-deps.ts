@@ -2,6 +2,7 @@ import type { BatchLookup } from '../brands/batch-lookup.js';
 import type { BrandLookup } from '../brands/brand-lookup.js';
 import type { CrawlScheduler } from '../brands/crawl-scheduler.js';
 import type { ChargeRule } from './charge-rule.js';
+import type { PaletteSource } from '../palette/palette-service.js';
 
 /** What the use cases run on; main/ builds it once. Transports (HTTP, later MCP) hold it and a payer per request. */
 export interface UseCaseDeps {
@@ -13,4 +14,6 @@ export interface UseCaseDeps {
   batchItemTimeoutMs: number;
   /** Byte budget of one batch response (items past it answer 413 `response_too_large`). */
   batchResponseMaxBytes: number;
+  /** Builds and reads palettes (spec 2.8); without it every requested palette is null. */
+  palettes?: PaletteSource;
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { predictIndustries, MIN_SCORE } from '../../src/crawl/fields/industries/industry-classifier.js';
+import { industryText, predictIndustries, MIN_SCORE } from '../../src/crawl/fields/industries/industry-classifier.js';
+import { htmlPageOf } from './html-page-of.js';
 import { ruleIndustries } from '../../src/crawl/fields/industries/industry-rules.js';
 import { sortIndustries, TAXONOMY, taxonomyEntry, toIndustry, withParent } from '../../src/crawl/fields/industries/taxonomy.js';
 import { stem, tokenize } from '../../src/crawl/fields/industries/tokenize.js';
-import { knownTokens, logLikelihoods, posteriors, trainNaiveBayes } from '../../src/crawl/fields/industries/naive-bayes.js';
 
 describe('industry taxonomy data', () => {
   it('has unique ids and slugs, an emoji and a name on every entry, and parents that are top-level', () => {
@@ -55,40 +55,46 @@ describe('industry classifier', () => {
     expect(predictIndustries('Welcome! Log in.')).toEqual([]);
   });
 
-  it('a top-level score is the sum of its sub-industries, so it is at least the best child', () => {
-    const list = predictIndustries('Online courses, lessons, quizzes and certificates for learners and teachers; tutoring for students.');
-    const top = list.find((i) => i.id === 'ind_education');
-    const child = list.find((i) => i.parent?.[0]?.id === 'ind_education');
-    expect(top && child && top.score >= child.score).toBe(true);
+  it('a top-level score is the sum of its leaves, so it is at least its listed sub-industry', () => {
+    const texts = [
+      'Low fares airline: book cheap flights to over 200 destinations across Europe.',
+      'Ship parcels worldwide with express delivery, tracking, freight forwarding and customs clearance for your supply chain.',
+      'Retail bank offering current accounts, savings, mortgages, personal loans and credit cards to households and small businesses.',
+    ];
+    let listedSubs = 0;
+    for (const text of texts) {
+      const list = predictIndustries(text);
+      for (const child of list.filter((i) => i.parent !== null)) {
+        listedSubs += 1;
+        const top = list.find((i) => i.id === child.parent?.[0]?.id);
+        expect(top && top.score >= child.score, text).toBe(true);
+      }
+    }
+    expect(listedSubs).toBeGreaterThan(0);
   });
 
-  it('log-likelihoods are bit for bit the per-label sums of log((count + alpha) / (total + alpha * |V|)), length-capped', () => {
-    const model = trainNaiveBayes(['a', 'b', 'c'], [
-      { label: 'a', tokens: ['ship', 'parcel', 'ship_parcel', 'freight'], weight: 1 },
-      { label: 'b', tokens: ['bank', 'loan', 'parcel'], weight: 2 },
-      { label: 'c', tokens: ['course', 'lesson'], weight: 0.5 },
-    ]);
-    model.lengthCap = 3;
-    const tokens = ['parcel', 'unknown', 'ship', 'loan', 'parcel', 'lesson'];
-    const known = knownTokens(model, tokens);
-    const scale = model.lengthCap / known.length;
-    const expected = model.labels.map((_, i) => {
-      const counts = model.counts[i] ?? {};
-      const denominator = Math.log((model.totals[i] ?? 0) + model.alpha * model.vocabularySize);
-      let sum = 0;
-      for (const token of known) sum += Math.log((counts[token] ?? 0) + model.alpha) - denominator;
-      return sum * scale;
-    });
-    expect(logLikelihoods(model, tokens)).toEqual(expected);
-    expect(logLikelihoods(model, tokens)).toEqual(expected);
+  it('reads an article page for its publisher, not for the article', () => {
+    const html = `<html><head><title>New chips from a chip maker | Daily Tech</title><meta property="og:type" content="article">
+      <meta name="description" content="The chip maker unveiled semiconductors, processors and wafers."></head>
+      <body><h1>Chip maker unveils processors</h1><p>The semiconductor company announced new processors and memory chips for data centers today, with wafers made in its own fabs.</p></body></html>`;
+    expect(industryText(htmlPageOf(html), [], [])).toBe('');
+    const publisher = [{ '@type': 'NewsMediaOrganization', name: 'Daily Tech', description: 'Technology news and reviews.' }];
+    expect(industryText(htmlPageOf(html), publisher, [])).toContain('Technology news and reviews.');
+    expect(industryText(htmlPageOf(html), publisher, [])).not.toContain('processors');
+    expect(industryText(htmlPageOf(html.replace('content="article"', 'content="website"')), [], [])).toContain('processors');
   });
 
-  it('softmax with temperature: higher temperature, flatter posteriors', () => {
-    const sharp = posteriors([0, -2], 0.5);
-    const flat = posteriors([0, -2], 4);
-    expect(sharp[0]).toBeGreaterThan(flat[0] ?? 1);
-    expect((flat[0] ?? 0) + (flat[1] ?? 0)).toBeCloseTo(1, 10);
+  it('reads the self-description first, and the whole page only when that says too little', () => {
+    const self = 'DHL | International express shipping, parcel delivery and supply chain logistics.';
+    const whole = `${self}\nNew: smarter search, available since 2024.\nWe support adult education programmes and sponsor a charity run for breast cancer research every spring.`;
+    expect(predictIndustries(whole, self)).toEqual(predictIndustries(self));
+    expect(predictIndustries(whole, self).map((i) => i.id)).toEqual(['ind_logistics', 'ind_transport']);
+    const logistics = 'Ship parcels worldwide with express delivery, tracking, freight forwarding and customs clearance for your supply chain.';
+    expect(predictIndustries(logistics, 'Acme | Home')).toEqual(predictIndustries(logistics));
+    expect(predictIndustries(logistics, 'Acme | Home').length).toBeGreaterThan(0);
   });
+
+  // The model's loader, abstention rule and calibration: industry-model.test.ts.
 });
 
 describe('content rules set industries with score 1', () => {

@@ -30,10 +30,20 @@ describe('findIconCandidates', () => {
     ]);
   });
 
-  it('falls back to /favicon.ico only when no icon is declared', () => {
+  it('falls back to /favicon.ico only when no icon is declared, probing the conventional apple-touch-icon paths too', () => {
     expect(findIconCandidates(htmlPageOf('<title>x</title>', 'https://www.acme.test/en/'), null)).toEqual([
+      { kind: 'conventional-path', url: 'https://www.acme.test/apple-touch-icon.png', declaredSize: 0 },
+      { kind: 'conventional-path', url: 'https://www.acme.test/apple-touch-icon-precomposed.png', declaredSize: 0 },
       { kind: 'favicon-fallback', url: 'https://www.acme.test/favicon.ico', declaredSize: 0 },
     ]);
+  });
+
+  it('probes the conventional apple-touch-icon paths only when no large icon is declared', () => {
+    const small = findIconCandidates(htmlPageOf('<link rel="icon" href="/favicon-40.png">'), null).map((c) => c.kind);
+    expect(small).toEqual(['conventional-path', 'conventional-path', 'icon']);
+    for (const large of ['<link rel="icon" sizes="192x192" href="/i.png">', '<link rel="apple-touch-icon" href="/touch.png">']) {
+      expect(findIconCandidates(htmlPageOf(large), null).some((c) => c.kind === 'conventional-path')).toBe(false);
+    }
   });
 });
 

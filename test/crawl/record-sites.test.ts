@@ -57,7 +57,10 @@ describe('record extraction on generated brand sites', () => {
   });
 
   it('predicts industries with calibrated scores and flags no clean site', () => {
-    expect(draftOf('ryanair.test').company.industries[0]).toMatchObject({ slug: 'airlines' });
+    // The classifier abstains below its answer threshold (ADR 0025): Ryanair's one-line "book cheap flights" page
+    // may get no industry, but never a wrong one; DHL's logistics page is answered with its sub-industry.
+    for (const industry of draftOf('ryanair.test').company.industries) expect(['ind_travel', 'ind_airlines']).toContain(industry.id);
+    expect(draftOf('dhl.test').company.industries.map((i) => i.id)).toEqual(expect.arrayContaining(['ind_logistics', 'ind_transport']));
     for (const [host, r] of byHost) if (!r.site.nsfw) expect(r.draft?.isNsfw, host).toBe(false);
     expect(draftOf('velvetnights.test').isNsfw).toBe(true);
     expect(draftOf('hotcams.test').isNsfw).toBe(true);

@@ -13,6 +13,7 @@ import { rawErrorResponse } from '../../src/http/client-errors.js';
 import { LinkChecker, urlsInHeaders, urlsInJson } from '../helpers/link-checker.js';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { sampleBrand } from '../store/sample-brand.js';
+import { challengeOf, newWallet, raceTwoPayments } from '../payments/x402-wallet.js';
 
 const PUBLIC_URL = 'http://brandbase.test';
 const BODY_LIMIT = 1024 * 1024;
@@ -86,6 +87,14 @@ async function triggers(): Promise<[ErrorCode, string, Answer][]> {
   for (const url of ['/v2/brands/acme.com', '/v2/brands/ticker/AAPL', '/v2/brands/domain/acme.com/company/industries']) {
     await add('payment_required', `${url} without a credential`, inject('GET', url));
   }
+  await add('payment_malformed', 'unreadable PAYMENT-SIGNATURE', inject('GET', '/v2/brands/acme.com', { 'payment-signature': 'not a payload' }));
+  const challenge = challengeOf((await inject('GET', '/v2/brands/acme.com')).headers);
+  await add('payment_invalid', 'payment from an empty wallet', inject('GET', '/v2/brands/acme.com', { 'payment-signature': await (await newWallet(stack.services.store, 0n)).pay(challenge) }));
+  const paid = await (await newWallet(stack.services.store, 1_000_000n)).pay(challenge);
+  await inject('GET', '/v2/brands/acme.com', { 'payment-signature': paid });
+  await add('payment_replayed', 'the same payment again', inject('GET', '/v2/brands/acme.com', { 'payment-signature': paid }));
+  const raced = (await raceTwoPayments(stack.app, stack.services.store, '/v2/brands/acme.com')).find((a) => a.statusCode === 402);
+  if (raced) await add('payment_settlement_failed', 'balance spent between verify and settle', { status: raced.statusCode, headers: raced.headers as Answer['headers'], body: raced.body });
   await add('invalid_api_key', 'unknown key', inject('GET', '/v2/brands/acme.com', bearer('bb_live_nope')));
   await add('paid_plan_required', 'free plan without credits', inject('GET', '/v2/brands/acme.com', bearer(free.key)));
   await add('no_credits', 'paid plan without credits', inject('GET', '/v2/brands/acme.com', bearer(empty.key)));

@@ -2,12 +2,16 @@ import { describe } from 'vitest';
 import { brandEventsContract } from './brand-events.contract.js';
 import { brandWriteLogContract } from './brand-write-log.contract.js';
 import { storeContract } from './store.contract.js';
+import { paletteStoreContract } from './palette-store.contract.js';
+import { paymentStoreContract } from './payment-store.contract.js';
 import { spawnStorePeer } from './store-peer-process.js';
 import { NEEDS_POSTGRES, PG_URL, tempPostgres } from './temp-database.js';
 
 // Runs when a PostgreSQL answers (BRANDBASE_TEST_PG_URL or the default local server; test/setup/global-setup.ts).
 describe.skipIf(PG_URL === undefined)('PostgreSQL store', NEEDS_POSTGRES, () => {
   storeContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
+  paletteStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
+  paymentStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
 
   const withPeer = async () => {
     const url = PG_URL ?? '';

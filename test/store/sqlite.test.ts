@@ -1,10 +1,14 @@
 import { brandEventsContract } from './brand-events.contract.js';
 import { brandWriteLogContract } from './brand-write-log.contract.js';
 import { storeContract } from './store.contract.js';
+import { paletteStoreContract } from './palette-store.contract.js';
+import { paymentStoreContract } from './payment-store.contract.js';
 import { spawnStorePeer } from './store-peer-process.js';
 import { tempSqlite } from './temp-database.js';
 
 storeContract('SQLite (temp file)', tempSqlite);
+paletteStoreContract('SQLite (temp file)', tempSqlite);
+paymentStoreContract('SQLite (temp file)', tempSqlite);
 
 // The peer is another OS process: two better-sqlite3 handles in one thread would only take turns.
 async function sqliteWithPeer() {

@@ -7,7 +7,7 @@
  *   - a shared run of ≥ 5 consecutive words (raw words, case and accents folded).
  */
 import { tokenize } from '../../../src/crawl/fields/industries/tokenize.js';
-import type { Labelled } from './train.js';
+import type { Labelled } from './labelled.js';
 
 export const JACCARD_THRESHOLD = 0.5;
 export const SHARED_RUN_THRESHOLD = 5;

@@ -8,6 +8,7 @@ import { decodeBuffer } from 'encoding-sniffer';
 import { getDomain, getDomainWithoutSuffix } from 'tldts';
 import { DEFAULT_HTML_LIMITS, parseBoundedHtml, type HtmlBound, type HtmlLimits } from './bounded-html.js';
 import { elementIndex } from './element-index.js';
+import type { RenderedPaletteSamples } from '../../domain/palette.js';
 
 export type { HtmlElement } from './element-index.js';
 
@@ -23,6 +24,8 @@ export interface HtmlPage {
   label: string;
   /** The bound that cut the parse short (bounded-html.ts: the page holds what came before it), or null. */
   truncatedBy: HtmlBound | null;
+  /** Computed colours seen when the page was rendered in Chromium (palette evidence, ADR 0023); absent otherwise. */
+  paletteSamples?: RenderedPaletteSamples;
 }
 
 /**

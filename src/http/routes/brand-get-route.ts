@@ -5,15 +5,20 @@ import type { Readings } from '../../domain/identifiers.js';
 import { lookupBrand } from '../../usecases/lookup-brand.js';
 import type { Payer } from '../../usecases/payer.js';
 import type { AppDeps } from '../app-deps.js';
-import { payerOf, setUsageHeaders } from '../credentials.js';
+import { completePayment, payerOf, setUsageHeaders } from '../credentials.js';
 import { detectedReadings, exchangeOf, EXPLICIT_TYPES, typedReadings } from '../identifier-params.js';
 import { notFoundPayment } from '../payment-bodies.js';
 import { brandResponses, typedParams, wildcardParams } from '../schemas/route-schemas.js';
 import { BrandQuery, type BrandQueryType, readLookupFlags } from '../schemas/brand-query.js';
-import { USAGE_HEADERS } from '../schemas/response-headers.js';
+import { USAGE_HEADERS, type ResponseHeaderName } from '../schemas/response-headers.js';
 
 /** Every answer the lookup use case completes carries the usage headers (spec 5.1, spec-decisions 12). */
-const LOOKUP_HEADERS = { 200: USAGE_HEADERS, 204: USAGE_HEADERS, 404: USAGE_HEADERS };
+const LOOKUP_HEADERS = {
+  200: [...USAGE_HEADERS, 'payment-response', 'payment-receipt', 'cache-control'],
+  204: USAGE_HEADERS,
+  402: ['payment-required', 'www-authenticate', 'payment-response', 'cache-control'],
+  404: USAGE_HEADERS,
+} as const satisfies Record<number, readonly ResponseHeaderName[]>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,7 +29,15 @@ declare module 'fastify' {
 
 async function answerLookup(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, payer: Payer, readings: Readings): Promise<FastifyReply> {
   const flags = readLookupFlags(request.query as BrandQueryType);
-  const { value: answer, usage } = await lookupBrand(deps.usecases, payer, { readings, cachedOnly: flags.cachedOnly, allowNsfw: flags.allowNsfw, palette: flags.palette });
+  let looked: Awaited<ReturnType<typeof lookupBrand>>;
+  try {
+    looked = await lookupBrand(deps.usecases, payer, { readings, cachedOnly: flags.cachedOnly, allowNsfw: flags.allowNsfw, palette: flags.palette });
+  } finally {
+    // A paid request is settled (charged answer) or released (anything else) before a byte is sent.
+    const completing = completePayment(payer, reply);
+    if (completing) await completing;
+  }
+  const { value: answer, usage } = looked;
   request.resolvedDomain = answer.domain;
   setUsageHeaders(reply, usage);
   if (answer.status === 'not_indexed') return reply.code(204).send();
@@ -44,7 +57,7 @@ export function registerBrandGetRoutes(app: FastifyInstance, deps: AppDeps): voi
       `/v2/brands/${type}/:identifier`,
       { schema: { summary: `Brand by ${type}`, tags: ['brands'], params: typedParams(type), querystring: BrandQuery, response: brandResponses(), responseHeaders: LOOKUP_HEADERS } },
       async (request, reply) => {
-        const payer = await payerOf(deps, request, { answer: 'payment', route: template }, 'lookup');
+        const payer = await payerOf(deps, request, { answer: 'payment', route: template, payable: true }, 'lookup');
         return answerLookup(deps, request, reply, payer, typedReadings(type, (request.params as { identifier: string }).identifier, exchangeOf(request.query)));
       },
     );
@@ -68,7 +81,7 @@ export function registerBrandGetRoutes(app: FastifyInstance, deps: AppDeps): voi
       validatorCompiler: () => () => true,
     },
     async (request, reply) => {
-      const payer = await payerOf(deps, request, { answer: 'payment', route: '/v2/brands/{identifier}' }, 'lookup');
+      const payer = await payerOf(deps, request, { answer: 'payment', route: '/v2/brands/{identifier}', payable: true }, 'lookup');
       return answerLookup(deps, request, reply, payer, detectedReadings((request.params as { '*': string })['*'], identifiers, exchangeOf(request.query)));
     },
   );

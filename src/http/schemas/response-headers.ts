@@ -23,7 +23,23 @@ export const RESPONSE_HEADERS = {
     type: 'integer',
     minimum: 0,
   },
-  'cache-control': { description: 'Asset files are named by their content hash and never change: cached for a year.', type: 'string' },
+  'cache-control': { description: 'Asset files are named by their content hash and never change: cached for a year. A 402 payment challenge: `no-store`; an MPP-paid answer: `private`.', type: 'string' },
+  'payment-required': {
+    description: 'x402 v2 payment challenge (see the payments page): base64 JSON `PaymentRequired` (scheme `exact`, network, asset, payTo, amount in base units); on a refused payment its `error` says why.',
+    type: 'string',
+  },
+  'www-authenticate': {
+    description: 'MPP payment challenge (`Payment id=…, realm=…, method="evm", intent="charge", request=…`), sent next to PAYMENT-REQUIRED; pay it with `Authorization: Payment <credential>`.',
+    type: 'string',
+  },
+  'payment-receipt': {
+    description: 'MPP receipt of a paid answer (base64url JSON `{method, reference, status, timestamp}`); also on a retry of the same credential within two minutes, which is not charged again.',
+    type: 'string',
+  },
+  'payment-response': {
+    description: 'x402 v2 settlement receipt of a paid answer: base64 JSON `{success, transaction, network, payer}`; on a failed settlement, the failure.',
+    type: 'string',
+  },
   'content-security-policy': { description: 'No script, no external load: a second line of defence for a file opened in a browser.', type: 'string' },
   'x-content-type-options': { description: '`nosniff`: the declared content type is the only one.', type: 'string', enum: ['nosniff'] },
   'access-control-allow-origin': { description: 'Any origin may load asset files.', type: 'string', enum: ['*'] },

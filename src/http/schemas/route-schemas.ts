@@ -31,6 +31,7 @@ export const PaymentRequiredBody = Type.Object(
     pricing: Type.Object({ route: Type.String(), price: Type.String() }, { additionalProperties: false }),
     resource: Type.String(),
     standingAccess: Type.Object({}, { additionalProperties: true }),
+    reason: Type.Optional(Type.String({ description: 'why a presented payment was refused (the x402 reason, also in PAYMENT-REQUIRED `error`)' })),
   },
   { additionalProperties: false },
 );

@@ -6,11 +6,15 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../../domain/accounts.js';
 import type { BrandSavedEvent } from '../../domain/brand-changes.js';
-import type { BrandStatus, BrandWrite, ClaimedBrandEvent, CrawlFailure, IdentifierRef, Store, StoredBrand } from '../store.js';
+import type { BrandStatus, BrandWrite, ClaimedBrandEvent, CrawlFailure, IdentifierRef, Store, StoredBrand, StoredPalette } from '../store.js';
 import type { ReferenceData } from '../../refdata/reference-data.js';
 import * as events from './brand-event-log.js';
 import * as writes from './brand-write-log.js';
 import * as crawlFailures from './crawl-failure-memory.js';
+import * as palettes from './palette-rows.js';
+import * as payments from './payment-rows.js';
+import type { LedgerTransfer, PaymentClaim, PaymentQuery, PaymentRecord, PaymentTotal, StoredPaymentClaim } from '../../domain/payments.js';
+import type { Palette, PaletteEvidence } from '../../domain/palette.js';
 import { assertSafeInteger, toMillis, toSafeInteger } from './column-codec.js';
 import { migrateToLatest } from './migrations.js';
 import { KyselyReferenceData } from './reference-data-tables.js';
@@ -197,6 +201,66 @@ export class KyselyStore implements Store {
 
   pruneCrawlFailures(before: Date): Promise<number> {
     return crawlFailures.pruneCrawlFailures(this.db, before);
+  }
+
+  // ---- payments (payment-rows.ts, ADR 0028) ----
+
+  claimPayment(claim: PaymentClaim): Promise<boolean> {
+    return payments.claimPayment(this.db, claim);
+  }
+
+  findPaymentClaim(key: string): Promise<StoredPaymentClaim | null> {
+    return payments.findPaymentClaim(this.db, key);
+  }
+
+  releasePaymentClaim(key: string): Promise<void> {
+    return payments.releasePaymentClaim(this.db, key);
+  }
+
+  recordPayment(payment: PaymentRecord): Promise<boolean> {
+    return payments.recordPayment(this.db, this.opts.dialect, payment);
+  }
+
+  unsettledPaymentClaims(before: Date): Promise<PaymentClaim[]> {
+    return payments.unsettledPaymentClaims(this.db, before);
+  }
+
+  listPayments(query: PaymentQuery): Promise<PaymentRecord[]> {
+    return payments.listPayments(this.db, query);
+  }
+
+  summarizePayments(query: Omit<PaymentQuery, 'limit'>): Promise<PaymentTotal[]> {
+    return payments.summarizePayments(this.db, query);
+  }
+
+  ledgerBalance(network: string, asset: string, address: string): Promise<bigint> {
+    return payments.ledgerBalance(this.db, network, asset, address);
+  }
+
+  creditLedger(network: string, asset: string, address: string, amount: bigint): Promise<bigint> {
+    return payments.creditLedger(this.db, this.opts.dialect, network, asset, address, amount);
+  }
+
+  ledgerAuthorization(network: string, asset: string, authorizer: string, nonce: string): Promise<string | null> {
+    return payments.ledgerAuthorization(this.db, network, asset, authorizer, nonce);
+  }
+
+  ledgerTransfer(transfer: LedgerTransfer): Promise<void> {
+    return payments.ledgerTransfer(this.db, this.opts.dialect, transfer);
+  }
+
+  // ---- palettes (palette-rows.ts) ----
+
+  savePaletteEvidence(brandId: string, evidence: PaletteEvidence, observedAt: Date): Promise<void> {
+    return palettes.savePaletteEvidence(this.db, brandId, evidence, observedAt);
+  }
+
+  getStoredPalette(brandId: string): Promise<StoredPalette | null> {
+    return palettes.getStoredPalette(this.db, brandId);
+  }
+
+  savePalette(brandId: string, palette: Palette, observedAt: Date, builtAt: Date): Promise<boolean> {
+    return palettes.savePalette(this.db, brandId, palette, observedAt, builtAt);
   }
 
   // ---- brand write log (brand-write-log.ts) ----

@@ -6,6 +6,7 @@
 import { Migrator, sql } from 'kysely';
 import type { Kysely, Migration, SqlBool } from 'kysely';
 import { convertAssetUrlsToKeys } from './asset-key-migration.js';
+import { paymentsMigration } from './payment-migration.js';
 import { referenceDataMigration } from './reference-data-migration.js';
 
 /** Jobs that hold their (name, key): the predicate of the partial unique index that enforces dedup. */
@@ -242,6 +243,20 @@ const brandWrites: Migration = {
   },
 };
 
+/** The palette evidence kept with a brand's latest crawl and the palette built from it lazily (ADR 0023). */
+const brandPalettes: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('brand_palettes')
+      .addColumn('brand_id', 'text', (c) => c.primaryKey().references('brands.id').onDelete('cascade'))
+      .addColumn('evidence', 'text', (c) => c.notNull())
+      .addColumn('observed_at', 'bigint', (c) => c.notNull())
+      .addColumn('palette', 'text')
+      .addColumn('built_at', 'bigint')
+      .execute();
+  },
+};
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_billing': billing,
@@ -251,6 +266,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0006_crawl_failures': crawlFailures,
   '0007_brand_writes': brandWrites,
   '0008_reference_data': referenceDataMigration,
+  '0009_brand_palettes': brandPalettes,
+  '0011_payments': paymentsMigration,
 };
 
 export interface MigrateOptions {

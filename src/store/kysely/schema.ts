@@ -161,6 +161,69 @@ export interface BrandWritesTable {
 }
 
 /** Reference-data tables (0008) are declared in reference-schema.ts. */
+/** 0009: the palette evidence of a brand's latest crawl and the palette built from it (ADR 0023). */
+export interface BrandPalettesTable {
+  brand_id: string;
+  /** PaletteEvidence as JSON text. */
+  evidence: string;
+  /** When the crawl that observed the evidence ran. */
+  observed_at: Millis;
+  /** Palette as JSON text, null until the first palette request builds it. */
+  palette: string | null;
+  built_at: Millis | null;
+}
+
+/** 0011: pay-per-request payments (ADR 0028). Amounts are integer base units of the asset. */
+export interface PaymentClaimsTable {
+  key: string;
+  method: string;
+  network: string;
+  asset: string;
+  payer: string;
+  pay_to: string;
+  amount: number;
+  route: string;
+  /** `claimed` until settled; a claim released unsettled is deleted. */
+  state: 'claimed' | 'settled';
+  claimed_at: Millis;
+  valid_before: Millis;
+}
+
+export interface PaymentsTable {
+  id: string;
+  claim_key: string;
+  method: string;
+  network: string;
+  asset: string;
+  payer: string;
+  pay_to: string;
+  amount: number;
+  tx: string;
+  route: string;
+  settled_at: Millis;
+}
+
+/** The embedded facilitator's token balances (lower-case addresses). */
+export interface LedgerAccountsTable {
+  network: string;
+  asset: string;
+  address: string;
+  balance: number;
+  updated_at: Millis;
+}
+
+/** The embedded facilitator's used EIP-3009 authorizations (the token's `authorizationState`). */
+export interface LedgerAuthorizationsTable {
+  network: string;
+  asset: string;
+  authorizer: string;
+  nonce: string;
+  recipient: string;
+  value: number;
+  tx: string;
+  used_at: Millis;
+}
+
 export interface Database extends ReferenceDataTables {
   brands: BrandsTable;
   brand_identifiers: BrandIdentifiersTable;
@@ -175,4 +238,9 @@ export interface Database extends ReferenceDataTables {
   event_deliveries: EventDeliveriesTable;
   crawl_failures: CrawlFailuresTable;
   brand_writes: BrandWritesTable;
+  brand_palettes: BrandPalettesTable;
+  payment_claims: PaymentClaimsTable;
+  payments: PaymentsTable;
+  ledger_accounts: LedgerAccountsTable;
+  ledger_authorizations: LedgerAuthorizationsTable;
 }

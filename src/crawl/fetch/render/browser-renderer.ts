@@ -8,15 +8,20 @@
  *     even loopback), so whatever escapes interception (its own background services, a WebSocket, WebRTC)
  *     has nowhere to go; service workers are blocked and WebRTC is limited to proxied UDP;
  *   - one fresh browser context per render (no cookies, cache or storage shared between brands) and a hard
- *     time cap after which the context is closed whatever the page is doing.
+ *     time cap after which the context is closed whatever the page is doing;
+ *   - other hosts get a short timeout and no images (render-requests.ts), and the page is read as soon as it has
+ *     settled (settle-page.ts), waiting for a header mark only when the crawl asks for one.
  * The browser process is started on first use and reused; a crashed browser is relaunched on the next render.
  */
 import { accessSync, constants } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page, type Route } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Route } from 'playwright-core';
 import type { Fetcher } from '../../../platform/fetcher.js';
 import type { Logger } from '../../../platform/logger.js';
 import { dismissConsent } from './dismiss-consent.js';
+import { collectPaletteSamples } from './palette-samples.js';
 import type { PageRenderer, RenderOptions, RenderedPage } from './page-renderer.js';
+import { RenderRequests } from './render-requests.js';
+import { settlePage, WATCH_MUTATIONS_SCRIPT } from './settle-page.js';
 
 export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -43,7 +48,8 @@ export const CHROMIUM_ARGS = [
 const ALLOWED_TYPES = new Set(['document', 'script', 'stylesheet', 'image', 'xhr', 'fetch']);
 const MAX_REQUESTS_PER_RENDER = 120;
 const MAX_RESOURCE_BYTES = 5 * 1024 * 1024;
-const SETTLE_MS = 2_500;
+/** Kept back from the render's cap for consent dismissal and serialising the DOM once the wait ends. */
+const FINISH_RESERVE_MS = 1_000;
 /** The rendered DOM handed back, at most: the crawl parses the first 2 MB of a page (crawl/page/html-page.ts). */
 const MAX_RENDERED_HTML_CHARS = 2 * 1024 * 1024;
 
@@ -90,7 +96,7 @@ export class BrowserRenderer implements PageRenderer {
       context = await browser.newContext({ userAgent: this.options.userAgent, serviceWorkers: 'block', acceptDownloads: false, javaScriptEnabled: true, bypassCSP: false });
       const openContext = context;
       const closed = new Promise<null>((resolve) => deadline.signal.addEventListener('abort', () => resolve(null), { once: true }));
-      return await Promise.race([this.renderIn(openContext, url, deadline.signal, options.timeoutMs), closed]);
+      return await Promise.race([this.renderIn(openContext, url, deadline.signal, options), closed]);
     } catch (error) {
       this.options.logger?.info({ err: error instanceof Error ? error.message : String(error) }, 'render failed');
       return null;
@@ -99,6 +105,15 @@ export class BrowserRenderer implements PageRenderer {
       options.signal?.removeEventListener('abort', onAbort);
       await context?.close().catch(() => undefined);
     }
+  }
+
+  /** Starts Chromium now (serve's warm-up), so the first render does not pay for the launch; never throws. */
+  async warm(): Promise<void> {
+    if (this.now() < this.pausedUntil) return;
+    await this.launched().then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   async close(): Promise<void> {
@@ -122,45 +137,49 @@ export class BrowserRenderer implements PageRenderer {
     return this.browser;
   }
 
-  private async renderIn(context: BrowserContext, url: string, signal: AbortSignal, timeoutMs: number): Promise<RenderedPage | null> {
-    let requests = 0;
+  private async renderIn(context: BrowserContext, url: string, signal: AbortSignal, options: RenderOptions): Promise<RenderedPage | null> {
+    const deadline = performance.now() + options.timeoutMs;
+    const requests = new RenderRequests(url);
+    let count = 0;
+    await context.addInitScript(WATCH_MUTATIONS_SCRIPT);
     await context.route('**/*', (route) => {
-      requests += 1;
-      return this.fulfil(route, signal, requests > MAX_REQUESTS_PER_RENDER);
+      count += 1;
+      return this.fulfil(route, signal, requests, count > MAX_REQUESTS_PER_RENDER);
     });
     const page = await context.newPage();
-    await page.goto(url, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
-    await settle(page, Math.min(SETTLE_MS, timeoutMs / 3));
+    await page.goto(url, { waitUntil: 'domcontentloaded', timeout: options.timeoutMs });
+    // Consent dismissal and serialising need a moment of the cap too.
+    await settlePage(page, { deadline: deadline - FINISH_RESERVE_MS, awaitMark: options.awaitMark ?? false, ownIdleMs: () => requests.ownIdleMs() });
     await dismissConsent(page);
     // Serialised and cut in Chromium's process: only what the crawl parses (2 MB) crosses into the server's, so a
     // script-built DOM of any size costs the server's event loop no more than that message (ADR 0014).
     const html = await page.evaluate<string>(
       `(() => { const d = document.doctype ? '<!DOCTYPE ' + document.doctype.name + '>' : ''; const h = d + document.documentElement.outerHTML; return h.length > ${MAX_RENDERED_HTML_CHARS} ? h.slice(0, ${MAX_RENDERED_HTML_CHARS}) : h; })()`,
     );
-    return { html, url: page.url() };
+    const paletteSamples = await collectPaletteSamples(page, deadline - performance.now());
+    return { html, url: page.url(), ...(paletteSamples ? { paletteSamples } : {}) };
   }
 
-  /** Every browser request is answered from the safe fetcher, or aborted. */
-  private async fulfil(route: Route, signal: AbortSignal, overBudget: boolean): Promise<void> {
+  /** Every browser request is answered from the safe fetcher, or aborted (render-requests.ts says which, how patiently). */
+  private async fulfil(route: Route, signal: AbortSignal, requests: RenderRequests, overBudget: boolean): Promise<void> {
     const request = route.request();
     const target = request.url();
-    if (overBudget || signal.aborted || request.method() !== 'GET' || !/^https?:/i.test(target) || !ALLOWED_TYPES.has(request.resourceType())) {
+    const decision = overBudget || signal.aborted || request.method() !== 'GET' || !/^https?:/i.test(target) || !ALLOWED_TYPES.has(request.resourceType())
+      ? ({ fetch: false } as const)
+      : requests.decide(target, request.resourceType());
+    if (!decision.fetch) {
       await route.abort('blockedbyclient').catch(() => undefined);
       return;
     }
     try {
-      const res = await this.options.fetcher.fetch(target, { accept: request.headers()['accept'] ?? '*/*', maxBytes: MAX_RESOURCE_BYTES, timeoutMs: 8_000, signal });
+      const fetchOptions = { accept: request.headers()['accept'] ?? '*/*', maxBytes: MAX_RESOURCE_BYTES, timeoutMs: decision.timeoutMs, signal };
+      const res = await requests.track(target, decision.own, () => this.options.fetcher.fetch(target, fetchOptions));
       const contentType = res.headers['content-type'];
       await route.fulfill({ status: res.status, body: res.body, headers: contentType ? { 'content-type': contentType } : {} });
     } catch {
       await route.abort('blockedbyclient').catch(() => undefined);
     }
   }
-}
-
-/** Waits for the network to go quiet (scripts that fetch the header's data), but never past `ms`. */
-async function settle(page: Page, ms: number): Promise<void> {
-  await page.waitForLoadState('networkidle', { timeout: ms }).catch(() => undefined);
 }
 
 /**

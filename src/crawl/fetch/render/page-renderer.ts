@@ -2,10 +2,14 @@
  * The port the crawler renders JavaScript-built pages through (browser-renderer.ts implements it with
  * headless Chromium). Kept as an interface so the crawl runs, and is tested, without a browser.
  */
+import type { RenderedPaletteSamples } from '../../../domain/palette.js';
+
 export interface RenderOptions {
   /** Hard cap for the whole render, including launch of the page and consent dismissal. */
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The static page had no logo candidate: wait for a header mark to appear (settle-page.ts). */
+  awaitMark?: boolean;
 }
 
 export interface RenderedPage {
@@ -13,6 +17,8 @@ export interface RenderedPage {
   html: string;
   /** The URL the page ended on. */
   url: string;
+  /** Computed colours in the light and dark schemes (palette-samples.ts), when they could be read. */
+  paletteSamples?: RenderedPaletteSamples;
 }
 
 export interface PageRenderer {

@@ -5,7 +5,8 @@
  *     "enable JavaScript" notice;
  *   - no logo candidate at all in the static HTML (the header is injected at run time).
  * The rendered DOM replaces the static page for every extractor; when rendering fails or times out the static
- * page is kept, so rendering can only add evidence.
+ * page is kept, so rendering can only add evidence. A page without a logo candidate is rendered until a mark
+ * appears or the page has stopped doing anything (settle-page.ts); any other only until it is quiet.
  */
 import type { CrawlBudget } from '../../crawl-budget.js';
 import { cleanText, parseHtmlPage, type HtmlPage } from '../../page/html-page.js';
@@ -40,9 +41,11 @@ export async function renderIfNeeded(page: HtmlPage, renderer: PageRenderer | un
   if (!renderer || renderReason(page) === null) return page;
   const timeoutMs = Math.min(MAX_RENDER_MS, budget.remaining() - RESERVED_AFTER_RENDER_MS);
   if (timeoutMs < 1_000) return page;
-  const rendered = await renderer.render(page.url, { timeoutMs, signal: budget.signal });
+  const awaitMark = findMarkCandidates({ page, jsonLd: readJsonLd(page.$), brandName: null, cssRules: [] }).length === 0;
+  const rendered = await renderer.render(page.url, { timeoutMs, signal: budget.signal, awaitMark });
   if (!rendered) return page;
   const parsed = parseHtmlPage(Buffer.from(rendered.html, 'utf8'), page.url, 'text/html; charset=utf-8', budget.limits.html);
   // A render that produced less than the static page (an error screen, a blank) is not an improvement.
+  if (rendered.paletteSamples) parsed.paletteSamples = rendered.paletteSamples;
   return cleanText(parsed.$('body').text()).length + parsed.$('img, svg').length > 0 ? parsed : page;
 }

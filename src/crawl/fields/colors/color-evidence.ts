@@ -137,7 +137,7 @@ function tokenWeight(name: string): number {
 }
 
 /** A token value; bare HSL channel triples (`222 47% 11%`, the shadcn convention) are read as hsl(). */
-function tokenColor(value: string): string | null {
+export function tokenColor(value: string): string | null {
   const v = value.trim();
   if (/^[\d.]+(deg)?\s+[\d.]+%\s+[\d.]+%$/.test(v)) return parseCssColor(`hsl(${v})`);
   return parseCssColor(v);

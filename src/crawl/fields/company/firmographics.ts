@@ -10,7 +10,7 @@ import { extractCompany } from './company.js';
 import { elementIndex } from '../../page/element-index.js';
 import { attrEquals, firstAttr, textOf, textOfAll } from '../../page/element-queries.js';
 import type { HtmlPage } from '../../page/html-page.js';
-import { industryText, predictIndustries } from '../industries/industry-classifier.js';
+import { industryText, predictIndustries, selfDescriptionText } from '../industries/industry-classifier.js';
 import { ruleIndustries } from '../industries/industry-rules.js';
 import { sortIndustries } from '../industries/taxonomy.js';
 import { readJsonLd, type JsonLdNode } from '../../page/json-ld.js';
@@ -48,7 +48,7 @@ function industriesOf(page: HtmlPage, jsonLd: JsonLdNode[], allJsonLd: JsonLdNod
   const set = ruleIndustries(allJsonLd, page.label, isAdultRated(page));
   if (set.length > 0) return sortIndustries(set).slice(0, MAX_INDUSTRIES);
   if (isPlaceholderText(placeholderProbe(page))) return [];
-  return predictIndustries(industryText(page, jsonLd, aboutPages)).slice(0, MAX_INDUSTRIES);
+  return predictIndustries(industryText(page, jsonLd, aboutPages), selfDescriptionText(page, jsonLd)).slice(0, MAX_INDUSTRIES);
 }
 
 const DESCRIPTION = attrEquals('name', 'description', true);

@@ -11,6 +11,7 @@ import type { CrawlAssetDeps } from '../../fetch/ingest-remote-image.js';
 import type { LogosResult } from '../logos/logos.js';
 import type { ParsedCss } from '../../page/parse-css.js';
 import { buildPictures, findPictureCandidates } from './pictures.js';
+import { withImageKinds } from './image-kinds.js';
 
 export interface ImageSources {
   page: HtmlPage;
@@ -40,5 +41,6 @@ export async function collectImages(sources: ImageSources, deps: CrawlAssetDeps,
   const pictures = downloaded
     .filter((p) => !p.formats.some((f) => taken.has(f.src) || [...hashes].some((h) => f.src.includes(h))))
     .map((p, i) => (p.pictureMetadata ? { ...p, pictureMetadata: { ...p.pictureMetadata, rank: i + 1 } } : p));
-  return deps.assets.commitAll([...banners, ...pictures]);
+  // Only the listed files are classified (at most 3 banners and 6 pictures), from the bytes already staged.
+  return deps.assets.commitAll(await withImageKinds([...banners, ...pictures], deps.assets, deps.budget.signal));
 }

@@ -5,7 +5,7 @@
  * images are banners as they are; hero images only when they really are wide (≥ 2:1 and ≥ 600 px wide after
  * decoding), so a hero's product shot or portrait is left to the pictures. A banner that is the same file as
  * a listed logo is skipped; images under 16 px are never stored (the ingester refuses them).
- * Tags stay empty: photographic/illustration/text/pattern need a classifier.
+ * Tags are set afterwards for the listed banners (image-kinds.ts).
  */
 import type { Image } from '../../../domain/brand.js';
 import type { IngestedImage } from '../../../media/ingest-image.js';

@@ -9,7 +9,7 @@
  *   3. after decoding: natural size ≥ 100 px per side, aspect between 1:3 and 3:1, not a placeholder (blank or
  *      single-colour), not a logo or banner already listed (same bytes), near-duplicates collapsed by
  *      perceptual hash (keeping the better-scored one); score adds the decoded area.
- * imageCategory/categoryConfidence stay null: there is no classifier. Tags stay empty for the same reason.
+ * Tags, imageCategory and categoryConfidence are set afterwards for the listed pictures (image-kinds.ts).
  */
 import type { Image } from '../../../domain/brand.js';
 import type { IngestedImage } from '../../../media/ingest-image.js';

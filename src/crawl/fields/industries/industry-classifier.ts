@@ -1,10 +1,11 @@
 /**
- * Predicted industries (spec 2.7) from the site's own words. A multinomial naive Bayes over the sub-industries
- * of taxonomy.json, trained offline (eval/record/industries/train.ts) on the taxonomy's keywords plus a small
- * hand-written labelled set and shipped as model.json; its softmax temperature was fitted on leave-one-out
- * predictions so a score is a calibrated probability (docs/extraction.md § Industries reports reliability).
- * A top-level industry's score is the sum of its sub-industries' probabilities. Predictions never reach 1:
- * score 1 is reserved for industries that were set (industry-rules.ts, operator command, import).
+ * Predicted industries (spec 2.7) from the site's own words: a softmax regression over our taxonomy trained
+ * offline on real company descriptions (industry-model.ts, scripts/train-industries.ts, docs/industries.md,
+ * ADR 0025). Scores are calibrated probabilities (temperature fitted on a held-out split). The classifier would
+ * rather say nothing than be confidently wrong: it answers a top-level industry only when its probability reaches
+ * the model's answer threshold, and a sub-industry only when that reaches the sub-industry threshold; otherwise the
+ * list is empty. Predictions never reach 1: score 1 is reserved for industries that were set (industry-rules.ts,
+ * operator command, import).
  */
 import type { Industry } from '../../../domain/brand.js';
 import { elementIndex } from '../../page/element-index.js';
@@ -12,34 +13,55 @@ import { anyOf, attrContains, attrEquals, closest, firstAttr, hasAncestor, tagIs
 import { elementText } from '../../page/element-text.js';
 import { cleanText, type HtmlPage } from '../../page/html-page.js';
 import { findOrganization, stringValue, type JsonLdNode } from '../../page/json-ld.js';
-import modelData from './model.json' with { type: 'json' };
-import { knownLogLikelihoods, knownTokens, posteriors, type NaiveBayesModel } from './naive-bayes.js';
-import { sortIndustries, taxonomyEntry, toIndustry } from './taxonomy.js';
+import { pageKind } from '../description/page-kind.js';
+import modelFile from './industry-model.json' with { type: 'json' };
+import { loadIndustryModel, scoreTokens, type IndustryModel, type IndustryModelFile, type IndustryScores } from './industry-model.js';
+import { sortIndustries, toIndustry } from './taxonomy.js';
 import { tokenize } from './tokenize.js';
 
-const model = modelData as unknown as NaiveBayesModel;
+let loaded: IndustryModel | null = null;
 
-/** Fewer known tokens than this is too little text to say anything (a parked page, a login wall). */
-export const MIN_KNOWN_TOKENS = 6;
-/** Industries below this probability are not listed: a list of 50 near-zero guesses helps nobody. */
-export const MIN_SCORE = 0.25;
+/** The shipped model, decoded on first use (a few milliseconds: bench/industry-model-load.ts). */
+export function industryModel(): IndustryModel {
+  loaded ??= loadIndustryModel(modelFile as IndustryModelFile);
+  return loaded;
+}
+
+/** The lowest score a predicted industry is listed with: the model's answer threshold. */
+export const MIN_SCORE: number = (modelFile as IndustryModelFile).answerThreshold;
 /** A prediction is at most this sure, so it never reads as a set industry. */
 const MAX_PREDICTED_SCORE = 0.99;
 
-export function predictIndustries(text: string): Industry[] {
-  const known = knownTokens(model, tokenize(text));
-  if (known.length < MIN_KNOWN_TOKENS) return [];
-  const probabilities = posteriors(knownLogLikelihoods(model, known), model.temperature);
-  const topLevel = new Map<string, number>();
+/** Calibrated probabilities of every industry for a text, before the abstention rule (evaluation reads these). */
+export function industryScores(text: string, model: IndustryModel = industryModel()): IndustryScores {
+  return scoreTokens(model, tokenize(text));
+}
+
+/**
+ * The abstention rule on calibrated scores: nothing below `minKnownTokens` known words; the best top-level
+ * industry when it reaches the answer threshold, with its best sub-industry when that reaches the sub-industry
+ * threshold and belongs to it; nothing otherwise.
+ */
+export function answerOf(scores: IndustryScores, model: Pick<IndustryModel, 'answerThreshold' | 'subThreshold' | 'minKnownTokens'>): Industry[] {
+  const top = scores.tops[0];
+  if (scores.known < model.minKnownTokens || !top || top.p < model.answerThreshold) return [];
   const out: Industry[] = [];
-  model.labels.forEach((id, i) => {
-    const p = probabilities[i] ?? 0;
-    const parent = taxonomyEntry(id)?.parent;
-    if (parent) topLevel.set(parent, (topLevel.get(parent) ?? 0) + p);
-    if (p >= MIN_SCORE) pushIndustry(out, id, p);
-  });
-  for (const [id, p] of topLevel) if (p >= MIN_SCORE) pushIndustry(out, id, p);
+  pushIndustry(out, top.id, top.p);
+  const sub = scores.subs[0];
+  if (sub && sub.p >= model.subThreshold && toIndustry(sub.id, 0)?.parent?.[0]?.id === top.id) pushIndustry(out, sub.id, sub.p);
   return sortIndustries(out);
+}
+
+/**
+ * The answer for a page's text. With the page's self-description (title, meta and JSON-LD descriptions) given, that
+ * is read first and answers when it can: features are distinct words, so the rest of a page (an about page's
+ * charity run, a "new: smarter search" banner) can only dilute what the brand says about itself. The whole text
+ * answers when the self-description alone does not. Each answer carries its own text's calibrated probability.
+ */
+export function predictIndustries(text: string, selfDescription?: string): Industry[] {
+  const model = industryModel();
+  const own = selfDescription ? answerOf(industryScores(selfDescription, model), model) : [];
+  return own.length > 0 ? own : answerOf(industryScores(text, model), model);
 }
 
 function pushIndustry(out: Industry[], id: string, p: number): void {
@@ -50,23 +72,32 @@ function pushIndustry(out: Industry[], id: string, p: number): void {
 /**
  * What the classifier reads: the brand's self-description counts most (title, meta and JSON-LD descriptions,
  * twice), then headings and the about page's opening text. Navigation, footers and cookie text are left out.
+ * On a content page (an article, a video, a product: page-kind.ts) the page's own title, description, headings
+ * and paragraphs are about that one piece of content (a news site's article on chips reads like a chip maker), so
+ * only the organization's own JSON-LD statements and the about pages are read; usually too little, and the
+ * classifier abstains.
  */
 export function industryText(page: HtmlPage, jsonLd: JsonLdNode[], aboutPages: HtmlPage[]): string {
+  const self = selfStatements(page, jsonLd);
+  if (pageKind(page, jsonLd) === 'content') return [...self, ...self, ...aboutPages.flatMap((p) => leadParagraphs(p))].filter(Boolean).join('\n');
+  const headings = elementIndex(page.$).all.filter(HEADING).slice(0, 12).map((el) => elementText(el));
+  const paragraphs = [page, ...aboutPages].flatMap((p) => leadParagraphs(p));
+  return [...self, ...self, ...headings, ...paragraphs].filter(Boolean).join('\n');
+}
+
+/** The brand's own description of itself: title, meta/og descriptions (home pages only) and its JSON-LD statements. */
+export function selfDescriptionText(page: HtmlPage, jsonLd: JsonLdNode[]): string {
+  return selfStatements(page, jsonLd).filter(Boolean).join('\n');
+}
+
+function selfStatements(page: HtmlPage, jsonLd: JsonLdNode[]): string[] {
+  const org = findOrganization(jsonLd, page.label);
+  const orgSelf = [stringValue(org?.['description']), stringValue(org?.['slogan']), stringValue(org?.['knowsAbout'])].map(cleanText);
+  if (pageKind(page, jsonLd) === 'content') return orgSelf;
   const index = elementIndex(page.$);
   const metas = index.byTag('meta');
   const title = index.byTag('title')[0];
-  const org = findOrganization(jsonLd, page.label);
-  const self = [
-    title ? textOf(title) : '',
-    firstAttr(metas, DESCRIPTION, 'content'),
-    firstAttr(metas, OG_DESCRIPTION, 'content'),
-    stringValue(org?.['description']),
-    stringValue(org?.['slogan']),
-    stringValue(org?.['knowsAbout']),
-  ].map(cleanText);
-  const headings = index.all.filter(HEADING).slice(0, 12).map((el) => elementText(el));
-  const paragraphs = [page, ...aboutPages].flatMap((p) => leadParagraphs(p));
-  return [...self, ...self, ...headings, ...paragraphs].filter(Boolean).join('\n');
+  return [title ? textOf(title) : '', firstAttr(metas, DESCRIPTION, 'content'), firstAttr(metas, OG_DESCRIPTION, 'content')].map(cleanText).concat(orgSelf);
 }
 
 const DESCRIPTION = attrEquals('name', 'description', true);

@@ -1,7 +1,7 @@
 /**
  * Tokens for the industry classifier: lower-case words without accents, stop words dropped, a light plural
  * stemmer, plus bigrams of neighbouring content words ("real estate", "machine learning") because many
- * industries are named by two words whose parts alone are ambiguous. Training (eval/record/industries/train.ts)
+ * industries are named by two words whose parts alone are ambiguous. Training (scripts/train-industries.ts)
  * and prediction use this same function, so the model's vocabulary always matches.
  */
 const STOP_WORDS = new Set(

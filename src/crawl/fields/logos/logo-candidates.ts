@@ -32,9 +32,10 @@ import { largestSize, type WebManifest } from '../../fetch/manifest.js';
 import { serializeInlineSvg } from './inline-svg.js';
 import type { CssRule, ParsedCss } from '../../page/parse-css.js';
 import { backgroundLogos, type SpriteCrop } from './logo-backgrounds.js';
-import { backdropTheme } from './logo-backdrop.js';
+import { backdropColor } from './logo-backdrop.js';
+import { collectRootVariables } from '../../page/css-variables.js';
 
-export type IconKind = 'icon' | 'apple-touch-icon' | 'mask-icon' | 'fluid-icon' | 'tile' | 'manifest-icon' | 'favicon-fallback';
+export type IconKind = 'icon' | 'apple-touch-icon' | 'mask-icon' | 'fluid-icon' | 'tile' | 'manifest-icon' | 'favicon-fallback' | 'conventional-path';
 export type MarkKind = 'header' | 'meta-logo' | 'json-ld-logo';
 
 export interface IconCandidate {
@@ -57,10 +58,11 @@ export interface MarkCandidate {
   /** The logo's box inside a CSS sprite sheet. */
   crop?: SpriteCrop | null;
   /**
-   * Theme implied by the background colour the mark sits on (logo-backdrop.ts), for ambiguous pixels. A
-   * function because the cascade walk is only worth doing for the chosen mark when its pixels say nothing.
+   * The background colour the page paints behind the mark (logo-backdrop.ts, #rrggbb or null), which decides
+   * the theme of a mark on transparency (logos.ts). A function because the cascade walk is only worth doing
+   * for the marks chosen.
    */
-  backdrop?: () => 'dark' | 'light' | null;
+  backdrop?: () => string | null;
 }
 
 const MAX_ICON_CANDIDATES = 8;
@@ -88,8 +90,25 @@ export function findIconCandidates(page: HtmlPage, manifest: WebManifest | null)
   for (const icon of manifest?.icons ?? []) {
     if (!icon.purpose.includes('monochrome')) out.push({ kind: 'manifest-icon', url: icon.url, declaredSize: icon.size });
   }
+  const conventional = declaresLargeIcon(out) ? [] : conventionalIcons(page);
   if (out.length === 0) out.push({ kind: 'favicon-fallback', url: new URL('/favicon.ico', page.url).href, declaredSize: 0 });
-  return dedupe(out).sort((a, b) => b.declaredSize - a.declaredSize).slice(0, MAX_ICON_CANDIDATES);
+  // Probed paths go first: a declared icon of unknown size may be the small one, and at most 8 are tried.
+  return dedupe([...conventional, ...out.sort((a, b) => b.declaredSize - a.declaredSize)]).slice(0, MAX_ICON_CANDIDATES);
+}
+
+/** Declared sizes at or above this count as a large icon: nothing needs probing. */
+const LARGE_ICON = 64;
+/** Where iOS looks for a home-screen icon when a page declares none (Apple's convention, usually 180×180). */
+const CONVENTIONAL_ICON_PATHS = ['/apple-touch-icon.png', '/apple-touch-icon-precomposed.png'];
+
+/** A declared icon that is large by its `sizes`, or an apple-touch-icon or tile (large by convention). */
+function declaresLargeIcon(candidates: IconCandidate[]): boolean {
+  return candidates.some((c) => c.kind !== 'mask-icon' && (c.declaredSize >= LARGE_ICON || c.kind === 'apple-touch-icon' || c.kind === 'tile'));
+}
+
+/** The conventional icon paths of the site's origin, probed when nothing large is declared (a 404 costs one request). */
+function conventionalIcons(page: HtmlPage): IconCandidate[] {
+  return CONVENTIONAL_ICON_PATHS.map((p) => ({ kind: 'conventional-path' as const, url: new URL(p, page.url).href, declaredSize: 0 }));
 }
 
 function iconKind(rel: string[]): IconKind | null {
@@ -130,7 +149,7 @@ export function findMarkCandidates(ctx: MarkContext): MarkCandidate[] {
     .slice(0, MAX_MARK_CANDIDATES);
   for (const c of kept) {
     const el = elementOf.get(c);
-    if (el) c.backdrop = () => backdropTheme(ctx.page, el, ctx.cssRules);
+    if (el) c.backdrop = () => backdropColor(ctx.page, el, ctx.cssRules, collectRootVariables(ctx.sheets ?? []));
   }
   return kept;
 }

@@ -5,7 +5,8 @@
  *     raster (the mask-icon is a monochrome silhouette, so it is a symbol candidate instead);
  *   - the primary mark from the header/metadata: aspect ≥ 1.5 → `logo`, square-ish → `symbol`, tall → `other`;
  *   - a `symbol` next to a wide logo: a square header/metadata mark or the mask-icon.
- * The same file (by hash) is listed once. Theme comes from the ingested pixels, else the file-name/alt hint.
+ * The same file (by hash) is listed once. Theme comes from the backdrop the page shows the mark on, else the
+ * ingested pixels, else the file-name/alt hint (themeOf).
  * The variant for the other colour scheme is kept next to the primary mark; tags only where the file proves them
  * (logo-tags.ts). Each entry lists its original file only: the brand indexer adds the PNG/WebP renditions
  * before it saves the record (media/logo-renditions.ts, ADR 0008).
@@ -18,6 +19,9 @@ import { fetchResource } from '../../fetch/fetch-resource.js';
 import type { IconCandidate, MarkCandidate } from './logo-candidates.js';
 import type { SpriteCrop } from './logo-backgrounds.js';
 import { svgMarkTag } from './logo-tags.js';
+import { hexToRgb } from '../../../domain/color-math.js';
+import { relativeLuminance } from '../../../media/oklab.js';
+import { themeOnBackdrop } from '../../../media/logo-theme.js';
 
 export interface LogosResult {
   logos: Logo[];
@@ -98,7 +102,14 @@ interface Chosen {
   image: IngestedImage;
   type: LogoType;
   hint: 'dark' | 'light' | null;
-  backdrop?: (() => 'dark' | 'light' | null) | undefined;
+  backdrop?: (() => string | null) | undefined;
+}
+
+/** A chosen mark with what the page tells about it: its hint, and the backdrop unless it is a dark-scheme variant. */
+function chosenMark(m: IngestedMark, type: LogoType): Chosen {
+  // The backdrop found in the page's rules is the default scheme's: a dark-scheme variant is shown on another.
+  const backdrop = m.candidate.scheme === 'dark' ? undefined : m.candidate.backdrop;
+  return { image: m.image, type, hint: m.candidate.themeHint, backdrop };
 }
 
 /** Pure selection over ingested candidates (marks in descending candidate score). */
@@ -107,13 +118,13 @@ export function chooseLogos(icons: IngestedIcon[], marks: IngestedMark[]): Logos
   const primary = marks.find((m) => m.candidate.scheme !== 'dark') ?? marks[0];
   if (primary) {
     const type = markType(primary.image);
-    chosen.push({ image: primary.image, type, hint: primary.candidate.themeHint, backdrop: primary.candidate.backdrop });
+    chosen.push(chosenMark(primary, type));
     const variant = schemeVariant(primary, marks, type);
-    if (variant) chosen.push({ image: variant.image, type, hint: variant.candidate.themeHint, backdrop: variant.candidate.backdrop });
+    if (variant) chosen.push(chosenMark(variant, type));
     if (type === 'logo') {
-      const symbol = marks.find((m) => m !== primary && m !== variant && !m.candidate.scheme && markType(m.image) === 'symbol')?.image
-        ?? icons.find((i) => i.candidate.kind === 'mask-icon' && isSquare(i.image))?.image;
-      if (symbol) chosen.push({ image: symbol, type: 'symbol', hint: null });
+      const symbol = marks.find((m) => m !== primary && m !== variant && !m.candidate.scheme && markType(m.image) === 'symbol')
+        ?? icons.find((i) => i.candidate.kind === 'mask-icon' && isSquare(i.image));
+      if (symbol) chosen.push({ image: symbol.image, type: 'symbol', hint: null, backdrop: 'backdrop' in symbol.candidate ? symbol.candidate.backdrop : undefined });
     }
   }
   const icon = chooseIcon(icons);
@@ -133,12 +144,24 @@ export function chooseLogos(icons: IngestedIcon[], marks: IngestedMark[]): Logos
 }
 
 /**
- * Pixels decide for transparent files (what you see is the mark); for an opaque file the pixel test already
- * separated the mark from its plate. When the pixels are ambiguous (a mid-tone multi-colour mark), the
- * file-name/scheme hint decides, then the backdrop the page paints behind the mark.
+ * Spec 2.3 `theme` says which background the logo is made for, so the background the site shows it on decides
+ * first (issue 16): a mark on transparency, standing out from the colour the page paints behind it, is `dark`
+ * on a light backdrop and `light` on a dark one, whatever its own colours (a mid-tone coral mark on a white
+ * header is `dark`). An opaque file shows its mark on its own plate, which decided already (media/logo-theme.ts).
+ * Only when the backdrop is unknown, mid-tone or one the mark would vanish on do the mark's own pixels decide,
+ * then the file-name/scheme hint.
  */
 function themeOf(c: Chosen): 'dark' | 'light' | null {
-  return c.image.theme ?? c.hint ?? c.backdrop?.() ?? null;
+  return backdropTheme(c) ?? c.image.theme ?? c.hint ?? null;
+}
+
+function backdropTheme(c: Chosen): 'dark' | 'light' | null {
+  const seen = c.image.lightness;
+  if (!seen || seen.plate !== null || !c.backdrop) return null;
+  const color = c.backdrop();
+  if (!color) return null;
+  const [r, g, b] = hexToRgb(color);
+  return themeOnBackdrop(seen.mark, relativeLuminance(r, g, b));
 }
 
 /** The other colour scheme's version of the primary mark (both are kept, spec 2.3 / issue 4 item 3). */

@@ -1,0 +1,101 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import type { PaymentRecord, PaymentTotal } from '../domain/payments.js';
+import type { PaymentLedger, PaymentStore } from '../store/store.js';
+import type { Config } from '../config/config.js';
+import { print, table } from './cli-output.js';
+import { wholeNumber } from './whole-number.js';
+
+/** Opens the store for one command (migrating it) and always closes it; loaded when the command runs. */
+async function withPayments<T>(run: (store: PaymentStore & PaymentLedger, config: Readonly<Config>) => Promise<T>): Promise<T> {
+  const { cliConfig, withStore } = await import('./cli-runtime.js');
+  const config = cliConfig();
+  return withStore(config, ({ store }) => run(store, config));
+}
+
+function date(value: string): Date {
+  const parsed = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(parsed.getTime())) throw new InvalidArgumentError('expected an ISO 8601 date such as 2026-11-01 or 2026-11-01T12:00:00Z');
+  return parsed;
+}
+
+function baseUnits(value: string): bigint {
+  if (!/^\d{1,16}$/.test(value.trim())) throw new InvalidArgumentError('expected a whole number of base units (0.10 USDC is 100000)');
+  return BigInt(value.trim());
+}
+
+/** Money leaves as a string of base units: exact in JSON, whatever the amount. */
+function paymentJson(p: PaymentRecord): Record<string, unknown> {
+  return {
+    id: p.id,
+    method: p.method,
+    network: p.network,
+    asset: p.asset,
+    payer: p.payer,
+    payTo: p.payTo,
+    amount: p.amount.toString(),
+    transaction: p.transaction,
+    route: p.route,
+    settledAt: p.settledAt.toISOString(),
+  };
+}
+
+function totalJson(t: PaymentTotal): Record<string, unknown> {
+  return { method: t.method, network: t.network, asset: t.asset, count: t.count, amount: t.amount.toString() };
+}
+
+interface RangeOptions {
+  from?: Date;
+  to?: Date;
+  json?: boolean;
+}
+
+/** `brandbase payments list|summary|fund` (docs/payments.md). */
+export function registerPaymentCommands(program: Command): void {
+  if (program.commands.some((c) => c.name() === 'payments')) return;
+  const payments = program.command('payments').description('pay-per-request payments: the settlement ledger and revenue');
+
+  payments
+    .command('list')
+    .description('settled payments, newest first (amounts in the asset’s base units)')
+    .option('--from <date>', 'settled at or after (ISO 8601)', date)
+    .option('--to <date>', 'settled before (ISO 8601)', date)
+    .option('--limit <n>', 'at most this many', wholeNumber, 100)
+    .option('--json', 'print one JSON object')
+    .action(async (opts: RangeOptions & { limit: number }) => {
+      const rows = await withPayments((store) => store.listPayments({ ...(opts.from ? { from: opts.from } : {}), ...(opts.to ? { to: opts.to } : {}), limit: opts.limit }));
+      const text = table(
+        ['settled', 'method', 'network', 'payer', 'amount', 'route', 'transaction'],
+        rows.map((p) => [p.settledAt.toISOString(), p.method, p.network, p.payer, p.amount.toString(), p.route, p.transaction]),
+        'no payments',
+      );
+      print(opts.json, { payments: rows.map(paymentJson) }, text);
+    });
+
+  payments
+    .command('summary')
+    .description('revenue per method, network and asset (amounts in base units)')
+    .option('--from <date>', 'settled at or after (ISO 8601)', date)
+    .option('--to <date>', 'settled before (ISO 8601)', date)
+    .option('--json', 'print one JSON object')
+    .action(async (opts: RangeOptions) => {
+      const totals = await withPayments((store) => store.summarizePayments({ ...(opts.from ? { from: opts.from } : {}), ...(opts.to ? { to: opts.to } : {}) }));
+      const text = table(['method', 'network', 'asset', 'payments', 'amount'], totals.map((t) => [t.method, t.network, t.asset, String(t.count), t.amount.toString()]), 'no payments');
+      print(opts.json, { from: opts.from?.toISOString() ?? null, to: opts.to?.toISOString() ?? null, totals: totals.map(totalJson) }, text);
+    });
+
+  payments
+    .command('fund')
+    .description('embedded facilitator only: credit a wallet on the local ledger (offline demos and tests)')
+    .argument('<address>', 'the wallet address (0x…)')
+    .argument('<units>', 'base units of the configured asset to add (1 USDC is 1000000)', baseUnits)
+    .option('--json', 'print one JSON object')
+    .action(async (address: string, units: bigint, opts: { json?: boolean }) => {
+      if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new InvalidArgumentError('expected a 0x-prefixed 20-byte address');
+      const result = await withPayments(async (store, config) => {
+        if (config.payments.facilitatorUrl !== null) throw new Error('payments fund only applies to the embedded facilitator (BRANDBASE_X402_FACILITATOR_URL is set)');
+        const balance = await store.creditLedger(config.payments.network, config.payments.asset, address, units);
+        return { network: config.payments.network, asset: config.payments.asset, address, balance: balance.toString() };
+      });
+      print(opts.json, result, `${address} now holds ${result.balance} base units of ${result.asset} on ${result.network}`);
+    });
+}

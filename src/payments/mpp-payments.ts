@@ -1,0 +1,164 @@
+/**
+ * MPP, the "Payment" HTTP authentication scheme (spec 5.2, ADR 0028), over the `mppx` package with its `evm`
+ * method: the 402 carries a `WWW-Authenticate: Payment` challenge next to x402's; a retry with
+ * `Authorization: Payment <credential>` is validated by mppx (challenge binding, amount, recipient, validity,
+ * EIP-712 signature), claimed like an x402 payment (same claim key: one EIP-3009 authorization pays once, whichever
+ * protocol carries it), and settled by mppx through our settle hook on the embedded ledger once the answer is
+ * known. The same credential presented again within two minutes of a settled payment is served again from that
+ * payment, never charged twice (spec 5.2.4).
+ */
+import { Receipt } from 'mppx';
+import { evm, Mppx } from 'mppx/server';
+import { getAddress, type Hex } from 'viem';
+import { ApiError } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import { x402ClaimKey, type PaymentClaim } from '../domain/payments.js';
+import type { Logger } from '../platform/logger.js';
+import type { PaymentLedger, PaymentStore } from '../store/store.js';
+import type { PaidRequest } from '../usecases/payment-payer.js';
+import { ledgerTransactionHash } from './ledger-evm-signer.js';
+import type { X402Settings } from './x402-settings.js';
+
+/** Spec 5.2.4: an MPP-paid request whose response was lost may be retried with the same credential this long. */
+export const MPP_RETRY_WINDOW_MS = 120_000;
+
+export const MPP_HEADERS = { challenge: 'www-authenticate', receipt: 'payment-receipt' } as const;
+
+interface AuthorizationPayload {
+  from: string;
+  to: string;
+  value: string;
+  validAfter: string;
+  validBefore: string;
+  nonce: string;
+}
+
+/** Base units as the decimal string mppx prices in (`100000` with 6 decimals is `0.1`). */
+function decimalAmount(units: bigint, decimals: number): string {
+  const scale = 10n ** BigInt(decimals);
+  const fraction = (units % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return fraction === '' ? (units / scale).toString() : `${units / scale}.${fraction}`;
+}
+
+export class MppPayments {
+  readonly #mppx;
+  readonly #amount: string;
+  readonly #chainId: number;
+
+  constructor(
+    private readonly store: PaymentStore & PaymentLedger,
+    private readonly settings: X402Settings,
+    secretKey: string,
+    private readonly publicUrl: string,
+    private readonly logger: Logger,
+    private readonly refusalBody: (route: string) => Record<string, unknown>,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.#chainId = Number(settings.network.split(':')[1]);
+    this.#amount = decimalAmount(settings.priceUnits, 6);
+    this.#mppx = Mppx.create({
+      methods: [
+        evm.charge({
+          currency: getAddress(settings.asset),
+          chainId: this.#chainId,
+          decimals: 6,
+          authorization: { name: settings.assetName, version: settings.assetVersion },
+          recipient: getAddress(settings.payTo),
+          settle: ({ payload }) => this.#settleOnLedger(payload),
+        }),
+      ],
+      secretKey,
+      realm: new URL(publicUrl).host,
+    });
+  }
+
+  /** The `WWW-Authenticate: Payment` challenge for a 402 of `route` (never the requested identifier). */
+  async challenge(route: string): Promise<Record<string, string>> {
+    const result = await this.#mppx.evm.charge({ amount: this.#amount, description: 'One brand lookup; a 404 is not charged.' })(new Request(`${this.publicUrl}${route}`));
+    if (result.status !== 402) return {};
+    const header = result.challenge.headers.get(MPP_HEADERS.challenge);
+    return header === null ? {} : { [MPP_HEADERS.challenge]: header };
+  }
+
+  /** Validates `Authorization: Payment …`: 402 `payment_invalid` (with a fresh challenge) when mppx refuses it. */
+  async verify(authorization: string, route: string): Promise<PaidRequest> {
+    let payload: AuthorizationPayload;
+    try {
+      const validated = await this.#mppx.validateCredential(authorization);
+      payload = validated.credential.payload as AuthorizationPayload;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : 'invalid credential';
+      throw new ApiError('payment_invalid', undefined, { ...this.refusalBody(route), reason }, await this.challenge(route));
+    }
+    return this.#paidRequest(authorization, payload, route);
+  }
+
+  #paidRequest(authorization: string, payload: AuthorizationPayload, route: string): PaidRequest {
+    const asset = this.settings.asset.toLowerCase();
+    const claim: PaymentClaim = {
+      key: x402ClaimKey(this.settings.network, asset, payload.from, payload.nonce),
+      method: 'mpp',
+      network: this.settings.network,
+      asset,
+      payer: payload.from.toLowerCase(),
+      payTo: payload.to.toLowerCase(),
+      amount: BigInt(payload.value),
+      route,
+      claimedAt: this.now(),
+      validBefore: new Date(Number(payload.validBefore) * 1000),
+    };
+    /** Set when the credential is a retry of a payment already settled: its transaction. */
+    let paidBefore: string | null = null;
+    return {
+      account: `mpp:${claim.payer}`,
+      claim: async () => {
+        if (await this.store.claimPayment(claim)) return;
+        const held = await this.store.findPaymentClaim(claim.key);
+        const fresh = held !== null && this.now().getTime() - held.claim.claimedAt.getTime() <= MPP_RETRY_WINDOW_MS;
+        if (held?.state === 'settled' && held.transaction !== null && held.claim.method === 'mpp' && held.claim.route === route && fresh) {
+          paidBefore = held.transaction;
+          return;
+        }
+        throw new ApiError('payment_replayed', undefined, this.refusalBody(route));
+      },
+      release: async () => {
+        if (paidBefore === null) await this.store.releasePaymentClaim(claim.key);
+      },
+      settle: async () => {
+        if (paidBefore !== null) return this.#receiptHeaders(paidBefore);
+        let receipt: Receipt.Receipt;
+        try {
+          receipt = await this.#mppx.broadcastCredential(authorization);
+        } catch (error) {
+          await this.store.releasePaymentClaim(claim.key);
+          const reason = error instanceof Error ? error.message : 'settlement failed';
+          this.logger.warn({ reason, network: claim.network }, 'MPP settlement failed; answer withheld, nothing charged');
+          throw new ApiError('payment_settlement_failed', undefined, { ...this.refusalBody(route), reason });
+        }
+        await this.store.recordPayment({ ...claim, id: newId('pay'), claimKey: claim.key, transaction: receipt.reference, settledAt: this.now() });
+        return { [MPP_HEADERS.receipt]: Receipt.serialize(receipt), 'cache-control': 'private' };
+      },
+    };
+  }
+
+  #receiptHeaders(transaction: string): Record<string, string> {
+    const receipt = Receipt.from({ method: 'evm', reference: transaction, status: 'success', timestamp: this.now().toISOString() });
+    return { [MPP_HEADERS.receipt]: Receipt.serialize(receipt), 'cache-control': 'private' };
+  }
+
+  /** mppx's settle hook: the transfer on the embedded ledger (single-use nonce and balance enforced there). */
+  async #settleOnLedger(payload: AuthorizationPayload): Promise<{ reference: string }> {
+    const transaction = ledgerTransactionHash(this.settings.network, payload.from, payload.nonce);
+    await this.store.ledgerTransfer({
+      network: this.settings.network,
+      asset: this.settings.asset,
+      from: payload.from,
+      to: payload.to,
+      value: BigInt(payload.value),
+      nonce: payload.nonce as Hex,
+      transaction,
+      at: this.now(),
+    });
+    return { reference: transaction };
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * x402 v2 for paid routes (spec 5.2, ADR 0028), over the official packages: `x402HTTPResourceServer` builds the
+ * `PAYMENT-REQUIRED` challenge, matches and verifies `PAYMENT-SIGNATURE` through a facilitator, and settles. The
+ * facilitator is a remote one (BRANDBASE_X402_FACILITATOR_URL) or the embedded `x402Facilitator` with
+ * `@x402/evm`'s ExactEvmScheme over the store's ledger (ledger-evm-signer.ts), fully offline.
+ *
+ * What this adds to the packages: a malformed header answers 400 (the package would treat it as no payment), and
+ * each verified authorization is claimed in the store before the answer is produced, so one payment serves one
+ * answer across processes and restarts; it is settled only when the answer is charged, before it is sent.
+ */
+import { x402Facilitator } from '@x402/core/facilitator';
+import { decodePaymentRequiredHeader, decodePaymentSignatureHeader } from '@x402/core/http';
+import { HTTPFacilitatorClient, x402HTTPResourceServer, x402ResourceServer, type FacilitatorClient, type HTTPRequestContext } from '@x402/core/server';
+import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
+import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
+import { ExactEvmScheme } from '@x402/evm/exact/server';
+import { ApiError } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import { x402ClaimKey, type PaymentClaim } from '../domain/payments.js';
+import type { Logger } from '../platform/logger.js';
+import type { PaymentLedger, PaymentStore } from '../store/store.js';
+import type { PaidRequest } from '../usecases/payment-payer.js';
+import { LedgerEvmSigner } from './ledger-evm-signer.js';
+import type { X402Settings } from './x402-settings.js';
+
+export type { HTTPRequestContext } from '@x402/core/server';
+
+/** The header names of the x402 v2 HTTP transport. */
+export const X402_HEADERS = { required: 'PAYMENT-REQUIRED', signature: 'payment-signature', response: 'PAYMENT-RESPONSE' } as const;
+
+/** The paid route patterns and the template each is described by (never the requested identifier). */
+export const X402_ROUTES: Readonly<Record<string, string>> = { 'GET /v2/brands/*': '/v2/brands/{identifier}' };
+
+interface Authorization {
+  from: string;
+  to: string;
+  value: string;
+  validBefore: string;
+  nonce: string;
+}
+
+/** The fields this server relies on, checked before anything else reads the payload (400 otherwise). */
+function authorizationOf(payload: unknown): Authorization | null {
+  if (typeof payload !== 'object' || payload === null) return null;
+  const p = payload as { x402Version?: unknown; accepted?: unknown; payload?: { signature?: unknown; authorization?: Record<string, unknown> } };
+  if (p.x402Version !== 2 || typeof p.accepted !== 'object' || p.accepted === null || typeof p.payload?.signature !== 'string') return null;
+  const a = p.payload.authorization;
+  if (!a) return null;
+  for (const field of ['from', 'to', 'value', 'validAfter', 'validBefore', 'nonce']) if (typeof a[field] !== 'string') return null;
+  if (!/^\d{1,30}$/.test(a.value as string) || !/^\d{1,20}$/.test(a.validBefore as string)) return null;
+  return a as unknown as Authorization;
+}
+
+/** The embedded facilitator: the official facilitator code over the store's ledger. */
+function embeddedFacilitator(ledger: PaymentLedger, settings: X402Settings): FacilitatorClient {
+  const facilitator = new x402Facilitator();
+  const signer = new LedgerEvmSigner(ledger, { network: settings.network, asset: settings.asset, name: settings.assetName, version: settings.assetVersion });
+  registerExactEvmScheme(facilitator, { signer, networks: settings.network as `${string}:${string}` });
+  return {
+    verify: (payload, requirements) => facilitator.verify(payload, requirements),
+    settle: (payload, requirements) => facilitator.settle(payload, requirements),
+    // The facilitator answers synchronously; the client interface is asynchronous.
+    // (Its networks are typed as plain strings; they are the CAIP-2 ids registered above.)
+    getSupported: () => Promise.resolve(facilitator.getSupported() as Awaited<ReturnType<FacilitatorClient['getSupported']>>),
+  };
+}
+
+export class X402Payments {
+  readonly #http: x402HTTPResourceServer;
+  #ready: Promise<void> | null = null;
+
+  constructor(
+    private readonly store: PaymentStore & PaymentLedger,
+    readonly settings: X402Settings,
+    publicUrl: string,
+    private readonly logger: Logger,
+    /** The body every 402 of a paid route carries (spec 7.1), given the route template. */
+    private readonly refusalBody: (route: string) => Record<string, unknown>,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    const client = settings.facilitatorUrl === null ? embeddedFacilitator(store, settings) : new HTTPFacilitatorClient({ url: settings.facilitatorUrl });
+    const server = new x402ResourceServer(client).register(settings.network as `${string}:${string}`, new ExactEvmScheme());
+    const routes = Object.fromEntries(
+      Object.entries(X402_ROUTES).map(([pattern, template]) => [
+        pattern,
+        {
+          accepts: {
+            scheme: 'exact',
+            network: settings.network as `${string}:${string}`,
+            payTo: settings.payTo,
+            price: { amount: settings.priceUnits.toString(), asset: settings.asset, extra: { name: settings.assetName, version: settings.assetVersion } },
+            maxTimeoutSeconds: settings.maxTimeoutSeconds,
+          },
+          resource: `${publicUrl}${template}`,
+          description: 'One brand lookup; a 404 is not charged.',
+          mimeType: 'application/json',
+        },
+      ]),
+    );
+    this.#http = new x402HTTPResourceServer(server, routes);
+  }
+
+  /** Asks the facilitator what it supports, once (a remote one on first use, not at start). */
+  #initialized(): Promise<void> {
+    this.#ready ??= this.#http.initialize().catch((error: unknown) => {
+      this.#ready = null;
+      throw error;
+    });
+    return this.#ready;
+  }
+
+  /** The `PAYMENT-REQUIRED` header of a 402 for a request that carries no payment. */
+  async challenge(context: HTTPRequestContext): Promise<Record<string, string>> {
+    await this.#initialized();
+    const result = await this.#http.processHTTPRequest(context);
+    if (result.type !== 'payment-error') return {};
+    const header = result.response.headers[X402_HEADERS.required];
+    return header === undefined ? {} : { [X402_HEADERS.required]: header };
+  }
+
+  /**
+   * Verifies the request's `PAYMENT-SIGNATURE` for `route`: 400 `payment_malformed` when it cannot be read, 402
+   * `payment_invalid` (with the challenge and its reason) when the facilitator refuses it.
+   */
+  async verify(context: HTTPRequestContext, header: string, route: string): Promise<PaidRequest> {
+    let decoded: unknown;
+    try {
+      decoded = decodePaymentSignatureHeader(header);
+    } catch {
+      throw new ApiError('payment_malformed');
+    }
+    const authorization = authorizationOf(decoded);
+    if (authorization === null) throw new ApiError('payment_malformed');
+    await this.#initialized();
+    const result = await this.#http.processHTTPRequest({ ...context, paymentHeader: header });
+    if (result.type === 'payment-error') {
+      const reason = this.#reasonOf(result.response.headers[X402_HEADERS.required]);
+      throw new ApiError('payment_invalid', undefined, { ...this.refusalBody(route), reason }, result.response.headers);
+    }
+    if (result.type !== 'payment-verified') throw new ApiError('payment_invalid', undefined, this.refusalBody(route));
+    return this.#paidRequest(context, result.paymentPayload, result.paymentRequirements, result.declaredExtensions, authorization, route);
+  }
+
+  #reasonOf(header: string | undefined): string {
+    if (header === undefined) return 'invalid_payment';
+    try {
+      return decodePaymentRequiredHeader(header).error ?? 'invalid_payment';
+    } catch {
+      return 'invalid_payment';
+    }
+  }
+
+  #paidRequest(
+    context: HTTPRequestContext,
+    payload: PaymentPayload,
+    requirements: PaymentRequirements,
+    extensions: Record<string, unknown> | undefined,
+    auth: Authorization,
+    route: string,
+  ): PaidRequest {
+    const claim: PaymentClaim = {
+      key: x402ClaimKey(requirements.network, requirements.asset, auth.from, auth.nonce),
+      method: 'x402',
+      network: requirements.network,
+      asset: requirements.asset.toLowerCase(),
+      payer: auth.from.toLowerCase(),
+      payTo: requirements.payTo.toLowerCase(),
+      amount: BigInt(requirements.amount),
+      route,
+      claimedAt: this.now(),
+      validBefore: new Date(Number(auth.validBefore) * 1000),
+    };
+    return {
+      account: `x402:${claim.payer}`,
+      claim: async () => {
+        if (!(await this.store.claimPayment(claim))) throw new ApiError('payment_replayed', undefined, this.refusalBody(route));
+      },
+      release: () => this.store.releasePaymentClaim(claim.key),
+      settle: async () => {
+        const settled = await this.#http.processSettlement(payload, requirements, extensions, { request: context });
+        if (!settled.success) {
+          await this.store.releasePaymentClaim(claim.key);
+          this.logger.warn({ reason: settled.errorReason, network: claim.network }, 'x402 settlement failed; answer withheld, nothing charged');
+          throw new ApiError('payment_settlement_failed', undefined, { ...this.refusalBody(route), reason: settled.errorReason }, settled.headers);
+        }
+        await this.store.recordPayment({ ...claim, id: newId('pay'), claimKey: claim.key, transaction: settled.transaction, settledAt: this.now() });
+        return settled.headers;
+      },
+    };
+  }
+
+  /**
+   * After a process stopped between verify and settle (ADR 0028): a claim older than `staleMs` whose
+   * authorization the embedded ledger did use gets its ledger row (the money moved once); one whose authorization
+   * expired unused is forgotten. Anything else is left alone: it may still be settling in another process.
+   */
+  async reconcile(staleMs: number): Promise<{ recorded: number; released: number }> {
+    const now = this.now();
+    let recorded = 0;
+    let released = 0;
+    for (const claim of await this.store.unsettledPaymentClaims(new Date(now.getTime() - staleMs))) {
+      // The key ends with `:<payer>:<nonce>` (x402ClaimKey).
+      const parts = claim.key.split(':');
+      const payer = parts.at(-2);
+      const nonce = parts.at(-1);
+      const tx = this.settings.facilitatorUrl === null && payer && nonce ? await this.store.ledgerAuthorization(claim.network, claim.asset, payer, nonce) : null;
+      if (tx !== null) {
+        if (await this.store.recordPayment({ ...claim, id: newId('pay'), claimKey: claim.key, transaction: tx, settledAt: now })) recorded++;
+      } else if (claim.validBefore <= now) {
+        await this.store.releasePaymentClaim(claim.key);
+        released++;
+      }
+    }
+    return { recorded, released };
+  }
+}

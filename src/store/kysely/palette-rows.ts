@@ -1,0 +1,37 @@
+/** Palette evidence and built palettes for KyselyStore (both dialects; migration 0009, ADR 0023). */
+import type { Kysely } from 'kysely';
+import type { Palette, PaletteEvidence } from '../../domain/palette.js';
+import type { StoredPalette } from '../store.js';
+import { fromMillis, toMillis } from './column-codec.js';
+import type { Database } from './schema.js';
+
+export async function savePaletteEvidence(db: Kysely<Database>, brandId: string, evidence: PaletteEvidence, observedAt: Date): Promise<void> {
+  const values = { brand_id: brandId, evidence: JSON.stringify(evidence), observed_at: toMillis(observedAt), palette: null, built_at: null };
+  await db
+    .insertInto('brand_palettes')
+    .values(values)
+    .onConflict((oc) => oc.column('brand_id').doUpdateSet({ evidence: values.evidence, observed_at: values.observed_at, palette: null, built_at: null }))
+    .execute();
+}
+
+export async function getStoredPalette(db: Kysely<Database>, brandId: string): Promise<StoredPalette | null> {
+  const row = await db.selectFrom('brand_palettes').selectAll().where('brand_id', '=', brandId).executeTakeFirst();
+  if (!row) return null;
+  return {
+    brandId: row.brand_id,
+    evidence: JSON.parse(row.evidence) as PaletteEvidence,
+    observedAt: fromMillis(row.observed_at),
+    palette: row.palette === null ? null : (JSON.parse(row.palette) as Palette),
+    builtAt: row.built_at === null ? null : fromMillis(row.built_at),
+  };
+}
+
+export async function savePalette(db: Kysely<Database>, brandId: string, palette: Palette, observedAt: Date, builtAt: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('brand_palettes')
+    .set({ palette: JSON.stringify(palette), built_at: toMillis(builtAt) })
+    .where('brand_id', '=', brandId)
+    .where('observed_at', '=', toMillis(observedAt))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -1,0 +1,49 @@
+/**
+ * `brandbase payments fund|list|summary --json` through the real binary against the data dir of a service that
+ * took real x402 payments (embedded facilitator): amounts are exact base-unit strings.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, runJson } from '../helpers/brandbase-process.js';
+import { startTestStack, type TestStack } from '../helpers/test-stack.js';
+import { sampleBrand } from '../store/sample-brand.js';
+import { ASSET, challengeOf, NETWORK, newWallet } from './x402-wallet.js';
+
+const SLOW = { timeout: 120_000 };
+let dir: string;
+let env: Record<string, string>;
+let stack: TestStack;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'brandbase-payments-cli-'));
+  env = { BRANDBASE_DATA_DIR: dir, BRANDBASE_LOG_LEVEL: 'warn' };
+  stack = await startTestStack({ BRANDBASE_DATA_DIR: dir });
+  const now = new Date();
+  await stack.services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
+}, 60_000);
+
+afterAll(async () => {
+  await stack?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('brandbase payments', () => {
+  it('fund credits a wallet on the embedded ledger; list and summary report the settlements exactly', SLOW, async () => {
+    const wallet = await newWallet(stack.services.store, 0n);
+    expect(await runJson(['payments', 'fund', wallet.account.address, '250000'], env)).toEqual({ network: NETWORK, asset: ASSET, address: wallet.account.address, balance: '250000' });
+    expect(await wallet.balance()).toBe(250_000n);
+    const challenge = challengeOf((await stack.app.inject({ url: '/v2/brands/acme.com' })).headers);
+    for (let i = 0; i < 2; i++) expect((await stack.app.inject({ url: '/v2/brands/acme.com', headers: { 'payment-signature': await wallet.pay(challenge) } })).statusCode).toBe(200);
+    const listed = (await runJson(['payments', 'list'], env)) as { payments: Record<string, unknown>[] };
+    expect(listed.payments).toHaveLength(2);
+    expect(listed.payments[0]).toMatchObject({ method: 'x402', network: NETWORK, payer: wallet.account.address.toLowerCase(), amount: '100000', route: '/v2/brands/{identifier}' });
+    expect(String(listed.payments[0]?.id)).toMatch(/^pay_/);
+    expect(await runJson(['payments', 'summary'], env)).toEqual({ from: null, to: null, totals: [{ method: 'x402', network: NETWORK, asset: ASSET.toLowerCase(), count: 2, amount: '200000' }] });
+    expect(await runJson(['payments', 'summary', '--from', '2000-01-01', '--to', '2000-02-01'], env)).toEqual({ from: '2000-01-01T00:00:00.000Z', to: '2000-02-01T00:00:00.000Z', totals: [] });
+    const bad = await runCli(['payments', 'fund', wallet.account.address, '0.5'], env);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('base units');
+  });
+});
