@@ -1,7 +1,7 @@
 /**
  * Every palette of every eval site (eval/record's labelled sites plus dark-scheme copies, eval/palette), built from
  * the evidence a real crawl kept (parsed CSS) and, with Chromium, from a real render's evidence: valid against the
- * JSON Schema of spec 2.8 (palette-schema.ts), internally consistent (every referenced HEX listed, contrasts equal
+ * JSON Schema of spec 2.8 (src/http/schemas/palette-schema.ts, also the OpenAPI document's), internally consistent (every referenced HEX listed, contrasts equal
  * to the WCAG formula, ranks 1..n), primary within ΔE_OK 0.05 of the brand's colour on ≥ 90 % of the sites that
  * have a chromatic one and never on monochrome or evidence-less sites, and a dark theme exactly where the site has
  * a dark scheme.
@@ -15,7 +15,7 @@ import { contrastRatio, legibleText, wcagLevel } from '../../src/domain/wcag.js'
 import { colorName } from '../../src/palette/color-names.js';
 import { hasDarkScheme, paletteRuns, type PaletteRuns } from '../../eval/palette/palette-sites.js';
 import { useProcessTimeouts } from '../helpers/process-timeouts.js';
-import { PALETTE_COLOR_SCHEMA, PALETTE_SCHEMA } from './palette-schema.js';
+import { PALETTE_COLOR_SCHEMA, PALETTE_SCHEMA } from '../../src/http/schemas/palette-schema.js';
 
 useProcessTimeouts();
 

@@ -1,10 +1,12 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { COMPANY_KINDS, IMAGE_FORMATS, LINK_NAMES } from '../../domain/brand.js';
+import { PALETTE_SCHEMA } from './palette-schema.js';
 
 /**
  * The Brand record of spec 2.1–2.7 as JSON Schema, for the OpenAPI document and for validating real responses
  * in tests. Enumerations the spec says "can grow" (tags) are plain strings: clients must tolerate new values.
  */
+
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
@@ -129,7 +131,7 @@ export const BrandSchema = Type.Object(
     company: CompanySchema,
     isNsfw: Type.Boolean(),
     urn: Type.String(),
-    palette: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true, description: 'beta (spec 2.8); present only on request' }))),
+    palette: Type.Optional(Nullable(Type.Unsafe<Record<string, unknown>>({ ...PALETTE_SCHEMA, description: 'beta (spec 2.8); present only on request (`palette=true`)' }))),
   },
   { $id: 'Brand', additionalProperties: false },
 );

@@ -1,7 +1,8 @@
 /**
  * JSON Schema of the palette, written from the tables of spec 2.8 (field names, types, enumerations, nullability)
  * and the limits of section 8 (tokens 5, variants 8, gradients 4, examples 2 of at most 40 characters). Every
- * object is closed (`additionalProperties: false`) so a field the spec does not name fails validation.
+ * object is closed (`additionalProperties: false`) so a field the spec does not name fails validation. The OpenAPI
+ * document describes `palette` with it, and the palette tests validate every built palette against it.
  */
 const HEX = { type: 'string', pattern: '^#[0-9a-f]{6}$' } as const;
 const NULLABLE_HEX = { anyOf: [HEX, { type: 'null' }] } as const;
