@@ -3,6 +3,8 @@
  * x402 on Base Sepolia's USDC, settled by the embedded facilitator over the store's ledger. Production sets a
  * facilitator URL, a mainnet network and asset, and the operator's own receiving address.
  */
+import type { X402Settings } from '../domain/x402-settings.js';
+
 /** Reported like config.ts's ConfigError (the CLI prints it as a user error by its name). */
 class ConfigError extends Error {
   constructor(message: string) {
@@ -13,18 +15,10 @@ class ConfigError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export interface PaymentsConfig {
+/** The x402 settings (domain/x402-settings.ts), whether payments are on, and MPP's. */
+export interface PaymentsConfig extends X402Settings {
   /** Pay-per-request on (default) or off (a 402 then carries no payment challenge). */
   enabled: boolean;
-  network: string;
-  asset: string;
-  assetName: string;
-  assetVersion: string;
-  payTo: string;
-  /** Base units per paid request; integer, never a float. */
-  priceUnits: bigint;
-  maxTimeoutSeconds: number;
-  facilitatorUrl: string | null;
   /** MPP (`WWW-Authenticate: Payment`, mppx evm method) on the embedded ledger; off with a remote facilitator. */
   mpp: boolean;
   /** HMAC key binding MPP challenges (at least 32 characters); null: a random key per process. */

@@ -17,7 +17,7 @@ import type { Logger } from '../platform/logger.js';
 import type { PaymentLedger, PaymentStore } from '../store/store.js';
 import type { PaidRequest } from '../usecases/payment-payer.js';
 import { ledgerTransactionHash } from './ledger-evm-signer.js';
-import type { X402Settings } from './x402-settings.js';
+import type { X402Settings } from '../domain/x402-settings.js';
 
 /** Spec 5.2.4: an MPP-paid request whose response was lost may be retried with the same credential this long. */
 export const MPP_RETRY_WINDOW_MS = 120_000;

@@ -21,7 +21,7 @@ import type { Logger } from '../platform/logger.js';
 import type { PaymentLedger, PaymentStore } from '../store/store.js';
 import type { PaidRequest } from '../usecases/payment-payer.js';
 import { LedgerEvmSigner } from './ledger-evm-signer.js';
-import type { X402Settings } from './x402-settings.js';
+import type { X402Settings } from '../domain/x402-settings.js';
 
 export type { HTTPRequestContext } from '@x402/core/server';
 

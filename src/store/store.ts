@@ -170,7 +170,7 @@ export interface PaletteStore {
   savePalette(brandId: string, palette: Palette, observedAt: Date, builtAt: Date): Promise<boolean>;
 }
 
-/** Pay-per-request payments (migration 0011, ADR 0028): claims of authorizations and the ledger of settlements. */
+/** Pay-per-request payments (migration 0010, ADR 0028): claims of authorizations and the ledger of settlements. */
 export interface PaymentStore {
   /** Records the authorization before its answer is sent; false (nothing written) when it is already claimed. */
   claimPayment(claim: PaymentClaim): Promise<boolean>;

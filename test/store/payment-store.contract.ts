@@ -1,5 +1,5 @@
 /**
- * The payments part of the Store contract (migration 0011, ADR 0028), on every backend against a real database:
+ * The payments part of the Store contract (migration 0010, ADR 0028), on every backend against a real database:
  * a claim is taken once (also by another connection, also concurrently), released claims can be taken again,
  * a settlement is recorded once, and the embedded ledger moves exact integer amounts, refusing a used
  * authorization and an overdraft even under concurrency.

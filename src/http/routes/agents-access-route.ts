@@ -46,7 +46,8 @@ export function registerAgentsAccessRoutes(app: FastifyInstance, deps: AppDeps):
         purchase: { method: 'POST', url: `${deps.publicUrl}/v2/agents/access`, query: { usd: 'US dollars to spend' } },
         paymentMethods: [],
         purchasable: false,
-        message: 'This server accepts no payments: payments are not configured, so standing access cannot be bought here. Ask the operator of this server for an API key.',
+        // Pay per request (x402, MPP) is built; selling keys for a payment is not yet (docs/payments.md).
+        message: 'Standing access cannot be bought from this server yet. Ask the operator of this server for an API key, or pay per request where the server accepts it (a 402 carries the payment challenges).',
         documentation: docUrl(deps.publicUrl, 'standingAccess'),
       }),
   );

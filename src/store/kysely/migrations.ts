@@ -267,7 +267,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0007_brand_writes': brandWrites,
   '0008_reference_data': referenceDataMigration,
   '0009_brand_palettes': brandPalettes,
-  '0011_payments': paymentsMigration,
+  '0010_payments': paymentsMigration,
 };
 
 export interface MigrateOptions {

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * 0011: pay-per-request payments (ADR 0028). `payment_claims` holds each authorization presented, recorded before
+ * 0010: pay-per-request payments (ADR 0028). `payment_claims` holds each authorization presented, recorded before
  * its answer is sent (the primary key refuses a replay in any process); `payments` holds one row per settlement;
  * `ledger_*` are the embedded facilitator's token balances and used authorizations.
  */

@@ -1,5 +1,5 @@
 /**
- * Payments for KyselyStore (both dialects; migration 0011, ADR 0028): claims of presented authorizations, the
+ * Payments for KyselyStore (both dialects; migration 0010, ADR 0028): claims of presented authorizations, the
  * ledger of settlements, and the embedded facilitator's token ledger. Amounts are integer base units; columns hold
  * them as safe integers (2^53 base units of a 6-decimal token is 9 billion dollars).
  */
