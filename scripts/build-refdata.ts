@@ -12,6 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { exchangeCountry, isSecondaryVenue } from '../src/refdata/exchanges.js';
 import { importReferenceFile } from '../src/refdata/import/import-file.js';
 import { CRYPTO_COLUMNS, ETF_COLUMNS, LISTING_COLUMNS } from '../src/refdata/import/embedded-tables.js';
+import { compact } from '../src/refdata/import/listing-checks.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 
 const SHARED = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../../shared/refdata'));
@@ -113,7 +114,7 @@ function checkStaleDomain(l: Row): Row {
 }
 
 /** Lower-case letters and digits, accents folded (`Eletrobrás` ~ eletrobras.com). */
-const squeeze = (v: string) => v.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]/g, '');
+const squeeze = (v: string) => compact(v.normalize('NFKD').replace(/[\u0300-\u036f]/g, ''));
 
 function initials(name: string): string {
   return companyWords(name).map((w) => w[0]).join('');

@@ -33,7 +33,8 @@ export function nameKey(name: string): string {
   return words[0] ?? '';
 }
 
-function compact(text: string): string {
+/** Lower-case letters and digits only: `AT&T Inc.` → `attinc`. */
+export function compact(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '');
 }
 
