@@ -30,6 +30,24 @@ export interface BrandSavedEvent {
   changes: BrandChange[];
   /** Clock of the saving process when the save ran. */
   occurredAt: Date;
+  /**
+   * What webhooks announce for this save (spec section 6), decided inside the save transaction where the previous
+   * record is at hand; null when the save is nothing to announce (a first save, no visible change).
+   */
+  announce: BrandAnnouncement | null;
+}
+
+export const BRAND_REBRANDED = 'brand.rebranded';
+export const BRAND_UPDATED = 'brand.updated';
+export type BrandAnnouncementKind = typeof BRAND_REBRANDED | typeof BRAND_UPDATED;
+
+/** The webhook-facing meaning of a save: a rebrand (spec 6 rule) or another visible update. */
+export interface BrandAnnouncement {
+  kind: BrandAnnouncementKind;
+  /** Field families that changed (BRAND_CHANGE_FIELDS order). */
+  changedFields: BrandChange[];
+  /** The brand's name and main logo before the save (null when it had none); payload of `brand.rebranded`. */
+  previous: { name: string | null; logo: Logo | null };
 }
 
 /** The content key at the end of an asset reference (`<sha256>.<ext>`, bare or at the end of an URL). */
@@ -99,5 +117,7 @@ export function brandSavedEvent(previous: Brand | null, next: Brand, occurredAt:
     created: previous === null,
     changes: brandChanges(previous, next),
     occurredAt,
+    // Decided by the change detection of issue 19; until then nothing is announced.
+    announce: null,
   };
 }

@@ -27,6 +27,7 @@ function rowToEvent(row: BrandEventsTable): BrandSavedEvent {
     created: toSafeInteger(row.created) === 1,
     changes: JSON.parse(row.changes) as BrandChange[],
     occurredAt: fromMillis(row.created_at),
+    announce: null,
   };
 }
 
