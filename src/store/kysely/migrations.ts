@@ -6,6 +6,7 @@
 import { Migrator, sql } from 'kysely';
 import type { Kysely, Migration, SqlBool } from 'kysely';
 import { convertAssetUrlsToKeys } from './asset-key-migration.js';
+import { webhooksMigration } from './webhook-migration.js';
 import { paymentsMigration } from './payment-migration.js';
 import { referenceDataMigration } from './reference-data-migration.js';
 
@@ -268,6 +269,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0008_reference_data': referenceDataMigration,
   '0009_brand_palettes': brandPalettes,
   '0010_payments': paymentsMigration,
+  '0013_webhooks': webhooksMigration,
 };
 
 export interface MigrateOptions {

@@ -173,7 +173,7 @@ export interface BrandPalettesTable {
   built_at: Millis | null;
 }
 
-/** 0011: pay-per-request payments (ADR 0028). Amounts are integer base units of the asset. */
+/** 0010: pay-per-request payments (ADR 0028). Amounts are integer base units of the asset. */
 export interface PaymentClaimsTable {
   key: string;
   method: string;
@@ -243,4 +243,62 @@ export interface Database extends ReferenceDataTables {
   payments: PaymentsTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_authorizations: LedgerAuthorizationsTable;
+  webhooks: WebhooksTable;
+  webhook_subscriptions: WebhookSubscriptionsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+}
+
+/** 0013: webhooks (issue 19; see webhook-migration.ts). Sealed columns hold values encrypted with the installation's key. */
+export interface WebhooksTable {
+  id: string;
+  org_id: string;
+  name: string;
+  url: string;
+  /** JSON array of event kinds. */
+  events: string;
+  authorization_sealed: string | null;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Millis | null;
+  enabled: number;
+  disabled_reason: 'manual' | 'failing' | null;
+  last_accepted_at: Millis | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface WebhookSubscriptionsTable {
+  webhook_id: string;
+  org_id: string;
+  domain: string;
+  created_at: Millis;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  org_id: string;
+  event_id: string;
+  kind: string;
+  domain: string;
+  payload: string;
+  state: 'pending' | 'delivered' | 'abandoned';
+  attempts: number;
+  next_attempt_at: Millis | null;
+  lease_until: Millis | null;
+  created_at: Millis;
+  updated_at: Millis;
+  delivered_at: Millis | null;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  started_at: Millis;
+  status_code: number | null;
+  latency_ms: number;
+  response_excerpt: string | null;
+  error: string | null;
+  source_address: string | null;
 }
