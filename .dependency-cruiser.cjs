@@ -3,7 +3,9 @@
  * Arrows point inward: domain <- platform <- features (crawl, media, billing, ...) <- adapters (store backends,
  * jobs backends, http, cli) <- main (the composition root).
  */
-const FEATURES = '^src/(brands|crawl|media|assets|palette|billing|webhooks|events|usecases|refdata|payments)/';
+// search/ is a feature too (ports only, no backend package), but not in the list features may import: use cases
+// reach the search service through the port they declare (usecases/search-brands.ts: NameSearch).
+const FEATURES = '^src/(brands|crawl|media|assets|palette|billing|webhooks|events|usecases|refdata|payments|search|context|transactions|cdn)/';
 const BACKEND_PACKAGES = '^(fastify|@fastify|pg|better-sqlite3|pg-boss|kysely)($|/)';
 
 module.exports = {
@@ -37,7 +39,7 @@ module.exports = {
       to: {
         path: '^src/',
         pathNot: [
-          '^src/(domain|platform|config|brands|crawl|media|palette|billing|webhooks|events|usecases|refdata|payments)/',
+          '^src/(domain|platform|config|brands|crawl|media|palette|billing|webhooks|events|usecases|refdata|payments|context|transactions|cdn)/',
           '^src/assets/[^/]+\\.ts$',
           '^src/store/store\\.ts$',
           '^src/store/types\\.ts$',
@@ -89,6 +91,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/usecases/' },
       to: { path: ['^src/(http|cli|main)/', '^(fastify|@fastify)($|/)'] },
+    },
+    {
+      name: 'mcp-tools-know-no-transport',
+      comment: 'mcp/ defines the MCP tools over the use cases (ADR 0037); the Streamable HTTP transport is registered by http/.',
+      severity: 'error',
+      from: { path: '^src/mcp/' },
+      to: { path: ['^src/(http|cli|main|brands|store/(sqlite|postgres|kysely)|jobs/sql|assets/local)/', '^(fastify|@fastify|pg|better-sqlite3|pg-boss|kysely)($|/)', '^@modelcontextprotocol/sdk/server/(streamableHttp|sse|stdio)'] },
     },
     {
       name: 'no-circular',

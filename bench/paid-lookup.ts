@@ -74,3 +74,54 @@ export async function measurePaidLookup(dataDir: string, port: number, headers: 
     paidMsPerRequestAtConcurrency: Number((1000 / median(paid)).toFixed(2)),
   };
 }
+
+const PURCHASES = Number(process.env.BENCH_ACCESS_PURCHASES ?? 30);
+
+/**
+ * Standing-access purchases (POST /v2/agents/access?usd=1 paid with x402, each by a new wallet, so each writes an
+ * organization, a key and an MCP token) against paid lookups of the cached brand, one request at a time for both,
+ * in the same run: milliseconds per request and the purchase/lookup ratio.
+ */
+export async function measureAccessPurchase(dataDir: string, port: number, domain: string): Promise<Record<string, unknown>> {
+  const base = `http://127.0.0.1:${port}`;
+  const challengeOf = async (url: string, method: string) => {
+    const res = await fetch(url, { method });
+    const challenge = decodePaymentRequiredHeader(res.headers.get('payment-required') ?? '');
+    const accepted = challenge.accepts[0];
+    if (!accepted) throw new Error(`no x402 challenge from ${method} ${url}`);
+    return { challenge, accepted };
+  };
+  const purchaseUrl = `${base}/v2/agents/access?usd=1`;
+  const lookupUrl = `${base}/v2/brands/${domain}`;
+  const purchase = await challengeOf(purchaseUrl, 'POST');
+  const lookup = await challengeOf(lookupUrl, 'GET');
+  const accounts = Array.from({ length: PURCHASES }, () => privateKeyToAccount(generatePrivateKey()));
+  const config = loadConfig({ BRANDBASE_DATA_DIR: dataDir });
+  const services = await createServices(config, silentLogger());
+  for (const account of accounts) await services.store.creditLedger(config.payments.network, config.payments.asset, account.address, BigInt(purchase.accepted.amount) + BigInt(lookup.accepted.amount));
+  await services.close();
+  const signed = async (account: (typeof accounts)[number], c: typeof purchase): Promise<string> => {
+    const payload = await new ExactEvmScheme(account).createPaymentPayload(2, c.accepted);
+    return encodePaymentSignatureHeader({ x402Version: 2, resource: c.challenge.resource, accepted: c.accepted, payload: payload.payload });
+  };
+  const purchases = await Promise.all(accounts.map((a) => signed(a, purchase)));
+  const lookups = await Promise.all(accounts.map((a) => signed(a, lookup)));
+  const timed = async (url: string, method: string, signatures: string[]): Promise<number> => {
+    const started = performance.now();
+    for (const signature of signatures) {
+      const res = await fetch(url, { method, headers: { 'payment-signature': signature } });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${method} ${url} answered ${res.status}`);
+    }
+    return (performance.now() - started) / signatures.length;
+  };
+  const lookupMs = await timed(lookupUrl, 'GET', lookups);
+  const purchaseMs = await timed(purchaseUrl, 'POST', purchases);
+  return {
+    benchmark: 'POST /v2/agents/access?usd=1 paid with x402 (new wallet each: new organization, key, MCP token) vs a paid cached lookup, one at a time',
+    requests: PURCHASES,
+    paidLookupMs: Number(lookupMs.toFixed(2)),
+    purchaseMs: Number(purchaseMs.toFixed(2)),
+    ratio: Number((purchaseMs / lookupMs).toFixed(3)),
+  };
+}

@@ -24,7 +24,12 @@ import { benchRefdataImport } from './refdata-import.js';
 import { benchPaletteBuild } from './palette-build.js';
 import { benchIndustryModelLoad } from './industry-model-load.js';
 import { benchImageKind } from './image-kind.js';
-import { measurePaidLookup } from './paid-lookup.js';
+import { benchSearch } from './search.js';
+import { measureAccessPurchase, measurePaidLookup } from './paid-lookup.js';
+import { benchLogoCdn } from './logo-cdn.js';
+import { benchWebhookDelivery } from './webhook-delivery.js';
+import { benchTransactionMatch } from './transaction-match.js';
+import { benchContextBuild } from './context-build.js';
 import type { Brand } from '../src/domain/brand.js';
 import { brandIdForDomain, brandUrn } from '../src/domain/ids.js';
 
@@ -37,7 +42,8 @@ const CACHED_ONLY = process.argv.includes('--cached-only');
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 async function waitForHttp(url: string, headers: Record<string, string> = {}): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  // Up to 60 s: a new store loads the embedded reference data first, slow on a loaded machine.
+  for (let i = 0; i < 600; i++) {
     try {
       const res = await fetch(url, { headers });
       if (res.status < 500) return;
@@ -107,6 +113,16 @@ function measureExtraction(): Promise<Record<string, unknown>> {
   });
 }
 
+/** Re-crawl of unchanged sites against their first crawl, content-hash cache on and off (bench/recrawl.ts, own process). */
+function measureRecrawl(): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/recrawl.ts'), '--rounds', '3', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>) : reject(new Error(`bench/recrawl.ts exited ${code}`))));
+  });
+}
+
 /**
  * bench/first-lookups.ts in its own process, on `--corpus DIR` (default ../shared/corpus); skipped when that
  * folder does not exist (a fresh checkout has no corpus). The per-page times are left out of this report.
@@ -132,6 +148,8 @@ async function measureTheRest(dataDir: string, port: number, headers: Record<str
   const batch = await measureBatch(dataDir, port, headers, body);
   for (const child of children) child.kill('SIGTERM');
   const extraction = await measureExtraction();
+  // A refresh's re-crawl of an unchanged site against its first crawl (the content-hash analysis cache, ADR 0030).
+  const recrawl = await measureRecrawl();
   const baseAt = process.argv.indexOf('--base');
   const base = baseAt > 0 ? process.argv[baseAt + 1] : undefined;
   const revisions = base ? await compareRevisions(base) : undefined;
@@ -147,7 +165,17 @@ async function measureTheRest(dataDir: string, port: number, headers: Record<str
   const industryModelLoad = await benchIndustryModelLoad();
   // Image tags: decode to the classification raster, features and model per banner/picture file (bench/image-kind.ts).
   const imageKind = await benchImageKind();
-  return { batch, extraction, cliStart, refdataImport, paletteBuild, industryModelLoad, imageKind, ...(firstLookups ? { firstLookups } : {}), ...(revisions ? { revisions } : {}) };
+  // Logo CDN: a cached variant on its own port vs @fastify/static serving the same bytes, SQLite and PostgreSQL (bench/logo-cdn.ts).
+  const logoCdn = await benchLogoCdn({ durationSeconds: DURATION_S, rounds: ROUNDS });
+  // Webhook deliveries per second through the outbox vs the same signed POSTs with no store (bench/webhook-delivery.ts).
+  const webhookDelivery = await benchWebhookDelivery({ rounds: ROUNDS });
+  // Transaction matches per second with 100,000 more names in the index, against a fresh store (bench/transaction-match.ts).
+  const transactionMatch = await benchTransactionMatch();
+  // Context build time per site (issue 21): first request (build) and later ones (read) against a store read.
+  const contextBuild = await benchContextBuild();
+  // Search by name with 100,000 brands against an indexed lookup by domain, SQLite and PostgreSQL (bench/search.ts).
+  const search = await benchSearch();
+  return { batch, extraction, recrawl, cliStart, refdataImport, paletteBuild, industryModelLoad, imageKind, search, logoCdn, webhookDelivery, transactionMatch, contextBuild, ...(firstLookups ? { firstLookups } : {}), ...(revisions ? { revisions } : {}) };
 }
 
 /**
@@ -228,6 +256,8 @@ async function main(): Promise<void> {
     const tickerVsDomain = await measureTickerRatio(dataDir, port, headers, domain);
     // Pay per request (x402, embedded facilitator) against an API key, same cached brand (bench/paid-lookup.ts).
     const paidLookup = await measurePaidLookup(dataDir, port, headers, domain, ROUNDS);
+    // Standing access bought with x402 against a paid lookup, same server (bench/paid-lookup.ts).
+    const accessPurchase = await measureAccessPurchase(dataDir, port, domain);
     const rest = CACHED_ONLY ? {} : await measureTheRest(dataDir, port, headers, body, children);
     const report = {
       benchmark: 'cached GET /v2/brands/{domain} vs bare Fastify route, same bytes',
@@ -244,6 +274,7 @@ async function main(): Promise<void> {
       pass: ratio >= 0.7,
       tickerVsDomain,
       paidLookup,
+      accessPurchase,
       ...rest,
     };
     console.log(JSON.stringify(report, null, 2));

@@ -8,9 +8,12 @@
  *   eval/images/  image tags and categories on labelled real images (fetched from Debian)   (issue 16)
  *   eval/palette/ palette primary role and dark theme, parsed CSS and Chromium render       (issue 17)
  *   eval/industries/  the industry classifier on held-out text: accuracy, coverage, calibration (issue 16)
+ *   eval/transactions/  card descriptors to merchants: precision on answered, recall          (issue 21)
+ *   eval/search/  search by name: top-1 and top-3 on labelled queries (SQLite; PostgreSQL with BRANDBASE_EVAL_PG_URL) (issue 20)
  *
  * `npm run eval -- --real ../shared/corpus` additionally runs suites that support real pages (optional; the
- * corpus is not part of the repository).
+ * corpus is not part of the repository). `--only NAME[,NAME]` runs only those suites' folders (e.g. `--only
+ * industries,palette`).
  *
  * Every figure says what it measures. The generated sites were written together with the rules they test: their
  * figures are regression gates (every documented path still works), not accuracy. Accuracy is measured only on
@@ -56,9 +59,10 @@ function format(metric: EvalMetric): string {
   return `  ${passes(metric) ? 'ok  ' : 'MISS'} ${metric.name.padEnd(44)} ${value}${target}`;
 }
 
-async function loadSuites(): Promise<EvalSuite[]> {
+async function loadSuites(only: readonly string[] | null): Promise<EvalSuite[]> {
   const suites: EvalSuite[] = [];
-  for (const path of ['./logos/suite.js', './record/suite.js', './industries/suite.js', './palette/suite.js', './images/suite.js']) {
+  for (const path of ['./logos/suite.js', './record/suite.js', './industries/suite.js', './palette/suite.js', './images/suite.js', './search/suite.js', './transactions/suite.js']) {
+    if (only && !only.includes(path.split('/')[1] ?? '')) continue;
     try {
       const mod = (await import(path)) as { run: EvalSuite };
       suites.push(mod.run);
@@ -72,8 +76,10 @@ async function loadSuites(): Promise<EvalSuite[]> {
 async function main(): Promise<void> {
   const realIndex = process.argv.indexOf('--real');
   const realCorpus = realIndex >= 0 ? (process.argv[realIndex + 1] ?? null) : null;
+  const onlyIndex = process.argv.indexOf('--only');
+  const only = onlyIndex >= 0 ? (process.argv[onlyIndex + 1] ?? '').split(',').filter(Boolean) : null;
   let ok = true;
-  for (const suite of await loadSuites()) {
+  for (const suite of await loadSuites(only)) {
     const report = await suite({ realCorpus });
     console.log(`\n${report.suite} — ${report.sites} sites`);
     for (const kind of Object.keys(KIND_HEADINGS) as MetricKind[]) {

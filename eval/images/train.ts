@@ -155,14 +155,14 @@ export function crossValidate(images: FeaturedImage[], predict: (model: ImageKin
   return out;
 }
 
-export function chooseThresholds(heldOut: HeldOut[]): Partial<Record<TaggedKind, number>> {
+export function chooseThresholds(heldOut: HeldOut[], target = TARGET_PRECISION): Partial<Record<TaggedKind, number>> {
   const thresholds: Partial<Record<TaggedKind, number>> = {};
   (['photographic', 'illustration', 'screenshot'] as const).forEach((kind) => {
     const c = IMAGE_KINDS.indexOf(kind);
     for (let t = MIN_THRESHOLD; t < 0.995; t += 0.01) {
       const tagged = heldOut.filter((h) => (h.probabilities[c] ?? 0) >= t);
       const right = tagged.filter((h) => h.kind === kind).length;
-      if (tagged.length >= MIN_TAGGED && right / tagged.length >= TARGET_PRECISION) {
+      if (tagged.length >= MIN_TAGGED && right / tagged.length >= target) {
         thresholds[kind] = Math.round(t * 100) / 100;
         return;
       }
@@ -182,12 +182,12 @@ export interface NestedPrediction extends HeldOut {
  * The honest estimate of what the shipped procedure does on images it never saw: for each outer fold, thresholds
  * are chosen by cross-validation inside the other folds, a model is fitted on them, and the fold is classified.
  */
-export function nestedCrossValidate(images: FeaturedImage[]): NestedPrediction[] {
+export function nestedCrossValidate(images: FeaturedImage[], target = TARGET_PRECISION): NestedPrediction[] {
   const folds = foldOf(images);
   const out = new Array<NestedPrediction>(images.length);
   for (let f = 0; f < FOLDS; f++) {
     const train = images.filter((_, i) => folds[i] !== f);
-    const model = { ...fit(train), tagThresholds: chooseThresholds(crossValidate(train, (m, x) => kindProbabilities(x, m))) };
+    const model = { ...fit(train), tagThresholds: chooseThresholds(crossValidate(train, (m, x) => kindProbabilities(x, m)), target) };
     images.forEach((img, i) => {
       if (folds[i] !== f) return;
       const verdict = classifyImageKind(img.features, model);

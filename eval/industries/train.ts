@@ -17,7 +17,7 @@ import path from 'node:path';
 import { featureValues, loadIndustryModel, leafLogits, knownFeatures, softmax, groupLeaves, temperatureFor, type IndustryModelFile } from '../../src/crawl/fields/industries/industry-model.js';
 import { subIndustries, taxonomyEntry } from '../../src/crawl/fields/industries/taxonomy.js';
 import { stem, tokenize } from '../../src/crawl/fields/industries/tokenize.js';
-import { readLabelled } from '../record/industries/labelled.js';
+import { readLabelled, type Labelled } from '../record/industries/labelled.js';
 import { fitTemperature, lowestThreshold, reliability, answered, type Point } from './calibration.js';
 import { PROVENANCE, readCompanies, type LabelledCompany } from './financedatabase.js';
 import { quantize, trainSoftmax, type TrainingExample } from './softmax-trainer.js';
@@ -110,7 +110,7 @@ function chiSquare(docs: readonly Doc[], candidates: ReadonlySet<string>): Map<s
   return scores;
 }
 
-function ownDocuments(labelled: { label: string; text: string }[]): Doc[] {
+function ownDocuments(labelled: readonly Labelled[]): Doc[] {
   const keywordDocs = subIndustries()
     .filter((e) => !e.nsfw)
     .map((e) => ({ tokens: (e.keywords ?? []).flatMap((k) => tokenize(k)), leaf: e.id, weight: OWN_TEXT_WEIGHT }));
@@ -181,14 +181,43 @@ function meanNll(model: Calibration, scored: readonly Scored[]): number {
   return sum / scored.length;
 }
 
-export async function train(source?: string): Promise<void> {
+/** What every fit shares: the cleaned rows and the proper nouns of the training summaries. */
+export interface TrainingData {
+  companies: LabelledCompany[];
+  report: Awaited<ReturnType<typeof readCompanies>>['report'];
+  trainRows: LabelledCompany[];
+  calibrationRows: LabelledCompany[];
+  proper: Set<string>;
+  listing: Doc[];
+}
+
+export async function readTrainingData(source?: string): Promise<TrainingData> {
   const { companies, report } = await readCompanies(source);
-  const labelled = await readLabelled();
   const trainRows = companies.filter((c) => c.split === 'train');
-  const proper = properNouns(trainRows.map((c) => c.text));
+  return {
+    companies, report, trainRows,
+    calibrationRows: companies.filter((c) => c.split === 'calibration'),
+    proper: properNouns(trainRows.map((c) => c.text)),
+    listing: listingDocuments(trainRows),
+  };
+}
+
+export interface FittedModel {
+  file: IndustryModelFile;
+  raw: IndustryModelFile;
+  scored: Scored[];
+  points: Point[];
+  own: number;
+}
+
+/**
+ * Vocabulary, softmax training and calibration on the listings plus our own texts (`labelled`: all of labelled.tsv
+ * for the shipped model). `log`: print the training's progress.
+ */
+export function fitListingModel(data: TrainingData, labelled: readonly Labelled[], log = true): FittedModel {
+  const { trainRows, proper, listing } = data;
   const own = ownDocuments(labelled);
   const keywordTokens = new Set(subIndustries().flatMap((e) => (e.keywords ?? []).flatMap((k) => tokenize(k))));
-  const listing = listingDocuments(trainRows);
   const df = new Map<string, number>();
   for (const d of listing) if (d.weight === 1) for (const t of new Set(d.tokens)) df.set(t, (df.get(t) ?? 0) + 1);
   const ownTokens = new Set(own.flatMap((d) => d.tokens.filter((t) => !t.includes('_') || keywordTokens.has(t))));
@@ -205,10 +234,10 @@ export async function train(source?: string): Promise<void> {
     const features = knownFeatures({ index }, d.tokens);
     return { features, values: featureValues(features), leaf: leafIndex.get(d.leaf) ?? 0, weight: d.weight };
   });
-  console.log(`rows ${JSON.stringify(report)}; training docs ${examples.length}, vocabulary ${vocabulary.length}, leaves ${leaves.length}, proper nouns dropped ${proper.size}`);
+  if (log) console.log(`rows ${JSON.stringify(data.report)}; training docs ${examples.length}, vocabulary ${vocabulary.length}, leaves ${leaves.length}, proper nouns dropped ${proper.size}`);
   const started = Date.now();
   const trained = trainSoftmax(examples, vocabulary.length, leaves.length, TRAIN);
-  console.log(`trained in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (log) console.log(`trained in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const { bytes, scales } = quantize(trained.weights, leaves.length);
   const file: IndustryModelFile = {
     header: {
@@ -235,8 +264,7 @@ export async function train(source?: string): Promise<void> {
     const features = knownFeatures(model, tokenize(text));
     return { logits: leafLogits(model, features), known: features.length };
   };
-  const calibrationRows = companies.filter((c) => c.split === 'calibration');
-  const scored: Scored[] = calibrationRows.flatMap((c) => [
+  const scored: Scored[] = data.calibrationRows.flatMap((c) => [
     { ...scoreOf(c.text), top: c.top, sub: c.sub },
     { ...scoreOf(c.short), top: c.top, sub: c.sub },
     { ...scoreOf(c.first), top: c.top, sub: c.sub },
@@ -255,14 +283,21 @@ export async function train(source?: string): Promise<void> {
   file.answerThreshold = lowestThreshold(points, ANSWER_TARGET, 0.5);
   const answeredScored = scored.filter((_, i) => (points[i]?.confidence ?? 0) >= file.answerThreshold && points[i]?.correct);
   file.subThreshold = Math.max(file.answerThreshold, lowestThreshold(subPoints(file, answeredScored), SUB_TARGET, 0.5));
+  return { file, raw, scored, points, own: own.length };
+}
+
+export async function train(source?: string): Promise<void> {
+  const data = await readTrainingData(source);
+  const labelled = await readLabelled();
+  const { file, raw, scored, points, own } = fitListingModel(data, labelled);
   await writeFile(MODEL_PATH, `${JSON.stringify(file)}\n`);
   const trainingReport = {
     provenance: PROVENANCE,
-    rows: report,
-    split: { train: trainRows.length, calibration: calibrationRows.length, test: companies.filter((c) => c.split === 'test').length },
-    ownTexts: own.length,
-    vocabulary: vocabulary.length,
-    leaves: leaves.length,
+    rows: data.report,
+    split: { train: data.trainRows.length, calibration: data.calibrationRows.length, test: data.companies.filter((c) => c.split === 'test').length },
+    ownTexts: own,
+    vocabulary: file.vocabulary.length,
+    leaves: file.leaves.length,
     temperature: file.temperature,
     lengthExponent: file.lengthExponent,
     lengthReference: file.lengthReference,
@@ -277,7 +312,7 @@ export async function train(source?: string): Promise<void> {
     },
   };
   await writeFile(REPORT_PATH, `${JSON.stringify(trainingReport, null, 2)}\n`);
-  await writeSample(companies.filter((c) => c.split === 'test'));
+  await writeSample(data.companies.filter((c) => c.split === 'test'));
   console.log(JSON.stringify({ ...trainingReport, calibration: { ...trainingReport.calibration, top: { ...trainingReport.calibration.top, bins: undefined } } }, null, 2));
 }
 

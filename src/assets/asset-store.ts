@@ -20,3 +20,16 @@ export interface AssetStore {
   /** Returns null when the key is unknown or malformed (keys are validated; no path traversal). */
   get(key: string): Promise<{ bytes: Buffer; contentType: string } | null>;
 }
+
+/**
+ * Files derived from stored originals (the logo CDN's resized variants, ADR 0034), under keys the caller computes
+ * from what the file is made of (`<sha256 hex>.<ext>` of the original's key and the variant's parameters, not of
+ * the bytes). Kept apart from the content-addressed assets, so a variant key can never shadow an original. A
+ * bucket backend implements it beside `AssetStore`, so a fleet of CDN processes renders each variant once.
+ */
+export interface VariantStore {
+  /** Null when no variant is stored under the key, or the key is malformed. */
+  getVariant(key: string): Promise<Buffer | null>;
+  /** Stores (or replaces) the variant; readers never see a half-written file. */
+  putVariant(key: string, bytes: Buffer): Promise<void>;
+}

@@ -194,6 +194,17 @@ export class Billing {
     return new MeterHold(this.meter, reservation, () => this.afterCharge(org));
   }
 
+  /**
+   * Reserves credits for work an organization pays for without an API key in hand (webhook deliveries, ADR 0031):
+   * quota, then prepaid, then overage, like a lookup; null when `credits` are not all available. Charges made
+   * through the hold count toward the usage warnings like any other.
+   */
+  async reserveForOrganization(org: Organization, credits: number): Promise<Hold | null> {
+    if (!Number.isInteger(credits) || credits <= 0) throw new RangeError('credits must be a positive whole number');
+    const reservation = await this.meter.reserveFromSources(org.id, null, credits, sourceLimits(org, this.defaults), true);
+    return reservation === null ? null : new MeterHold(this.meter, reservation, () => this.afterCharge(org));
+  }
+
   /** Exact usage for the viewer: credits charged this billing period (all sources) and the quota. */
   async usage(org: Organization): Promise<{ used: number; quota: number }> {
     return { used: await this.meter.exactUsed(org.id), quota: org.quota };

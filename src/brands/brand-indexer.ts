@@ -1,18 +1,25 @@
 import type { Brand, FinancialIdentifiers, Logo } from '../domain/brand.js';
 import type { PaletteEvidence } from '../domain/palette.js';
+import type { ContextEvidence } from '../domain/brand-context.js';
 import { brandIdForDomain, brandUrn } from '../domain/ids.js';
 import type { Logger } from '../platform/logger.js';
-import type { BrandStore, IdentifierRef, PaletteStore, StoredBrand } from '../store/store.js';
+import type { BrandStore, IdentifierRef, RefreshStore, StoredBrand } from '../store/store.js';
 import type { CrawlOutcome } from '../crawl/crawl-brand.js';
+import type { AnalysisCounts, AnalysisRecord } from '../crawl/analysis-memo.js';
+import { AnalysisCache, DEFAULT_ANALYSIS_CACHE_ROWS } from './analysis-cache.js';
 import { mergeRecrawledLogos } from '../crawl/fields/logos/logo-history.js';
 import { keepCuratedFields } from './curated-fields.js';
 import { DEFAULT_FAILURE_MEMORY, FailureMemory, type FailureMemorySettings, type RememberedFailure } from './failure-memory.js';
 
-/** Crawls a registrable domain; `owner` (an organization id, null for the operator's own work) takes fair turns. */
-export type Crawl = (domain: string, owner?: string | null) => Promise<CrawlOutcome>;
+/**
+ * Crawls a registrable domain; `owner` (an organization id, null for the operator's own work) takes fair turns;
+ * `known`: the analyses the domain's last crawl used (content-hash cache, ADR 0030).
+ */
+export type Crawl = (domain: string, owner?: string | null, known?: readonly AnalysisRecord[]) => Promise<CrawlOutcome>;
 
 export type IndexFailure = RememberedFailure;
-export type IndexOutcome = { ok: true; stored: StoredBrand } | IndexFailure;
+/** `analysis`: files whose analysis the crawl reused (hits) or made (misses), when the crawler reports it. */
+export type IndexOutcome = { ok: true; stored: StoredBrand; analysis?: AnalysisCounts } | IndexFailure;
 
 export interface IndexerOptions {
   now?: () => Date;
@@ -30,6 +37,13 @@ export interface IndexerOptions {
    * (brands/financial-resolver.ts `declaredRefs`).
    */
   declaredIdentifiers?: (brand: Brand) => Promise<IdentifierRef[]>;
+  /**
+   * Called once the crawl's palette evidence is stored, e.g. to queue the palette's background render when the crawl
+   * kept only CSS evidence (palette/palette-render-scheduler.ts, ADR 0023). Must not throw.
+   */
+  onPaletteEvidence?: (stored: StoredBrand, evidence: PaletteEvidence) => Promise<unknown>;
+  /** Rows the content-hash analysis cache keeps across all domains (BRANDBASE_ANALYSIS_CACHE_ROWS, ADR 0030). */
+  analysisCacheRows?: number;
 }
 
 export interface IndexOptions {
@@ -50,16 +64,25 @@ export class BrandIndexer {
   private readonly inFlight = new Map<string, Promise<IndexOutcome>>();
   private readonly now: () => Date;
   private readonly memory: FailureMemory;
+  private readonly analyses: AnalysisCache | null;
 
   constructor(
-    /** Stores without the palette part (tests' partial stores) keep no palette evidence. */
-    private readonly store: BrandStore & Partial<PaletteStore>,
+    /** With the RefreshStore parts, re-crawls reuse unchanged files' analyses and mark signatures are kept. */
+    private readonly store: BrandStore & Partial<Pick<RefreshStore, 'loadAnalyses' | 'saveAnalyses' | 'saveMarkSignatures'>>,
     private readonly crawl: Crawl,
     private readonly logger: Logger,
     private readonly options: IndexerOptions = {},
   ) {
     this.now = options.now ?? (() => new Date());
     this.memory = new FailureMemory(store, logger, options.failureMemory ?? DEFAULT_FAILURE_MEMORY, this.now);
+    const { loadAnalyses, saveAnalyses, saveMarkSignatures } = store;
+    this.analyses =
+      loadAnalyses && saveAnalyses && saveMarkSignatures
+        ? new AnalysisCache({ loadAnalyses: loadAnalyses.bind(store), saveAnalyses: saveAnalyses.bind(store), saveMarkSignatures: saveMarkSignatures.bind(store) }, logger, {
+            maxRows: options.analysisCacheRows ?? DEFAULT_ANALYSIS_CACHE_ROWS,
+            now: this.now,
+          })
+        : null;
   }
 
   async index(domain: string, options: IndexOptions = {}): Promise<IndexOutcome> {
@@ -88,8 +111,10 @@ export class BrandIndexer {
   private async run(domain: string, owner: string | null, logFailure: boolean): Promise<IndexOutcome> {
     const startedAt = Date.now();
     let outcome: CrawlOutcome;
+    // The analyses the domain's last crawl used: files with the same bytes are not analysed again (ADR 0030).
+    const known = (await this.analyses?.known(domain)) ?? [];
     try {
-      outcome = await this.crawl(domain, owner);
+      outcome = await this.crawl(domain, owner, known);
     } catch (error) {
       // A bug, not a site's doing: its stack is logged here, once; callers only see `crawl_error`.
       this.logger.error({ domain, err: error }, 'crawl crashed');
@@ -101,23 +126,28 @@ export class BrandIndexer {
       await this.memory.remember(domain, failure);
       return failure;
     }
-    const stored = await this.save(domain, outcome.domain, outcome.draft);
-    if (outcome.paletteEvidence) await this.keepPaletteEvidence(stored, outcome.paletteEvidence);
+    // Mark signatures first: the save's change detection reads them in its transaction (brand-event-log.ts).
+    if (outcome.analysis) await this.analyses?.keepMarks(outcome.analysis);
+    const stored = await this.save(domain, outcome.domain, outcome.draft, outcome.paletteEvidence, outcome.contextEvidence);
+    if (outcome.paletteEvidence) await this.afterPaletteEvidence(stored, outcome.paletteEvidence);
+    if (outcome.analysis) await this.analyses?.keep(outcome.domain, outcome.analysis);
     await this.memory.forget([...new Set([domain, outcome.domain])]);
-    this.logger.info({ domain, brandId: stored.brand.id, finalDomain: outcome.domain, ms: Date.now() - startedAt }, 'brand indexed');
-    return { ok: true, stored };
+    const counts = outcome.analysis?.counts;
+    this.logger.info({ domain, brandId: stored.brand.id, finalDomain: outcome.domain, ms: Date.now() - startedAt, ...(counts ? { reused: counts.hits, analysed: counts.misses } : {}) }, 'brand indexed');
+    return counts ? { ok: true, stored, analysis: counts } : { ok: true, stored };
   }
 
-  /** The crawl's palette evidence (ADR 0023); losing it costs only the palette, never the saved brand. */
-  private async keepPaletteEvidence(stored: StoredBrand, evidence: PaletteEvidence): Promise<void> {
+  /** The crawl's palette evidence was saved with its record (ADR 0023): e.g. queue its background render. */
+  private async afterPaletteEvidence(stored: StoredBrand, evidence: PaletteEvidence): Promise<void> {
     try {
-      await this.store.savePaletteEvidence?.(stored.brand.id, evidence, stored.crawledAt);
+      await this.options.onPaletteEvidence?.(stored, evidence);
     } catch (error) {
-      this.logger.warn({ brandId: stored.brand.id, err: error instanceof Error ? error.message : String(error) }, 'palette evidence not kept');
+      // Costs only the rendered evidence: the palette is built from the crawl's own.
+      this.logger.warn({ brandId: stored.brand.id, err: error instanceof Error ? error.message : String(error) }, 'palette evidence hook failed');
     }
   }
 
-  private async save(requested: string, finalDomain: string, draft: Omit<Brand, 'id' | 'urn' | 'palette'>): Promise<StoredBrand> {
+  private async save(requested: string, finalDomain: string, draft: Omit<Brand, 'id' | 'urn' | 'palette'>, paletteEvidence?: PaletteEvidence, contextEvidence?: ContextEvidence): Promise<StoredBrand> {
     const existing =
       (await this.store.findBrandByIdentifier({ kind: 'domain', value: finalDomain })) ??
       (await this.store.findBrandByIdentifier({ kind: 'domain', value: requested }));
@@ -132,7 +162,8 @@ export class BrandIndexer {
     const stored: StoredBrand = { brand, status: 'indexed', crawledAt: now, createdAt: existing?.createdAt ?? now, updatedAt: now };
     const domains = [...new Set([finalDomain, requested])];
     const identifiers: IdentifierRef[] = [...domains.map((value): IdentifierRef => ({ kind: 'domain', value })), ...(await this.declared(brand))];
-    await this.store.saveBrand(stored, identifiers);
+    // The crawl's palette and context evidence commit with the record they were observed with (ADR 0023, 0035).
+    await this.store.saveBrand(stored, identifiers, { ...(paletteEvidence ? { paletteEvidence } : {}), ...(contextEvidence ? { contextEvidence } : {}) });
     this.options.onSaved?.(stored, domains);
     return stored;
   }

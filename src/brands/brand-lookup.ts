@@ -4,6 +4,7 @@ import type { BrandStore, IdentifierRef, StoredBrand } from '../store/store.js';
 import { identifierCacheKey, type BrandCache, type CachedBrand } from './brand-cache.js';
 import type { BrandIndexer } from './brand-indexer.js';
 import { identifierKeys, type FinancialResolver, type Resolution } from './financial-resolver.js';
+import type { PopularityCounter } from './popularity-counter.js';
 
 export interface LookupOptions {
   /** Answer from the store only; never crawl or queue (spec 4.1). */
@@ -46,9 +47,17 @@ export class BrandLookup {
     private readonly cache: BrandCache,
     private readonly indexer: BrandIndexer,
     private readonly resolver: FinancialResolver | null = null,
+    /** Counts brands answered, in memory (brands/popularity-counter.ts): the refresh order and search read it. */
+    private readonly popularity: Pick<PopularityCounter, 'count'> | null = null,
   ) {}
 
   async lookup(readings: Readings, options: LookupOptions): Promise<LookupResult> {
+    const result = await this.resolveLookup(readings, options);
+    if (result.status === 'found') this.popularity?.count(result.brand.stored.brand.id);
+    return result;
+  }
+
+  private async resolveLookup(readings: Readings, options: LookupOptions): Promise<LookupResult> {
     const primaryDomain = readings.primary.kind === 'domain' ? readings.primary.domain : null;
     // Rule 6: every reading is tried against the store before anything is crawled.
     const known = await this.state(readings, { resolve: !options.cachedOnly });

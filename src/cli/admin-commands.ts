@@ -66,9 +66,17 @@ function registerKeyCommands(program: Command): void {
     .requiredOption('--org <orgId>', 'organization id')
     .option('--json', 'print one JSON object')
     .action(async (opts: { org: string; json?: boolean }) => {
-      const list = await withAccounts((a) => a.listApiKeys(opts.org));
+      const [{ cliConfig, withStore }, { clientIdJson }] = await Promise.all([import('./cli-runtime.js'), import('../billing/client-ids.js')]);
+      const config = cliConfig();
+      // Client IDs (issue 20) are listed where keys are managed: the `clientIds` field, and a second table.
+      const { list, clientIds } = await withStore(config, async ({ store }) => ({
+        list: await new (await import('../billing/accounts.js')).Accounts(store, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota }).listApiKeys(opts.org),
+        clientIds: await store.listClientIds(opts.org),
+      }));
       const rows = list.map((k) => [k.id, `${k.prefix}…`, k.revokedAt ? 'revoked' : 'active', k.name]);
-      print(opts.json, { keys: list.map(keyJson) }, table(['id', 'prefix', 'state', 'name'], rows, 'no keys'));
+      const idRows = clientIds.map((c) => [c.id, c.revokedAt ? 'revoked' : 'active', c.allowedReferrers.join(',') || '*', c.name]);
+      const text = `${table(['id', 'prefix', 'state', 'name'], rows, 'no keys')}\n${table(['client id', 'state', 'referrers', 'name'], idRows, 'no client IDs')}`;
+      print(opts.json, { keys: list.map(keyJson), clientIds: clientIds.map(clientIdJson) }, text);
     });
 }
 

@@ -1,12 +1,12 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { PaymentRecord, PaymentTotal } from '../domain/payments.js';
-import type { PaymentLedger, PaymentStore } from '../store/store.js';
+import type { AccessStore, PaymentLedger, PaymentStore } from '../store/store.js';
 import type { Config } from '../config/config.js';
 import { print, table } from './cli-output.js';
 import { wholeNumber } from './whole-number.js';
 
 /** Opens the store for one command (migrating it) and always closes it; loaded when the command runs. */
-async function withPayments<T>(run: (store: PaymentStore & PaymentLedger, config: Readonly<Config>) => Promise<T>): Promise<T> {
+async function withPayments<T>(run: (store: PaymentStore & PaymentLedger & AccessStore, config: Readonly<Config>) => Promise<T>): Promise<T> {
   const { cliConfig, withStore } = await import('./cli-runtime.js');
   const config = cliConfig();
   return withStore(config, ({ store }) => run(store, config));
@@ -49,7 +49,12 @@ interface RangeOptions {
   json?: boolean;
 }
 
-/** `brandbase payments list|summary|fund` (docs/payments.md). */
+function wholeUsd(value: string): number {
+  if (!/^[1-9]\d{0,3}$/.test(value.trim())) throw new InvalidArgumentError('expected a whole number of US dollars');
+  return Number(value.trim());
+}
+
+/** `brandbase payments list|summary|fund|card-token` (docs/payments.md). */
 export function registerPaymentCommands(program: Command): void {
   if (program.commands.some((c) => c.name() === 'payments')) return;
   const payments = program.command('payments').description('pay-per-request payments: the settlement ledger and revenue');
@@ -97,5 +102,21 @@ export function registerPaymentCommands(program: Command): void {
         return { network: config.payments.network, asset: config.payments.asset, address, balance: balance.toString() };
       });
       print(opts.json, result, `${address} now holds ${result.balance} base units of ${result.asset} on ${result.network}`);
+    });
+
+  payments
+    .command('card-token')
+    .description('embedded card processor only: a single-use card payment token for standing access (offline demos and tests)')
+    .argument('<usd>', 'the most it may be charged, in whole US dollars', wholeUsd)
+    .option('--expires-in <seconds>', 'how long it can be used', wholeNumber, 3600)
+    .option('--json', 'print one JSON object')
+    .action(async (usd: number, opts: { expiresIn: number; json?: boolean }) => {
+      const result = await withPayments(async (store, config) => {
+        if (!config.payments.card || config.payments.stripeSecretKey !== null) throw new Error('payments card-token only applies to the embedded card processor (cards are off, or BRANDBASE_MPP_STRIPE_SECRET_KEY is set)');
+        const { EmbeddedCardProcessor } = await import('../payments/embedded-card-processor.js');
+        const issued = await new EmbeddedCardProcessor(store).issueToken({ maxAmount: BigInt(usd) * 100n, expiresInSeconds: opts.expiresIn });
+        return { token: issued.token, currency: 'usd', maxAmount: String(usd * 100), expiresAt: issued.expiresAt.toISOString() };
+      });
+      print(opts.json, result, `${result.token}\t(up to ${usd} USD, single use, expires ${result.expiresAt})`);
     });
 }

@@ -12,7 +12,10 @@ import type { GlobalOptions } from './cli-runtime.js';
 import { registerCrawlCommand } from './crawl-command.js';
 import { registerPaymentCommands } from './payment-commands.js';
 import { registerRefdataCommands } from './refdata-commands.js';
+import { registerRefreshCommands } from './refresh-commands.js';
 import { registerServeCommands } from './serve-commands.js';
+import { registerWebhookCommands } from './webhook-commands.js';
+import { registerClientIdCommands } from './client-id-commands.js';
 
 /** package.json is two levels up from src/cli/ and from the built program (dist/cli/ or dist/chunks/) alike. */
 function version(): string {
@@ -32,9 +35,12 @@ export function buildProgram(): Command {
   registerAdminCommands(program);
   registerBillingCommands(program);
   registerCrawlCommand(program, globals);
+  registerRefreshCommands(program);
   registerBrandCommands(program);
   registerRefdataCommands(program);
   registerPaymentCommands(program);
+  registerWebhookCommands(program);
+  registerClientIdCommands(program);
   return program;
 }
 

@@ -5,6 +5,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadPaymentsConfig, PAYMENT_ENV_VARS, type PaymentsConfig } from './payments-config.js';
+import { CDN_ENV_VARS, loadCdnConfig, type CdnConfig } from './cdn-config.js';
+import { CLIENT_ID_ENV_VARS, loadClientIdConfig, type ClientIdConfig } from './client-id-config.js';
+import { WEBHOOK_DELIVERY_ENV_VARS, loadWebhookDeliveryConfig, type WebhookDeliveryConfig } from './webhook-delivery-config.js';
+import { REFRESH_ENV_VARS, loadRefreshConfig, type RefreshConfig } from './refresh-config.js';
 
 export interface Config {
   port: number;
@@ -64,6 +68,8 @@ export interface Config {
   batchResponseMaxBytes: number;
   /** How long a request waits for a palette build (spec 2.8); past it `palette` is null and the build finishes in the background. */
   paletteBudgetMs: number;
+  /** Render the home page in Chromium for palette evidence after a crawl that did not render (ADR 0023); needs Chromium. */
+  paletteRender: boolean;
   /** An oversize request body (413) is read and discarded up to this many bytes so the client can read the answer; past it the connection is closed. */
   discardBodyMaxBytes: number;
   /** SMTP URL for usage warning emails; null means no email (the warning is logged as not sent). */
@@ -91,6 +97,16 @@ export interface Config {
   bitmapMaxPixels: number;
   /** Pay-per-request (x402) settings: payments-config.ts. */
   payments: PaymentsConfig;
+  /** Logo CDN settings: cdn-config.ts (docs/logo-cdn.md). */
+  cdn: CdnConfig;
+  /** Client IDs, search and logo limits and allowances: client-id-config.ts (docs/search.md). */
+  clientIds: ClientIdConfig;
+  /** Webhook delivery: source addresses, attempt timeout, senders per process (webhook-delivery-config.ts). */
+  webhookDelivery: WebhookDeliveryConfig;
+  /** Scheduled refresh, analysis cache and popularity counting: refresh-config.ts (docs/refresh.md). */
+  refresh: RefreshConfig;
+  /** Installation key for sealed values (webhook secrets); null: `secret.key` in dataDir (src/platform/sealed-box.ts). */
+  secretKey: string | null;
 }
 
 /** Every environment variable Config reads, with its default as documented. */
@@ -104,6 +120,7 @@ export const ENV_VARS = [
   'BRANDBASE_CRAWL_HOSTS',
   'BRANDBASE_OPERATOR_DOMAIN',
   'BRANDBASE_DATABASE_URL',
+  'BRANDBASE_SECRET_KEY',
   'BRANDBASE_LOG_LEVEL',
   'BRANDBASE_WORKER_CONCURRENCY',
   'BRANDBASE_CRAWL_TIMEOUT_MS',
@@ -126,6 +143,7 @@ export const ENV_VARS = [
   'BRANDBASE_BATCH_ITEM_TIMEOUT_MS',
   'BRANDBASE_BATCH_MAX_RESPONSE_BYTES',
   'BRANDBASE_PALETTE_BUDGET_MS',
+  'BRANDBASE_PALETTE_RENDER',
   'BRANDBASE_DISCARD_BODY_MAX_BYTES',
   'BRANDBASE_SMTP_URL',
   'BRANDBASE_MAIL_FROM',
@@ -144,6 +162,10 @@ export const ENV_VARS = [
   'BRANDBASE_IMAGE_MAX_PIXELS',
   'BRANDBASE_BITMAP_MAX_PIXELS',
   ...PAYMENT_ENV_VARS,
+  ...CDN_ENV_VARS,
+  ...CLIENT_ID_ENV_VARS,
+  ...WEBHOOK_DELIVERY_ENV_VARS,
+  ...REFRESH_ENV_VARS,
 ] as const;
 
 /**
@@ -205,6 +227,14 @@ function assetBaseUrl(env: Env, publicUrl: string): string {
   return raw.endsWith('/') ? raw : `${raw}/`;
 }
 
+/** An `on`/`off` switch. */
+function onOff(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  if (raw !== 'on' && raw !== 'off') throw new ConfigError(`${name} must be on or off, got "${raw}"`);
+  return raw === 'on';
+}
+
 function crawlIsolation(env: Env): Config['crawlIsolation'] {
   const raw = text(env, 'BRANDBASE_CRAWL_ISOLATION') ?? 'process';
   if (raw !== 'process' && raw !== 'thread' && raw !== 'off') throw new ConfigError(`BRANDBASE_CRAWL_ISOLATION must be process, thread or off, got "${raw}"`);
@@ -248,6 +278,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     batchItemTimeoutMs: integer(env, 'BRANDBASE_BATCH_ITEM_TIMEOUT_MS', 2000, 1),
     batchResponseMaxBytes: integer(env, 'BRANDBASE_BATCH_MAX_RESPONSE_BYTES', 8 * 1024 * 1024, 1024),
     paletteBudgetMs: integer(env, 'BRANDBASE_PALETTE_BUDGET_MS', 3000, 0),
+    paletteRender: onOff(env, 'BRANDBASE_PALETTE_RENDER', true),
     discardBodyMaxBytes: integer(env, 'BRANDBASE_DISCARD_BODY_MAX_BYTES', 16 * 1024 * 1024, 0),
     smtpUrl: text(env, 'BRANDBASE_SMTP_URL'),
     mailFrom: text(env, 'BRANDBASE_MAIL_FROM') ?? 'Brandbase <billing@localhost>',
@@ -266,5 +297,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     htmlMaxDownloadBytes: integer(env, 'BRANDBASE_HTML_MAX_DOWNLOAD_BYTES', 5 * 1024 * 1024, 1024),
     bitmapMaxPixels: integer(env, 'BRANDBASE_BITMAP_MAX_PIXELS', 1024 * 1024, 256),
     payments: Object.freeze(loadPaymentsConfig(env)),
+    cdn: Object.freeze(loadCdnConfig(env, publicUrl)),
+    clientIds: Object.freeze(loadClientIdConfig(env)),
+    webhookDelivery: Object.freeze(loadWebhookDeliveryConfig(env)),
+    refresh: Object.freeze(loadRefreshConfig(env)),
+    secretKey: text(env, 'BRANDBASE_SECRET_KEY'),
   });
 }

@@ -3,6 +3,7 @@
  * x402 on Base Sepolia's USDC, settled by the embedded facilitator over the store's ledger. Production sets a
  * facilitator URL, a mainnet network and asset, and the operator's own receiving address.
  */
+import { EMBEDDED_CARD_NETWORK } from '../domain/access-purchases.js';
 import type { X402Settings } from '../domain/x402-settings.js';
 
 /** Reported like config.ts's ConfigError (the CLI prints it as a user error by its name). */
@@ -23,6 +24,12 @@ export interface PaymentsConfig extends X402Settings {
   mpp: boolean;
   /** HMAC key binding MPP challenges (at least 32 characters); null: a random key per process. */
   mppSecretKey: string | null;
+  /** Card payments for standing access over MPP (mppx `stripe` method): spec 5.3 "over MPP also by card". */
+  card: boolean;
+  /** Stripe secret key: cards are charged by Stripe; null: by the embedded card processor (offline demos, tests). */
+  stripeSecretKey: string | null;
+  /** The Stripe business network profile id card challenges name (EMBEDDED_CARD_NETWORK without Stripe). */
+  stripeNetworkId: string;
 }
 
 export const PAYMENT_ENV_VARS = [
@@ -37,6 +44,9 @@ export const PAYMENT_ENV_VARS = [
   'BRANDBASE_X402_FACILITATOR_URL',
   'BRANDBASE_MPP',
   'BRANDBASE_MPP_SECRET_KEY',
+  'BRANDBASE_MPP_CARD',
+  'BRANDBASE_MPP_STRIPE_SECRET_KEY',
+  'BRANDBASE_MPP_STRIPE_NETWORK_ID',
 ] as const;
 
 /** A placeholder receiving address for the embedded ledger; a remote facilitator requires a real one. */
@@ -75,6 +85,7 @@ export function loadPaymentsConfig(env: Env): PaymentsConfig {
   return {
     mpp: mpp === 'on',
     mppSecretKey,
+    ...cardSettings(env, mpp === 'on', facilitatorUrl),
     enabled: switchValue === 'on',
     network,
     asset: address(env, 'BRANDBASE_X402_ASSET', '0x036CbD53842c5426634e7929541eC2318f3dCF7e'),
@@ -85,4 +96,22 @@ export function loadPaymentsConfig(env: Env): PaymentsConfig {
     maxTimeoutSeconds: Number(timeout),
     facilitatorUrl,
   };
+}
+
+/**
+ * Card payments (standing access only): on by default wherever they can be taken, i.e. with a Stripe secret key,
+ * or offline (MPP on the embedded ledger) with the embedded card processor.
+ */
+function cardSettings(env: Env, mpp: boolean, facilitatorUrl: string | null): Pick<PaymentsConfig, 'card' | 'stripeSecretKey' | 'stripeNetworkId'> {
+  const stripeSecretKey = text(env, 'BRANDBASE_MPP_STRIPE_SECRET_KEY');
+  const embeddedPossible = mpp && facilitatorUrl === null;
+  const card = text(env, 'BRANDBASE_MPP_CARD') ?? (stripeSecretKey !== null || embeddedPossible ? 'on' : 'off');
+  if (card !== 'on' && card !== 'off') throw new ConfigError(`BRANDBASE_MPP_CARD must be on or off, got "${card}"`);
+  if (stripeSecretKey !== null && !/^(sk|rk)_(live|test)_\w+$/.test(stripeSecretKey)) throw new ConfigError('BRANDBASE_MPP_STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_live_…, sk_test_…, rk_…)');
+  if (card === 'on' && stripeSecretKey === null && !embeddedPossible) {
+    throw new ConfigError('BRANDBASE_MPP_CARD=on needs BRANDBASE_MPP_STRIPE_SECRET_KEY, or the embedded card processor (BRANDBASE_MPP=on without BRANDBASE_X402_FACILITATOR_URL)');
+  }
+  const networkId = text(env, 'BRANDBASE_MPP_STRIPE_NETWORK_ID');
+  if (card === 'on' && stripeSecretKey !== null && networkId === null) throw new ConfigError('BRANDBASE_MPP_STRIPE_NETWORK_ID is required with BRANDBASE_MPP_STRIPE_SECRET_KEY (your Stripe business network profile id)');
+  return { card: card === 'on', stripeSecretKey, stripeNetworkId: networkId ?? EMBEDDED_CARD_NETWORK };
 }

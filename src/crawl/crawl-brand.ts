@@ -23,6 +23,8 @@ import { extractFirmographics } from './fields/company/firmographics.js';
 import { extractIdentity } from './fields/identity.js';
 import { collectImages } from './fields/images/brand-images.js';
 import type { CrawlAssetDeps } from './fetch/ingest-remote-image.js';
+import { AnalysisMemo, type AnalysisCounts, type AnalysisRecord } from './analysis-memo.js';
+import type { MarkSignature } from '../domain/brand-announcement.js';
 import { readJsonLd, type JsonLdNode } from './page/json-ld.js';
 import { extractLinks } from './fields/links.js';
 import { findIconCandidates, findMarkCandidates } from './fields/logos/logo-candidates.js';
@@ -32,8 +34,20 @@ import type { ParsedCss } from './page/parse-css.js';
 import { collectStylesheets } from './fetch/stylesheets.js';
 import type { PageRenderer } from './fetch/render/page-renderer.js';
 import { renderIfNeeded } from './fetch/render/render-if-needed.js';
+import type { ContextEvidence } from '../domain/brand-context.js';
+import { contextEvidence, type EvidencePage } from '../context/context-evidence.js';
+import { fetchPricingPage } from '../context/pricing-page.js';
 
 export type BrandDraft = Omit<Brand, 'id' | 'urn' | 'palette'>;
+
+/** What a crawl's content-hash cache used and found (analysis-memo.ts); plain data, it crosses to the indexer. */
+export interface CrawlAnalysis {
+  /** The analyses this crawl used: the domain's cache entries for its next re-crawl. */
+  entries: AnalysisRecord[];
+  /** Perceptual signatures of the files it met, by asset key (change detection). */
+  marks: [string, MarkSignature][];
+  counts: AnalysisCounts;
+}
 
 export type CrawlOutcome =
   | {
@@ -42,6 +56,10 @@ export type CrawlOutcome =
       draft: BrandDraft;
       /** What the crawl observed of the site's colours, kept with the brand for its palette (ADR 0023). */
       paletteEvidence?: PaletteEvidence;
+      /** The text of the pages it read, kept with the brand for its context profile (ADR 0035). */
+      contextEvidence?: ContextEvidence;
+      /** The crawl's content-hash cache use and the files' mark signatures (absent from crawlers that keep none). */
+      analysis?: CrawlAnalysis;
     }
   /** `crawl_error` when the crawl worker running it died or was stopped (ADR 0014); the crawl itself fails with the others. */
   | { ok: false; reason: CrawlFailureReason; message: string };
@@ -52,6 +70,8 @@ export interface CrawlDeps {
   now?: () => Date;
   /** Headless-browser rendering for JavaScript-built homepages; absent when Chromium is not installed. */
   renderer?: PageRenderer;
+  /** The analyses the domain's last crawl used (content-hash cache, ADR 0030); none on a first crawl. */
+  knownAnalyses?: readonly AnalysisRecord[];
 }
 
 export interface CrawlOptions {
@@ -72,24 +92,28 @@ export async function crawlBrand(domain: string, deps: CrawlDeps, opts: CrawlOpt
     const staticPage = parseHtmlPage(home.result.body, home.result.url, home.result.headers['content-type'], budget.limits.html);
     const page = await renderIfNeeded(staticPage, deps.renderer, budget);
     // One staging area and one ingest memo for the whole crawl: logos, banners and pictures share downloads.
-    const assetDeps: CrawlAssetDeps = { fetcher: deps.fetcher, assets: new StagedAssetStore(deps.assets), budget, ingested: new Map() };
-    const { draft, evidence } = await extractDraft(page, assetDeps, deps.now ?? (() => new Date()));
-    return { ok: true, domain: page.domain, draft, paletteEvidence: evidence };
+    const analyses = new AnalysisMemo(deps.knownAnalyses);
+    const assetDeps: CrawlAssetDeps = { fetcher: deps.fetcher, assets: new StagedAssetStore(deps.assets), budget, ingested: new Map(), analyses };
+    const { draft, evidence, context } = await extractDraft(page, assetDeps, deps.now ?? (() => new Date()));
+    const analysis: CrawlAnalysis = { entries: analyses.entries(), marks: [...analyses.marks], counts: { ...analyses.counts } };
+    return { ok: true, domain: page.domain, draft, paletteEvidence: evidence, contextEvidence: context, analysis };
   } finally {
     budget.dispose();
   }
 }
 
 /** Sub-resources that fail or run out of budget are missing evidence, not a failed crawl. */
-async function extractDraft(page: HtmlPage, deps: CrawlAssetDeps, now: () => Date): Promise<{ draft: BrandDraft; evidence: PaletteEvidence }> {
+async function extractDraft(page: HtmlPage, deps: CrawlAssetDeps, now: () => Date): Promise<{ draft: BrandDraft; evidence: PaletteEvidence; context: ContextEvidence }> {
   const jsonLd = readJsonLd(page.$);
   const aboutUrls = findAboutPageUrls(page);
-  const [manifest, css, aboutPages, productPages] = await Promise.all([
+  const [manifest, css, aboutPages, productPages, pricingPage] = await Promise.all([
     fetchManifest(page, deps.fetcher, deps.budget),
     collectStylesheets(page, deps.fetcher, deps.budget),
     fetchAboutPages(page, deps.fetcher, deps.budget, aboutUrls),
     // The product pages pictures come from are linked from the homepage too: fetched in the same round.
     fetchPicturePages(page, deps.fetcher, deps.budget, aboutUrls),
+    // The pricing page is read for the context profile only (ADR 0035).
+    fetchPricingPage(page, deps.fetcher, deps.budget, aboutUrls),
   ]);
   const identity = extractIdentity({ page, jsonLd, manifest, aboutPages });
   // Image files are fetched and decoded (partly on sharp's threads) while the text extractors run.
@@ -110,7 +134,9 @@ async function extractDraft(page: HtmlPage, deps: CrawlAssetDeps, now: () => Dat
   };
   const at = now();
   const draft = { ...record, qualityScore: qualityScore({ ...record, crawledAt: at, now: at }) };
-  return { draft, evidence: paletteEvidence({ page, css, manifest }) };
+  const pages: EvidencePage[] = [{ page, kind: 'home' }, ...aboutPages.map((p): EvidencePage => ({ page: p, kind: 'about' })), ...productPages.map((p): EvidencePage => ({ page: p, kind: 'product' }))];
+  if (pricingPage) pages.push({ page: pricingPage, kind: 'pricing' });
+  return { draft, evidence: paletteEvidence({ page, css, manifest }), context: contextEvidence(pages) };
 }
 
 interface VisualSources {

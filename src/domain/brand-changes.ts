@@ -108,7 +108,8 @@ export function brandChanges(previous: Brand | null, next: Brand): BrandChange[]
   return BRAND_CHANGE_FIELDS.filter((field) => (before === null ? after[field] !== EMPTY : before[field] !== after[field]));
 }
 
-export function brandSavedEvent(previous: Brand | null, next: Brand, occurredAt: Date): BrandSavedEvent {
+/** `announce`: decided by brand-announcement.ts (the store has the signatures it needs); null when not given. */
+export function brandSavedEvent(previous: Brand | null, next: Brand, occurredAt: Date, announce: BrandAnnouncement | null = null): BrandSavedEvent {
   return {
     id: newId('evt'),
     type: BRAND_SAVED,
@@ -117,7 +118,6 @@ export function brandSavedEvent(previous: Brand | null, next: Brand, occurredAt:
     created: previous === null,
     changes: brandChanges(previous, next),
     occurredAt,
-    // Decided by the change detection of issue 19; until then nothing is announced.
-    announce: null,
+    announce,
   };
 }

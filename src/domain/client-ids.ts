@@ -14,6 +14,8 @@ export interface ClientIdRequest {
   ip: string;
   /** Host of the `Referer` (or `Origin`) header, lower-cased; undefined when the request sent neither. */
   referrerHost: string | undefined;
+  /** True when the request also carries an API key (`Authorization`): refused, a key never rides on a client-ID product. */
+  apiKeySent?: boolean;
 }
 
 /** The request may proceed; it has been counted against the organization's allowance for `product`. */
@@ -37,4 +39,6 @@ export interface ClientIdRefusal {
 
 export interface ClientIdGate {
   admit(request: ClientIdRequest): Promise<ClientIdGrant | ClientIdRefusal>;
+  /** Un-counts an admitted request that was not served (search's 503: not counted toward the allowance). */
+  release?(grant: ClientIdGrant, product: ClientIdProduct): void;
 }

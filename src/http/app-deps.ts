@@ -4,7 +4,12 @@ import type { AssetStore } from '../assets/asset-store.js';
 import type { Logger } from '../platform/logger.js';
 import type { X402Payments } from '../payments/x402-payments.js';
 import type { MppPayments } from '../payments/mpp-payments.js';
+import type { AccessSales } from '../payments/access-sales.js';
 import type { UseCaseDeps } from '../usecases/use-case-deps.js';
+import type { CdnDeps } from './cdn/cdn-deps.js';
+import type { SearchUseCaseDeps } from '../usecases/search-brands.js';
+import type { WebhookManagement } from '../webhooks/management/webhook-management.js';
+import type { McpDeps } from '../mcp/mcp-tools.js';
 
 /** Everything the HTTP layer needs; main/ builds it from Config. Routes parse, call one use case, shape the answer. */
 export interface AppDeps {
@@ -23,4 +28,14 @@ export interface AppDeps {
   payments?: X402Payments | null;
   /** Pay-per-request over MPP (`Authorization: Payment`); null when off. */
   mpp?: MppPayments | null;
+  /** Standing access (`POST /v2/agents/access`, ADR 0029); null when payments are off. */
+  access?: AccessSales | null;
+  /** Webhook management behind `POST /graphql`; the route is not registered without it. */
+  webhooks?: WebhookManagement;
+  /** Search by name with a client ID (GET /v2/search/{name}); the route is absent without it. */
+  search?: SearchUseCaseDeps | null;
+  /** The logo CDN served by this app (under its path prefix or host name); null or absent when it has its own port. */
+  cdn?: CdnDeps | null;
+  /** The MCP server at /mcp (ADR 0037); not registered without it. */
+  mcp?: McpDeps | null;
 }

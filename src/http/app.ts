@@ -8,12 +8,18 @@ import { installRequestLogging } from './request-logging.js';
 import { registerAgentsAccessRoutes } from './routes/agents-access-route.js';
 import { registerAssetRoutes } from './routes/assets-route.js';
 import { registerBatchRoute } from './routes/batch-route.js';
+import { registerTransactionRoute } from './routes/transaction-route.js';
 import { registerBrandGetRoutes } from './routes/brand-get-route.js';
+import { registerContextRoute } from './routes/context-route.js';
+import { registerMcpRoute } from './mcp-route.js';
 import { registerBrandHeadRoutes } from './routes/brand-head-route.js';
 import { registerDocsRoutes } from './routes/docs-route.js';
 import { registerHealthRoutes } from './routes/health-route.js';
 import { registerIndustriesRoutes } from './routes/industries-route.js';
 import { registerViewerRoute } from './routes/viewer-route.js';
+import { registerSearchRoute } from './routes/search-route.js';
+import { registerLogoCdnRoutes } from './cdn/logo-cdn-route.js';
+import { registerGraphqlRoute } from './graphql/graphql-route.js';
 
 const REQUEST_ID_PREFIX = crypto.randomUUID().slice(0, 8);
 let requestCounter = 0;
@@ -57,10 +63,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHealthRoutes(app, deps);
   registerAssetRoutes(app, deps);
   registerViewerRoute(app, deps);
+  registerSearchRoute(app, deps);
   registerAgentsAccessRoutes(app, deps);
   registerBatchRoute(app, deps);
+  registerTransactionRoute(app, deps);
   registerIndustriesRoutes(app, deps);
   registerBrandHeadRoutes(app, deps);
   registerBrandGetRoutes(app, deps);
+  registerContextRoute(app, deps);
+  registerMcpRoute(app, deps);
+  registerGraphqlRoute(app, deps);
+  // The logo CDN on the API's listener (BRANDBASE_CDN_PORT unset): under its path prefix, or for its host name only.
+  if (deps.cdn) registerLogoCdnRoutes(app, deps.cdn, { path: deps.cdn.path, host: deps.cdn.host });
   return app;
 }

@@ -21,9 +21,17 @@ export type MissingCredential =
   | { answer: 'unauthorized' }
   | { answer: 'agent-access' };
 
+/** A `c` query parameter: how a client ID is sent (spec 5.4). */
+function clientIdSent(request: FastifyRequest): boolean {
+  const query = request.query as Record<string, unknown> | undefined;
+  return typeof query?.c === 'string' && query.c !== '';
+}
+
 /** Verifies the credential: 401 malformed header, 402/401 none, 403 unknown or revoked key. */
 export async function authenticate(deps: AppDeps, request: FastifyRequest, missing: MissingCredential): Promise<Principal> {
   const credential = readCredential(request.headers.authorization);
+  // A client ID (publishable, issue 20) opens search and the logo CDN only: refused clearly on keyed routes.
+  if (credential.kind === 'none' ? clientIdSent(request) : credential.kind === 'bearer' && credential.token.startsWith('cid_')) throw new ApiError('client_id_not_accepted');
   if (credential.kind === 'none') {
     if (missing.answer === 'payment') {
       const challenge =

@@ -11,6 +11,10 @@ export const DOC_SECTIONS = {
   /** The billing rule: only what a request returns is charged. */
   charges: 'billing#what-is-charged',
   errors: 'errors',
+  /** Search by name and client IDs (issue 20). */
+  search: 'search',
+  /** The logo CDN: client IDs, referrers and refusals (403 bodies link here). */
+  logoCdn: 'logo-cdn#refusals',
   index: '',
 } as const;
 

@@ -3,7 +3,7 @@
  * (`jobs/sql`), so a job survives a restart of the process and is visible to every worker process.
  */
 
-export const JOB_NAMES = { crawlBrand: 'crawl.brand' } as const;
+export const JOB_NAMES = { crawlBrand: 'crawl.brand', paletteRender: 'palette.render' } as const;
 export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
 
 export interface CrawlBrandPayload {
@@ -13,8 +13,18 @@ export interface CrawlBrandPayload {
   refresh: boolean;
 }
 
+/** Renders a brand's home page for palette evidence after a crawl that did not render (ADR 0023). */
+export interface PaletteRenderPayload {
+  brandId: string;
+  /** The brand's registrable domain: its home page is rendered. Never a URL. */
+  domain: string;
+  /** Milliseconds: when the crawl whose CSS evidence the render replaces ran; another value means stale. */
+  observedAt: number;
+}
+
 export interface JobPayloads {
   'crawl.brand': CrawlBrandPayload;
+  'palette.render': PaletteRenderPayload;
 }
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed';

@@ -1,4 +1,6 @@
 import type { AppDeps } from '../http/app-deps.js';
+import { cdnDepsFor } from './cdn-deps.js';
+import { mcpDepsFor } from './mcp-deps.js';
 import type { Services } from './services.js';
 
 /** The HTTP layer's dependencies, taken from the services: one place, used by `serve` and by the tests. */
@@ -14,5 +16,11 @@ export function appDepsFor(services: Services): AppDeps {
     discardBodyMaxBytes: services.config.discardBodyMaxBytes,
     payments: services.payments,
     mpp: services.mpp,
+    access: services.access,
+    webhooks: services.webhooks,
+    search: { gate: services.clientIdGate, brands: services.brandSearch },
+    // The logo CDN rides on the API's listener unless it has its own port (BRANDBASE_CDN_PORT: serve.ts starts it).
+    cdn: services.config.cdn.port === null ? cdnDepsFor(services, services.clientIdGate) : null,
+    mcp: mcpDepsFor(services),
   };
 }

@@ -6,6 +6,7 @@
 import type { Config } from '../config/config.js';
 import type { Logo } from '../domain/brand.js';
 import type { CrawlOutcome } from '../crawl/crawl-brand.js';
+import type { AnalysisRecord } from '../crawl/analysis-memo.js';
 import type { RenderedPage } from '../crawl/fetch/render/page-renderer.js';
 
 /** What a worker is started with (the first message it receives). */
@@ -19,7 +20,8 @@ export interface CrawlWorkerData {
 
 export type ToWorker =
   | { type: 'init'; data: CrawlWorkerData }
-  | { type: 'crawl'; id: number; domain: string }
+  /** `known`: the analyses the domain's last crawl used (content-hash cache, ADR 0030). */
+  | { type: 'crawl'; id: number; domain: string; known?: AnalysisRecord[] }
   | { type: 'renditions'; id: number; logos: Logo[] }
   | { type: 'rendered'; id: number; page: RenderedPage | null };
 

@@ -87,7 +87,7 @@ function start(link: Channel, { config, assetsDir, rendering }: CrawlWorkerData)
 
   const run = async (message: Extract<ToWorker, { type: 'crawl' | 'renditions' }>): Promise<FromWorker> => {
     if (message.type === 'crawl') {
-      const outcome = await crawlBrand(message.domain, { fetcher, assets, renderer }, options);
+      const outcome = await crawlBrand(message.domain, { fetcher, assets, renderer, knownAnalyses: message.known ?? [] }, options);
       return { type: 'crawled', id: message.id, outcome };
     }
     return { type: 'rendition-done', id: message.id, logos: await withLogoRenditions(message.logos, assets) };

@@ -6,12 +6,14 @@
  */
 import type { AssetStore } from '../assets/asset-store.js';
 import type { Crawl } from '../brands/brand-indexer.js';
+import type { AnalysisRecord } from '../crawl/analysis-memo.js';
 import type { Config } from '../config/config.js';
 import type { Logo } from '../domain/brand.js';
 import type { Logger } from '../platform/logger.js';
 import { USER_AGENT, type SafeFetcher } from '../platform/safe-fetcher.js';
 import { crawlOptionsFor } from './crawl-options.js';
 import type { IsolatedCrawler } from './isolated-crawler.js';
+import type { PageRenderer } from '../crawl/fetch/render/page-renderer.js';
 
 export interface Crawler {
   crawl: Crawl;
@@ -19,6 +21,11 @@ export interface Crawler {
   completeLogos(logos: readonly Logo[]): Promise<Logo[] | null>;
   /** Loads the crawler and opens the renderer now (serve does, so the first lookup does not wait for it). */
   warm(): Promise<void>;
+  /**
+   * The process's renderer (the crawl's one Chromium, ADR 0007), opened on first use without loading the crawler;
+   * undefined when no Chromium executable is installed. The palette's background render uses it (ADR 0023).
+   */
+  renderer(): Promise<PageRenderer | undefined>;
   close(): Promise<void>;
 }
 
@@ -40,17 +47,25 @@ async function openRendererFor(config: Readonly<Config>, deps: CrawlerDeps) {
   return openRenderer({ chromiumPath: config.chromiumPath, fetcher: deps.fetcher, userAgent: USER_AGENT, logger: deps.logger });
 }
 
+/** One renderer per crawler, opened by whichever needs it first: the crawl or the palette's background render. */
+function rendererOnce(config: Readonly<Config>, deps: CrawlerDeps): () => ReturnType<typeof openRendererFor> {
+  let opening: ReturnType<typeof openRendererFor> | null = null;
+  return () => (opening ??= openRendererFor(config, deps));
+}
+
 function inProcessCrawler(config: Readonly<Config>, deps: CrawlerDeps): Crawler {
   let loading: Promise<Crawl> | null = null;
   let renderer: { close(): Promise<void>; warm(): Promise<void> } | undefined;
+  const openRenderer = rendererOnce(config, deps);
   const load = (): Promise<Crawl> =>
     (loading ??= (async () => {
-      const [{ crawlBrand }, opened] = await Promise.all([import('../crawl/crawl-brand.js'), openRendererFor(config, deps)]);
+      const [{ crawlBrand }, opened] = await Promise.all([import('../crawl/crawl-brand.js'), openRenderer()]);
       renderer = opened;
-      return (domain: string) => crawlBrand(domain, { fetcher: deps.fetcher, assets: deps.assets, renderer: opened }, crawlOptionsFor(config));
+      return (domain: string, _owner?: string | null, known?: readonly AnalysisRecord[]) =>
+        crawlBrand(domain, { fetcher: deps.fetcher, assets: deps.assets, renderer: opened, knownAnalyses: known ?? [] }, crawlOptionsFor(config));
     })());
   return {
-    crawl: async (domain) => (await load())(domain),
+    crawl: async (domain, owner, known) => (await load())(domain, owner, known),
     // Loaded with the crawler, not before: sharp is among the slowest modules and admin commands never crawl.
     completeLogos: async (logos) => (await import('../media/logo-renditions.js')).withLogoRenditions(logos, deps.assets),
     // Chromium starts in the background (the server need not wait for it); the first render joins that launch.
@@ -58,6 +73,7 @@ function inProcessCrawler(config: Readonly<Config>, deps: CrawlerDeps): Crawler 
       await load();
       void renderer?.warm();
     },
+    renderer: async () => (renderer = await openRenderer()),
     close: async () => void (await renderer?.close()),
   };
 }
@@ -65,13 +81,14 @@ function inProcessCrawler(config: Readonly<Config>, deps: CrawlerDeps): Crawler 
 function isolatedCrawler(config: Readonly<Config>, deps: CrawlerDeps): Crawler {
   let loading: Promise<IsolatedCrawler> | null = null;
   let renderer: { close(): Promise<void>; warm(): Promise<void> } | undefined;
+  const openRenderer = rendererOnce(config, deps);
   const load = (): Promise<IsolatedCrawler> =>
     (loading ??= (async () => {
       // Worker threads: sharp and resvg are loaded in this thread before any worker starts, so their native
       // libraries stay loaded when a worker exits (sharp's documented worker-thread caveat); this thread never
       // calls them. Worker processes load their own.
       const natives = config.crawlIsolation === 'thread' ? [import('sharp'), import('@resvg/resvg-js')] : [];
-      const [{ IsolatedCrawler }, opened] = await Promise.all([import('./isolated-crawler.js'), openRendererFor(config, deps), ...natives]);
+      const [{ IsolatedCrawler }, opened] = await Promise.all([import('./isolated-crawler.js'), openRenderer(), ...natives]);
       renderer = opened;
       return new IsolatedCrawler({
         config,
@@ -86,7 +103,7 @@ function isolatedCrawler(config: Readonly<Config>, deps: CrawlerDeps): Crawler {
       });
     })());
   return {
-    crawl: async (domain, owner) => (await load()).crawl(domain, owner ?? null),
+    crawl: async (domain, owner, known) => (await load()).crawl(domain, owner ?? null, known),
     async completeLogos(logos) {
       const { lacksRenditions } = await import('../media/logo-renditions.js');
       // No message when nothing needs encoding (a re-crawl of unchanged logos, ADR 0008).
@@ -98,6 +115,7 @@ function isolatedCrawler(config: Readonly<Config>, deps: CrawlerDeps): Crawler {
       void renderer?.warm();
       await pool.warm(1);
     },
+    renderer: async () => (renderer = await openRenderer()),
     async close() {
       const pool = loading ? await loading : null;
       await pool?.close();

@@ -22,6 +22,7 @@ import { Worker } from 'node:worker_threads';
 import type { Config } from '../config/config.js';
 import type { Logo } from '../domain/brand.js';
 import type { CrawlOutcome } from '../crawl/crawl-brand.js';
+import type { AnalysisRecord } from '../crawl/analysis-memo.js';
 import type { PageRenderer } from '../crawl/fetch/render/page-renderer.js';
 import type { Logger } from '../platform/logger.js';
 import type { CrawlWorkerData, FromWorker, ToWorker } from './crawl-worker-protocol.js';
@@ -73,7 +74,7 @@ interface WorkerHandle {
 }
 
 type Task =
-  | { kind: 'crawl'; domain: string; owner: string | null; resolve: (outcome: CrawlOutcome) => void; reject: (error: Error) => void }
+  | { kind: 'crawl'; domain: string; owner: string | null; known?: readonly AnalysisRecord[]; resolve: (outcome: CrawlOutcome) => void; reject: (error: Error) => void }
   | { kind: 'renditions'; logos: Logo[]; resolve: (logos: Logo[] | null) => void; reject: (error: Error) => void };
 
 interface Slot {
@@ -234,8 +235,8 @@ export class IsolatedCrawler {
    * Crawls `domain` in a worker. Rejects only when the crawl itself threw (a bug), as an in-process crawl would.
    * Crawls waiting for a worker take turns between owners (organizations): see `nextTask`.
    */
-  crawl(domain: string, owner: string | null = null): Promise<CrawlOutcome> {
-    return new Promise((resolve, reject) => this.enqueue({ kind: 'crawl', domain, owner, resolve, reject }));
+  crawl(domain: string, owner: string | null = null, known?: readonly AnalysisRecord[]): Promise<CrawlOutcome> {
+    return new Promise((resolve, reject) => this.enqueue({ kind: 'crawl', domain, owner, ...(known ? { known } : {}), resolve, reject }));
   }
 
   /** `withLogoRenditions` in a worker (sharp never runs on the API's thread); rejects when it cannot finish. */
@@ -311,7 +312,11 @@ export class IsolatedCrawler {
     slot.startedAt = Date.now();
     slot.handle.ref();
     slot.timer = setTimeout(() => this.expire(slot), this.options.hardLimitMs);
-    slot.handle.send(task.kind === 'crawl' ? { type: 'crawl', id: slot.taskId, domain: task.domain } : { type: 'renditions', id: slot.taskId, logos: task.logos });
+    slot.handle.send(
+      task.kind === 'crawl'
+        ? { type: 'crawl', id: slot.taskId, domain: task.domain, ...(task.known ? { known: [...task.known] } : {}) }
+        : { type: 'renditions', id: slot.taskId, logos: task.logos },
+    );
     this.watch();
   }
 

@@ -13,10 +13,13 @@ import { BrandIndexer } from '../brands/brand-indexer.js';
 import { BrandLookup } from '../brands/brand-lookup.js';
 import { FinancialResolver } from '../brands/financial-resolver.js';
 import { CrawlScheduler } from '../brands/crawl-scheduler.js';
+import { PopularityCounter } from '../brands/popularity-counter.js';
+import { RefreshScheduler } from '../brands/refresh-scheduler.js';
+import { refreshAgeMs } from '../brands/refresh.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { LocalAssetStore } from '../assets/local/local-asset-store.js';
 import { AssetUrls } from '../assets/asset-urls.js';
-import type { AssetStore } from '../assets/asset-store.js';
+import type { AssetStore, VariantStore } from '../assets/asset-store.js';
 import type { Logger } from '../platform/logger.js';
 import { SafeFetcher } from '../platform/safe-fetcher.js';
 import type { Store } from '../store/store.js';
@@ -27,17 +30,32 @@ import { paymentRequiredBody } from '../http/payment-bodies.js';
 import { ChargeRule } from '../usecases/charge-rule.js';
 import type { UseCaseDeps } from '../usecases/use-case-deps.js';
 import { PaletteService } from '../palette/palette-service.js';
+import { MerchantMatcher } from '../transactions/merchant-matcher.js';
+import { AliasTable } from '../transactions/merchant-aliases.js';
+import { ContextService } from '../context/context-service.js';
+import { PaletteRenderScheduler } from '../palette/palette-render-scheduler.js';
+import type { PageRenderer } from '../crawl/fetch/render/page-renderer.js';
+import { findChromium } from '../crawl/fetch/render/find-chromium.js';
 import { openCrawler } from './crawler.js';
 import { openBackends, type Backends } from './open-backends.js';
+import { clientIdServicesFor, type ClientIdServices } from './client-id-services.js';
+import { lazySealedBox, webhookManagementFor } from './webhook-services.js';
+import { webhookDeliveryFor } from './webhook-delivery-services.js';
+import type { WebhookDeliveryEngine } from '../webhooks/delivery/webhook-delivery-engine.js';
+import { accessSalesFor } from './access-services.js';
+import type { AccessSales } from '../payments/access-sales.js';
+import type { SealedBox } from '../platform/sealed-box.js';
+import type { WebhookManagement } from '../webhooks/management/webhook-management.js';
 
-export interface Services {
+export interface Services extends ClientIdServices {
   config: Readonly<Config>;
   logger: Logger;
   store: Store;
   /** Where the store is and whether this start created it (open-backends.ts): commands say so. */
   backends: Pick<Backends, 'location' | 'created'>;
   queue: JobQueue;
-  assets: AssetStore;
+  /** Originals, and the logo CDN's variants (VariantStore, ADR 0034). */
+  assets: AssetStore & VariantStore;
   fetcher: SafeFetcher;
   accounts: Accounts;
   authenticator: Authenticator;
@@ -50,16 +68,32 @@ export interface Services {
   lookup: BrandLookup;
   batch: BatchLookup;
   scheduler: CrawlScheduler;
+  /** Lookups per brand, counted in memory and written in batches (ADR 0030); close flushes it. */
+  popularity: PopularityCounter;
+  /** Scheduled refresh of stale brands (docs/refresh.md); worker processes start it (serve.ts), close stops it. */
+  refresh: RefreshScheduler;
   /** The charged operations every transport calls (HTTP routes, later the MCP server). */
   usecases: UseCaseDeps;
   /** Registers the in-process worker pool's wake-up, called after each crawl this process queues. */
   onJobQueued(listener: () => void): void;
   /** Loads the extractors and opens the renderer now (serve does, so the first lookup does not wait for it). */
   warmCrawler(): Promise<void>;
+  /** Queues the palette's background render after crawls that did not render (ADR 0023). */
+  paletteRenders: PaletteRenderScheduler;
+  /** The process's renderer (the crawl's Chromium), opened on first use; undefined without Chromium. */
+  renderer(): Promise<PageRenderer | undefined>;
   /** Pay-per-request over x402 (ADR 0028); null when BRANDBASE_PAYMENTS=off. */
   payments: X402Payments | null;
   /** Pay-per-request over MPP (ADR 0028); null when payments or BRANDBASE_MPP are off. */
   mpp: MppPayments | null;
+  /** Standing access for one payment (ADR 0029); null when payments are off. */
+  access: AccessSales | null;
+  /** Seals webhook secrets and Authorization values with the installation key (platform/sealed-box.ts), opened on first use. */
+  sealedBox: SealedBox;
+  /** Webhook management (GraphQL `POST /graphql`, `brandbase webhooks`). */
+  webhooks: WebhookManagement;
+  /** Webhook fan-out and delivery (ADR 0031); worker processes start it (serve.ts), close stops it. */
+  webhookDelivery: WebhookDeliveryEngine;
   close(): Promise<void>;
 }
 
@@ -94,19 +128,45 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   const crawler = openCrawler(config, { fetcher, assets, assetsDir, logger });
   // Tickers, ISINs and crypto symbols → websites, from the reference data in the store (spec 1 rules 5-9).
   const resolver = new FinancialResolver(store);
+  const listeners: (() => void)[] = [];
+  // After a crawl that did not render, its home page is rendered in the background for palette evidence (ADR 0023):
+  // only with Chromium installed, and at most while half the prefetch backlog is free.
+  const paletteRenders = new PaletteRenderScheduler(queue, logger, {
+    enabled: config.paletteRender && findChromium(config.chromiumPath) !== null,
+    maxDepth: Math.max(1, Math.floor(config.queueMaxDepth / 2)),
+    notify: () => listeners.forEach((wake) => wake()),
+  });
   const indexer = new BrandIndexer(store, crawler.crawl, logger, {
     onSaved: (stored, domains) => cache.put(stored, domains),
     declaredIdentifiers: (brand) => resolver.declaredRefs(brand),
     completeLogos: crawler.completeLogos,
     failureMemory: { baseMs: config.crawlFailureMemoryMs, maxMs: config.crawlFailureMemoryMaxMs },
+    onPaletteEvidence: (stored, evidence) => paletteRenders.afterCrawl(stored, evidence),
+    analysisCacheRows: config.refresh.analysisCacheRows,
   });
   const meter = new UsageMeter(store, () => new Date(), { onFlushError: (err) => logger.error({ err }, 'usage ledger flush failed; retrying') });
   const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : null;
   const billing = new Billing({ store, meter, mailer, logger, defaults: billingDefaults(config) });
-  const listeners: (() => void)[] = [];
   const scheduler = new CrawlScheduler(queue, config.queueMaxDepth, () => listeners.forEach((wake) => wake()), config.queueMaxPerOrg);
-  const lookup = new BrandLookup(store, cache, indexer, resolver);
+  const popularity = new PopularityCounter(store, { flushMs: config.refresh.popularityFlushMs, onFlushError: (err) => logger.warn({ err }, 'brand popularity flush failed; retrying') });
+  const lookup = new BrandLookup(store, cache, indexer, resolver, popularity);
+  // Refresh crawls keep to half the backlog, as palette renders do: prefetches and batch misses keep the rest.
+  const refresh = new RefreshScheduler(
+    { store, queue, logger, notify: () => listeners.forEach((wake) => wake()) },
+    {
+      maxAgeMs: refreshAgeMs(config.refreshAgeDays),
+      intervalMs: config.refresh.intervalMs,
+      perTick: config.refresh.perTick,
+      maxActive: config.refresh.maxActive,
+      maxDepth: Math.max(1, Math.floor(config.queueMaxDepth / 2)),
+      failurePauseMs: config.crawlFailureMemoryMaxMs,
+    },
+  );
   const batch = new BatchLookup(lookup, scheduler);
+  const sealedBox = lazySealedBox(config, logger);
+  const webhookDelivery = webhookDeliveryFor(config, { store, billing, box: sealedBox, mailer, logger });
+  // Client IDs, their gate and search by name (issue 20, ADR 0033).
+  const clientIdParts = clientIdServicesFor(config, store, logger);
   const usecases: UseCaseDeps = {
     lookup,
     batch,
@@ -116,6 +176,10 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     batchResponseMaxBytes: config.batchResponseMaxBytes,
     // Palettes are built lazily from the evidence kept with the last crawl (spec 2.8, ADR 0023).
     palettes: new PaletteService(store, assets, { budgetMs: config.paletteBudgetMs, logger }),
+    // Contexts likewise, from the page text kept with the last crawl (ADR 0035).
+    contexts: new ContextService(store, { publicUrl: config.publicUrl, logger }),
+    // Card descriptors to merchants: the curated alias table and the name index (ADR 0036).
+    transactions: new MerchantMatcher(store, AliasTable.load(), { onSyncError: (err) => logger.warn({ err }, 'transaction matcher: reference names could not be synced') }),
   };
   return {
     config,
@@ -135,16 +199,29 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     lookup,
     batch,
     scheduler,
+    popularity,
+    refresh,
     usecases,
     payments: paymentsFor(config, store, logger),
     mpp: mppFor(config, store, logger),
+    access: accessSalesFor(config, store, logger, meter),
+    sealedBox,
+    webhooks: webhookManagementFor(config, store, scheduler, sealedBox),
+    webhookDelivery,
     onJobQueued: (listener) => void listeners.push(listener),
     warmCrawler: () => crawler.warm(),
+    paletteRenders,
+    renderer: () => crawler.renderer(),
+    ...clientIdParts,
     async close() {
+      await refresh.stop();
+      await webhookDelivery.stop(config.shutdownGraceMs);
       await cacheSync.stop();
       await crawler.close();
       await billing.close();
       await meter.close();
+      await popularity.close();
+      await clientIdParts.clientIdUsage.close();
       await closeBackends();
     },
   };

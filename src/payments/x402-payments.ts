@@ -29,9 +29,13 @@ export type { HTTPRequestContext } from '@x402/core/server';
 export const X402_HEADERS = { required: 'PAYMENT-REQUIRED', signature: 'payment-signature', response: 'PAYMENT-RESPONSE' } as const;
 
 /** The paid route patterns and the template each is described by (never the requested identifier). */
-export const X402_ROUTES: Readonly<Record<string, string>> = { 'GET /v2/brands/*': '/v2/brands/{identifier}' };
+export const X402_ROUTES: Readonly<Record<string, string>> = {
+  'GET /v2/brands/*': '/v2/brands/{identifier}',
+  // Transaction enrichment is billed like one lookup (spec 5.2, docs/transactions.md).
+  'POST /v2/brands/transaction': '/v2/brands/transaction',
+};
 
-interface Authorization {
+export interface Authorization {
   from: string;
   to: string;
   value: string;
@@ -40,7 +44,7 @@ interface Authorization {
 }
 
 /** The fields this server relies on, checked before anything else reads the payload (400 otherwise). */
-function authorizationOf(payload: unknown): Authorization | null {
+export function authorizationOf(payload: unknown): Authorization | null {
   if (typeof payload !== 'object' || payload === null) return null;
   const p = payload as { x402Version?: unknown; accepted?: unknown; payload?: { signature?: unknown; authorization?: Record<string, unknown> } };
   if (p.x402Version !== 2 || typeof p.accepted !== 'object' || p.accepted === null || typeof p.payload?.signature !== 'string') return null;
@@ -52,7 +56,7 @@ function authorizationOf(payload: unknown): Authorization | null {
 }
 
 /** The embedded facilitator: the official facilitator code over the store's ledger. */
-function embeddedFacilitator(ledger: PaymentLedger, settings: X402Settings): FacilitatorClient {
+export function embeddedFacilitator(ledger: PaymentLedger, settings: X402Settings): FacilitatorClient {
   const facilitator = new x402Facilitator();
   const signer = new LedgerEvmSigner(ledger, { network: settings.network, asset: settings.asset, name: settings.assetName, version: settings.assetVersion });
   registerExactEvmScheme(facilitator, { signer, networks: settings.network as `${string}:${string}` });

@@ -3,13 +3,20 @@
  * `store/postgres` implement it, and one contract suite (test/store/store.contract.ts) proves both.
  * Every method is atomic on its own: a method that writes several rows writes all or none.
  */
+import type { MarkSignature } from '../domain/brand-announcement.js';
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../domain/accounts.js';
 import type { Brand } from '../domain/brand.js';
 import type { Palette, PaletteEvidence } from '../domain/palette.js';
+import type { ContextEvidence, ContextProfile } from '../domain/brand-context.js';
 import type { BrandSavedEvent } from '../domain/brand-changes.js';
 import type { CrawlFailureReason } from '../domain/crawl-failures.js';
+import type { AccessDelivery, AccessPurchase, AccessPurchaseCompletion, AgentPayer, CardCharge, CardChargeResult, CardTokenRecord, McpTokenRecord } from '../domain/access-purchases.js';
 import type { LedgerTransfer, PaymentClaim, PaymentQuery, PaymentRecord, PaymentTotal, StoredPaymentClaim } from '../domain/payments.js';
 import type { ReferenceData } from '../refdata/reference-data.js';
+import type { ClientIdRecord, ClientIdUsageEntry } from '../domain/client-id-record.js';
+import type { ClientIdProduct } from '../domain/client-ids.js';
+import type { WebhookEventKind } from '../domain/webhooks.js';
+import type { DeliveryPageQuery, NewWebhookDelivery, StoredWebhook, TimeCursor, WebhookAttempt, WebhookDelivery, WebhookPatch, WebhookSecretRotation, WebhookSubscription } from '../domain/webhooks.js';
 
 export type IdentifierKind = 'domain' | 'ticker' | 'isin' | 'crypto';
 export type BrandStatus = 'indexed' | 'removed';
@@ -41,6 +48,13 @@ export interface CrawlFailure {
   failedAt: Date;
 }
 
+export interface SaveBrandOptions {
+  /** The palette evidence the crawl that built this record kept. */
+  paletteEvidence?: PaletteEvidence;
+  /** The context evidence (page text) the same crawl kept (ADR 0035): saved like the palette evidence. */
+  contextEvidence?: ContextEvidence;
+}
+
 export interface BrandStore {
   getBrand(id: string): Promise<StoredBrand | null>;
   findBrandByIdentifier(ref: IdentifierRef): Promise<StoredBrand | null>;
@@ -50,8 +64,11 @@ export interface BrandStore {
    * The same transaction writes the `brand.saved` event (what changed against the record it replaces, read under
    * the write lock) and one delivery per subscribed consumer; the event is returned. No commit, no event.
    * It also appends the save to the brand write log (BrandWriteLog).
+   * With `options.paletteEvidence` (a crawl's, ADR 0023) the same transaction keeps that evidence as observed at
+   * `brand.crawledAt` and drops a palette built from older evidence (PaletteStore.savePaletteEvidence); with
+   * `options.contextEvidence` likewise for the context (ContextStore.saveContextEvidence, ADR 0035).
    */
-  saveBrand(brand: StoredBrand, identifiers: IdentifierRef[]): Promise<BrandSavedEvent>;
+  saveBrand(brand: StoredBrand, identifiers: IdentifierRef[], options?: SaveBrandOptions): Promise<BrandSavedEvent>;
   /** Returns false for an unknown brand. A status change is appended to the brand write log in the same transaction. */
   setBrandStatus(id: string, status: BrandStatus, at: Date): Promise<boolean>;
   listIdentifiers(brandId: string): Promise<IdentifierRef[]>;
@@ -168,6 +185,36 @@ export interface PaletteStore {
    * evidence was replaced meanwhile (a re-crawl), so a slow build never overwrites a newer crawl's state.
    */
   savePalette(brandId: string, palette: Palette, observedAt: Date, builtAt: Date): Promise<boolean>;
+  /**
+   * Replaces the evidence observed at `replacing` with evidence observed later, at `observedAt` (the palette's
+   * background render of a brand whose crawl did not render), and forgets the palette built from the old one. Returns
+   * false and writes nothing when the stored evidence is no longer the one observed at `replacing` (a re-crawl came
+   * first), so a stale render never overwrites a newer crawl's evidence. The new `observedAt` also makes a build of
+   * the old evidence still running fail its `savePalette`.
+   */
+  replacePaletteEvidence(brandId: string, evidence: PaletteEvidence, replacing: Date, observedAt: Date): Promise<boolean>;
+}
+
+/** A brand's context evidence (from its latest crawl) and the profile built from it, if any (ADR 0035). */
+export interface StoredContext {
+  brandId: string;
+  /** As stored: a ContextEvidence of some version (the builder checks `version`). */
+  evidence: ContextEvidence;
+  observedAt: Date;
+  profile: ContextProfile | null;
+  builtAt: Date | null;
+}
+
+/** Context evidence and built context profiles (migration 0019, ADR 0035; the lazy rule of the palette). */
+export interface ContextStore {
+  /** Keeps the evidence of the brand's latest crawl and forgets a profile built from older evidence. */
+  saveContextEvidence(brandId: string, evidence: ContextEvidence, observedAt: Date): Promise<void>;
+  getStoredContext(brandId: string): Promise<StoredContext | null>;
+  /**
+   * Stores the profile built from the evidence observed at `observedAt`. Returns false and writes nothing when that
+   * evidence was replaced meanwhile (a re-crawl), so a slow build never overwrites a newer crawl's state.
+   */
+  saveContextProfile(brandId: string, profile: ContextProfile, observedAt: Date, builtAt: Date): Promise<boolean>;
 }
 
 /** Pay-per-request payments (migration 0010, ADR 0028): claims of authorizations and the ledger of settlements. */
@@ -201,8 +248,278 @@ export interface PaymentLedger {
   ledgerTransfer(transfer: LedgerTransfer): Promise<void>;
 }
 
+/** A brand event's webhook fan-out (webhooks/delivery/webhook-fan-out.ts): one payload, one row per matching webhook. */
+export interface WebhookFanOut {
+  /** The brand-event consumer whose delivery of `eventId` is completed in the same transaction. */
+  consumer: string;
+  eventId: string;
+  kind: WebhookEventKind;
+  /** Registrable domain the event is about; matched against webhook_subscriptions.domain. */
+  domain: string;
+  /** The delivery body (JSON text), fixed now: every attempt sends exactly these bytes. */
+  payload: string;
+  createdAt: Date;
+}
+
+/** A delivery leased to one sender, with what it needs to send it (sealed values are opened by the sender). */
+export interface ClaimedWebhookDelivery {
+  id: string;
+  webhookId: string;
+  orgId: string;
+  eventId: string;
+  kind: WebhookEventKind;
+  domain: string;
+  payload: string;
+  /** Attempts made before this one (0 on the first). */
+  attempts: number;
+  url: string;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretExpiresAt: Date | null;
+  authorizationSealed: string | null;
+}
+
+/** One attempt's outcome as recorded (webhook_attempts row) and what it does to the delivery and the webhook. */
+export interface WebhookAttemptRecord {
+  deliveryId: string;
+  /** 1-based; must be the claimed delivery's `attempts + 1` (a second recording of the same attempt is refused). */
+  attempt: number;
+  startedAt: Date;
+  statusCode: number | null;
+  latencyMs: number;
+  responseExcerpt: string | null;
+  error: string | null;
+  sourceAddress: string | null;
+  /** `delivered` (2xx), `retry` at `nextAttemptAt`, or `abandoned` (the last attempt failed). */
+  outcome: 'delivered' | 'retry' | 'abandoned';
+  nextAttemptAt: Date | null;
+}
+
+/** A webhook the 14-day rule just disabled. */
+export interface DisabledWebhook {
+  id: string;
+  orgId: string;
+  name: string;
+}
+
+/**
+ * The webhook outbox (migrations 0013 and 0015, ADR 0031): fan-out of brand events into deliveries, leased claims
+ * (FOR UPDATE SKIP LOCKED on PostgreSQL), attempts, and the 14-day disabling rule.
+ */
+export interface WebhookDeliveryStore {
+  /**
+   * In one transaction: one pending delivery per enabled webhook of a paid-plan organization that subscribes to
+   * `domain` and to `kind` (unique per webhook and event: repeating it adds nothing), and the consumer's delivery of
+   * the event marked done. Returns the deliveries created by this call.
+   */
+  fanOutWebhookEvent(fanOut: WebhookFanOut): Promise<number>;
+  /**
+   * Leases the oldest due delivery (pending, due, not leased or lease expired) of an enabled webhook of a paid-plan
+   * organization until `now + leaseMs`; null when none is due.
+   */
+  claimWebhookDelivery(now: Date, leaseMs: number): Promise<ClaimedWebhookDelivery | null>;
+  /**
+   * Records an attempt, in one transaction with the delivery's new state and the webhook's `last_accepted_at` /
+   * `failing_since`. False (nothing written) when that attempt was already recorded (another sender's).
+   */
+  recordWebhookAttempt(record: WebhookAttemptRecord): Promise<boolean>;
+  /** Gives a leased delivery back without an attempt (e.g. no credit left), due again at `until`. */
+  postponeWebhookDelivery(deliveryId: string, until: Date): Promise<void>;
+  /** Disables (reason `failing`) the enabled webhooks failing since `failingSince` or earlier; returns them. */
+  disableFailingWebhooks(failingSince: Date, now: Date): Promise<DisabledWebhook[]>;
+  /** Claims the daily "delivery abandoned" email of a webhook: true for one caller per `minIntervalMs`. */
+  claimAbandonNotice(webhookId: string, now: Date, minIntervalMs: number): Promise<boolean>;
+}
+
+/** Client IDs (migration 0017, ADR 0033): publishable credentials for search and the logo CDN. */
+export interface ClientIdStore {
+  createClientId(record: ClientIdRecord): Promise<void>;
+  getClientId(id: string): Promise<ClientIdRecord | null>;
+  listClientIds(orgId: string): Promise<ClientIdRecord[]>;
+  /** False when the ID does not exist; revoking twice keeps the first revocation time. */
+  revokeClientId(id: string, at: Date): Promise<boolean>;
+  /** Replaces the allowed referrer hosts and the require-a-referrer flag; false when the ID does not exist. */
+  setClientIdReferrers(id: string, referrers: readonly string[], requireReferrer: boolean): Promise<boolean>;
+  /** Adds request counts (grouped by the caller) in one transaction. */
+  addClientIdUsage(entries: readonly ClientIdUsageEntry[]): Promise<void>;
+  /** Requests counted for the organization's client IDs, one product, one billing period (`YYYY-MM`). */
+  clientIdUsage(orgId: string, product: ClientIdProduct, period: string): Promise<number>;
+}
+
+/** One indexed name (search-by-name, ADR 0033): a held brand's name or a reference-data company / crypto name. */
+export interface SearchNameRow {
+  domain: string;
+  /** `ticker`: a primary listing's ticker or a crypto symbol, indexed in `norm` and matched only exactly. */
+  source: 'brand' | 'listing' | 'crypto' | 'ticker';
+  /** As shown. */
+  name: string;
+  /** normalizeName(name) (domain/search-text.ts). */
+  norm: string;
+  /** domainLabel(domain). */
+  label: string;
+  /** The held brand of the domain, or null when the domain is not crawled yet. */
+  brandId: string | null;
+  claimed: boolean;
+  /** Asset key of the held brand's icon. */
+  icon: string | null;
+  qualityScore: number | null;
+  /** Listed-company size class: 1 mega … 6 nano, 9 unknown or not listed. */
+  sizeRank: number;
+  /** Lookups of the brand (brand_popularity), 0 when unknown. */
+  lookups: number;
+}
+
+export interface SearchCandidateQuery {
+  /** The normalized query. */
+  norm: string;
+  /** One-edit variants of the query, looked up as prefixes too. */
+  variants: readonly string[];
+  /** The ticker the query may be (domain/search-text.ts tickerQuery): ticker rows equal to it are read too. */
+  ticker?: string | null;
+  /** Rows per index read. */
+  limit: number;
+}
+
+/** The search-by-name index: kept in step by saveBrand / setBrandStatus in their transactions. */
+export interface SearchIndexStore {
+  /** Candidate names through the database's text index (FTS5 trigram or pg_trgm); ranking is the caller's. */
+  searchNameCandidates(query: SearchCandidateQuery): Promise<SearchNameRow[]>;
+  /** Names sharing the most trigrams with the normalized query (typos the prefix variants miss); costlier. */
+  similarNameCandidates(norm: string, limit: number): Promise<SearchNameRow[]>;
+  /** Lookups per brand from `brand_popularity` when that table exists; an empty map otherwise. */
+  searchLookups(brandIds: readonly string[]): Promise<Map<string, number>>;
+  /** Re-reads the reference names when an import happened since the last sync (always with `force`); true if it did. */
+  syncSearchReferenceNames(force?: boolean): Promise<boolean>;
+}
+
 /** ReferenceData (tickers, ISINs, ETFs, crypto assets) is declared in refdata/reference-data.ts. */
-export interface Store extends BrandStore, BrandWriteLog, PaletteStore, BrandEventStore, AccountStore, UsageStore, CreditStore, ReferenceData, PaymentStore, PaymentLedger {
+/** Lookups counted for one brand since the last flush (brands/popularity-counter.ts). */
+export interface BrandLookupCount {
+  brandId: string;
+  lookups: number;
+  lastLookupAt: Date;
+}
+
+/** A cached image analysis: `key` = analysis version + sha256 of the downloaded bytes; `analysis` is JSON text. */
+export interface AnalysisEntry {
+  key: string;
+  analysis: string;
+}
+
+/** A held brand due for refresh, with what orders it (docs/refresh.md). */
+export interface DueBrand {
+  brandId: string;
+  domain: string;
+  crawledAt: Date;
+  lookups: number;
+  /** Some webhook subscribes to its domain. */
+  subscribed: boolean;
+}
+
+export interface RefreshLease {
+  holder: string;
+  until: Date;
+}
+
+/** What one scheduler tick did (kept as the schedule's last run). */
+export interface RefreshRun {
+  startedAt: Date;
+  finishedAt: Date;
+  /** Refresh crawls this tick queued. */
+  queued: number;
+  /** Stale brands it left for later ticks (budget or queue bound). */
+  deferred: number;
+  /** Who ran it: a process's holder id, or `cli`. */
+  by: string;
+}
+
+export interface RefreshState {
+  holder: string | null;
+  leaseUntil: Date | null;
+  lastRun: RefreshRun | null;
+}
+
+/**
+ * Scheduled refresh, popularity, the analysis cache and mark signatures (migration 0014, ADR 0030,
+ * src/store/kysely/refresh-rows.ts).
+ */
+export interface RefreshStore {
+  /** Adds counted lookups to `brand_popularity` (one batch per flush). */
+  addBrandLookups(counts: readonly BrandLookupCount[]): Promise<void>;
+  brandLookups(brandId: string): Promise<number>;
+  /** Perceptual signatures of stored files by content key; a key's first signature stays. */
+  saveMarkSignatures(marks: ReadonlyMap<string, MarkSignature>, at: Date): Promise<void>;
+  markSignatures(keys: readonly string[]): Promise<Map<string, MarkSignature>>;
+  /** The analyses a domain's last crawl used, marked used at `at`. */
+  loadAnalyses(domain: string, at: Date): Promise<AnalysisEntry[]>;
+  /** Replaces the domain's analyses and evicts the least recently used rows beyond `maxRows`. */
+  saveAnalyses(domain: string, entries: readonly AnalysisEntry[], at: Date, maxRows: number): Promise<void>;
+  analysisCacheSize(): Promise<number>;
+  /** Stale held brands without an active crawl (nor a crawl failure since `failedSince`), in refresh order. */
+  dueBrands(staleBefore: Date, limit: number, failedSince?: Date): Promise<DueBrand[]>;
+  refreshCounts(staleBefore: Date): Promise<{ stale: number; queued: number; running: number }>;
+  acquireRefreshLease(name: string, holder: string, leaseMs: number, now: Date): Promise<RefreshLease | null>;
+  releaseRefreshLease(name: string, holder: string, now: Date): Promise<void>;
+  recordRefreshRun(name: string, run: RefreshRun): Promise<void>;
+  refreshState(name: string): Promise<RefreshState>;
+}
+
+/**
+ * Webhook management (GraphQL and `brandbase webhooks`, src/webhooks/management; SQL in
+ * src/store/kysely/webhook-admin-rows.ts). Every read and write is scoped to an organization: another
+ * organization's webhook is indistinguishable from a missing one (null / false / nothing written).
+ */
+export interface WebhookAdminStore {
+  insertWebhook(webhook: StoredWebhook): Promise<void>;
+  getWebhook(orgId: string, id: string): Promise<StoredWebhook | null>;
+  /** Newest first (created_at desc, id desc), strictly after `after`, at most `limit` rows. */
+  listWebhooks(orgId: string, after: TimeCursor | null, limit: number): Promise<StoredWebhook[]>;
+  /** Applies the patch and sets `updatedAt`; null when there is no such webhook. */
+  updateWebhook(orgId: string, id: string, patch: WebhookPatch, at: Date): Promise<StoredWebhook | null>;
+  /** Moves the current secret to `previous` (or drops it) and stores the new one, in one statement. */
+  rotateWebhookSecret(orgId: string, id: string, rotation: WebhookSecretRotation, at: Date): Promise<StoredWebhook | null>;
+  /** Deletes the webhook with its subscriptions, deliveries and attempts. */
+  deleteWebhook(orgId: string, id: string): Promise<boolean>;
+  /** Adds the domains not yet subscribed; returns those added, or null (nothing written) when there is no such webhook. */
+  addWebhookSubscriptions(orgId: string, webhookId: string, domains: readonly string[], at: Date): Promise<string[] | null>;
+  /** Returns the domains removed, or null when there is no such webhook. */
+  removeWebhookSubscriptions(orgId: string, webhookId: string, domains: readonly string[]): Promise<string[] | null>;
+  /** Ordered by domain, strictly after `after`, at most `limit` rows. */
+  listWebhookSubscriptions(orgId: string, webhookId: string, after: string | null, limit: number): Promise<WebhookSubscription[]>;
+  /** Inserts a pending delivery due at `nextAttemptAt`; false when the webhook already has one for that event. */
+  insertWebhookDelivery(delivery: NewWebhookDelivery): Promise<boolean>;
+  /** Newest first (created_at desc, id desc) within the query's bounds. */
+  listWebhookDeliveries(orgId: string, webhookId: string, query: DeliveryPageQuery): Promise<WebhookDelivery[]>;
+  /** The attempts of these deliveries by delivery id, in attempt order. */
+  listWebhookAttempts(deliveryIds: readonly string[]): Promise<Map<string, WebhookAttempt[]>>;
+}
+
+/** Standing access (migration 0012, ADR 0029): purchases, their one-time delivery, agent keys and MCP tokens. */
+export interface AccessStore {
+  /**
+   * One transaction: the payment's ledger row and settled claim, the purchase row, the organization, API key and
+   * MCP token (`fresh`) unless the paying wallet owns an organization already (then a top-up of it), and the
+   * credit grant. Null, writing nothing, when the payment already bought something.
+   */
+  completeAccessPurchase(completion: AccessPurchaseCompletion): Promise<AccessPurchase | null>;
+  findAccessPurchase(paymentKey: string): Promise<AccessPurchase | null>;
+  /** Marks the undelivered purchase paid since `paidSince` whose seal `accept` approves delivered at `at`, wiping the seal; once. */
+  takeAccessDelivery(paymentKey: string, at: Date, paidSince: Date, accept: (sealed: string | null) => boolean): Promise<AccessDelivery | null>;
+  /** Wipes the seals of purchases paid before `before`; returns how many. */
+  wipeAccessSeals(before: Date): Promise<number>;
+  /** The payer that bought the key through standing access; null for dashboard or CLI keys. */
+  agentOfApiKey(apiKeyId: string): Promise<AgentPayer | null>;
+  /** For the MCP server: the token whose SHA-256 is `tokenHash`. */
+  findMcpTokenByHash(tokenHash: string): Promise<McpTokenRecord | null>;
+  /** The embedded card processor (payments/embedded-card-processor.ts): a new single-use card token, by hash. */
+  issueCardToken(token: CardTokenRecord): Promise<void>;
+  /** Charges a card token once (idempotent per key); refusals are results, not errors. */
+  chargeCardToken(charge: CardCharge): Promise<CardChargeResult>;
+  /** The payment intent a card token was charged under; null when unused or unknown. */
+  cardTokenCharge(tokenHash: string): Promise<string | null>;
+}
+
+export interface Store extends BrandStore, BrandWriteLog, PaletteStore, ContextStore, BrandEventStore, AccountStore, UsageStore, CreditStore, ReferenceData, PaymentStore, PaymentLedger, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, AccessStore, ClientIdStore, SearchIndexStore {
   /** Applies pending migrations. Idempotent. */
   migrate(): Promise<void>;
   /** Cheap round trip used by readiness checks. */

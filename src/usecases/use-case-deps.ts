@@ -3,6 +3,8 @@ import type { BrandLookup } from '../brands/brand-lookup.js';
 import type { CrawlScheduler } from '../brands/crawl-scheduler.js';
 import type { ChargeRule } from './charge-rule.js';
 import type { PaletteSource } from '../palette/palette-service.js';
+import type { MerchantMatcher } from '../transactions/merchant-matcher.js';
+import type { BrandContexts } from '../context/context-service.js';
 
 /** What the use cases run on; main/ builds it once. Transports (HTTP, later MCP) hold it and a payer per request. */
 export interface UseCaseDeps {
@@ -16,4 +18,8 @@ export interface UseCaseDeps {
   batchResponseMaxBytes: number;
   /** Builds and reads palettes (spec 2.8); without it every requested palette is null. */
   palettes?: PaletteSource;
+  /** Card descriptors to merchants (enrich-transaction.ts, ADR 0036); without it transactions answer 503. */
+  transactions?: MerchantMatcher;
+  /** Reads and builds brand contexts (ADR 0035); without it every context answers as not yet generated. */
+  contexts?: BrandContexts;
 }

@@ -4,10 +4,10 @@
  * eval/industries/financedatabase.ts, never trained or calibrated on).
  */
 import { describe, expect, it } from 'vitest';
-import { answerOf, industryModel, industryScores, predictIndustries } from '../../src/crawl/fields/industries/industry-classifier.js';
+import { answerOf, fallbackOf, homePageModel, industryModel, industryScores, predictIndustries, type ClassifierScores } from '../../src/crawl/fields/industries/industry-classifier.js';
 import modelFile from '../../src/crawl/fields/industries/industry-model.json' with { type: 'json' };
 import { knownFeatures, leafLogits, loadIndustryModel, softmax, temperatureFor, type IndustryModelFile, type IndustryScores } from '../../src/crawl/fields/industries/industry-model.js';
-import { taxonomyEntry } from '../../src/crawl/fields/industries/taxonomy.js';
+import { taxonomyEntry, TAXONOMY } from '../../src/crawl/fields/industries/taxonomy.js';
 import { reliability } from '../../eval/industries/calibration.js';
 import { readSample, scoreSet } from '../../eval/industries/suite.js';
 
@@ -117,5 +117,52 @@ describe('calibration on the held-out sample (300 FinanceDatabase summaries neve
     const confident = reliability(points).bins.filter((b) => b.n >= 30);
     expect(confident.length).toBeGreaterThan(0);
     for (const bin of confident) expect(Math.abs(bin.accuracy - bin.meanConfidence), bin.range).toBeLessThan(0.12);
+  });
+});
+
+describe('home-page fallback (the listing model abstains)', () => {
+  const rule = { answerThreshold: 0.6, subThreshold: 0.7, minKnownTokens: 6 };
+  const homePage = homePageModel();
+  /** The listing model unsure between two industries it knows; the home-page model sure of `pageTop`. */
+  const scores = (listingTop: string, pageTop: string, pageP: number, pageKnown = 4): ClassifierScores => ({
+    known: 20,
+    tops: [{ id: listingTop, p: 0.4 }, { id: 'ind_travel', p: 0.3 }],
+    subs: [{ id: 'ind_logistics', p: 0.4 }],
+    homePage: { known: pageKnown, tops: [{ id: pageTop, p: pageP }, { id: 'ind_media', p: 1 - pageP }] },
+  });
+
+  it('the shipped file: top-level, non-NSFW classes; the listings\' classes among them; the listing model\'s threshold', () => {
+    const tops = new Set(TAXONOMY.filter((e) => e.parent === null && !e.nsfw).map((e) => e.id));
+    expect(new Set(homePage.file.classes)).toEqual(tops);
+    for (const id of homePage.file.listingClasses) expect(tops.has(id), id).toBe(true);
+    expect(homePage.file.listingClasses).not.toContain('ind_education');
+    expect(homePage.file.answerThreshold).toBe(industryModel().answerThreshold);
+    expect(homePage.file.logLikelihood.length).toBe(homePage.file.vocabulary.length * homePage.file.classes.length);
+  });
+
+  it('answers the top-level industry alone when the listing model agrees, or has no label for it', () => {
+    expect(answerOf(scores('ind_transport', 'ind_transport', 0.8), rule, homePage).map((i) => [i.id, i.score])).toEqual([['ind_transport', 0.8]]);
+    expect(answerOf(scores('ind_technology', 'ind_education', 0.8), rule, homePage).map((i) => i.id)).toEqual(['ind_education']);
+  });
+
+  it('stays silent when the listing model leans to another industry it knows, below the threshold, or on too few words', () => {
+    expect(answerOf(scores('ind_technology', 'ind_industrial', 0.95), rule, homePage)).toEqual([]);
+    expect(fallbackOf(scores('ind_transport', 'ind_transport', 0.5), homePage, 0.6)).toBeNull();
+    expect(answerOf(scores('ind_transport', 'ind_transport', 0.95, 1), rule, homePage)).toEqual([]);
+  });
+
+  it('is never asked when the listing model answers, nor without home-page scores', () => {
+    const sure: ClassifierScores = { ...scores('ind_transport', 'ind_education', 0.99), tops: [{ id: 'ind_transport', p: 0.9 }] };
+    expect(answerOf(sure, rule, homePage).map((i) => i.id)).toEqual(['ind_transport']);
+    const { homePage: _dropped, ...listingOnly } = scores('ind_technology', 'ind_education', 0.99);
+    expect(answerOf(listingOnly, rule, homePage)).toEqual([]);
+  });
+
+  it('the shipped classifier names industries the listings have no label for, from a home page\'s self-description only', () => {
+    const self = 'Free online courses, lessons and practice exercises for students and teachers, from kindergarten to college.';
+    expect(predictIndustries(self, self).map((i) => [i.id, i.parent])).toEqual([['ind_education', null]]);
+    // Read as the whole page's text (no self-description), only the listing model speaks, and it abstains here.
+    expect(predictIndustries(self)).toEqual([]);
+    expect(predictIndustries('Welcome! Log in.', 'Welcome! Log in.')).toEqual([]);
   });
 });

@@ -136,9 +136,12 @@ describe('brandSavedEvent', () => {
     const at = new Date('2025-01-02T03:04:05.678Z');
     const brand = sampleBrand('acme.test');
     const first = brandSavedEvent(null, brand, at);
-    expect(first).toEqual({ id: expect.stringMatching(/^evt_[a-z2-7]{24}$/), type: 'brand.saved', brandId: brand.id, domain: 'acme.test', created: true, changes: [...BRAND_CHANGE_FIELDS], occurredAt: at });
+    expect(first).toEqual({ id: expect.stringMatching(/^evt_[a-z2-7]{24}$/), type: 'brand.saved', brandId: brand.id, domain: 'acme.test', created: true, changes: [...BRAND_CHANGE_FIELDS], occurredAt: at, announce: null });
     const second = brandSavedEvent(brand, { ...brand, name: 'Acme 2' }, at);
-    expect(second).toMatchObject({ created: false, changes: ['name'] });
+    expect(second).toMatchObject({ created: false, changes: ['name'], announce: null });
     expect(second.id).not.toBe(first.id);
+    // The announcement is decided by the store (brand-announcement.ts) and carried as given.
+    const announce = { kind: 'brand.updated' as const, changedFields: ['name' as const], previous: { name: brand.name, logo: null } };
+    expect(brandSavedEvent(brand, { ...brand, name: 'Acme 2' }, at, announce).announce).toEqual(announce);
   });
 });

@@ -143,7 +143,8 @@ describe('/openapi.json', () => {
     await answer('/v2/viewer', 'get', get('/v2/viewer'), 200);
     await answer('/v2/viewer', 'get', get('/v2/viewer', {}), 401);
     await answer('/v2/agents/access', 'get', get('/v2/agents/access', {}), 200);
-    await answer('/v2/agents/access', 'post', stack.app.inject({ method: 'POST', url: '/v2/agents/access?usd=5' }), 501);
+    await answer('/v2/agents/access', 'post', stack.app.inject({ method: 'POST', url: '/v2/agents/access?usd=5' }), 402);
+    await answer('/v2/agents/access', 'post', stack.app.inject({ method: 'POST', url: '/v2/agents/access?usd=0' }), 400);
     await answer('/v2/brands/domain/{identifier}/company/industries', 'get', get('/v2/brands/domain/acme.com/company/industries'), 200);
     await answer('/v2/brands/{identifier}/company/industries', 'get', get('/v2/brands/unheld.test/company/industries'), 404);
     await answer('/v2/brands/batch', 'post', batch(key, ['acme.com', 'AAPL', 'queued.test', '']), 200);

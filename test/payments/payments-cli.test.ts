@@ -1,6 +1,7 @@
 /**
- * `brandbase payments fund|list|summary --json` through the real binary against the data dir of a service that
- * took real x402 payments (embedded facilitator): amounts are exact base-unit strings.
+ * `brandbase payments fund|list|summary|card-token --json` through the real binary against the data dir of a service
+ * that took real x402 payments (embedded facilitator): amounts are exact base-unit strings. A card token granted by
+ * the command buys standing access over MPP once (the embedded card processor).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runJson } from '../helpers/brandbase-process.js';
 import { startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { sampleBrand } from '../store/sample-brand.js';
+import { Mppx, stripe } from 'mppx/client';
 import { ASSET, challengeOf, NETWORK, newWallet } from './x402-wallet.js';
 
 const SLOW = { timeout: 120_000 };
@@ -45,5 +47,26 @@ describe('brandbase payments', () => {
     const bad = await runCli(['payments', 'fund', wallet.account.address, '0.5'], env);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('base units');
+  });
+
+  it('card-token grants a single-use card token that buys standing access by card once', SLOW, async () => {
+    const granted = (await runJson(['payments', 'card-token', '2'], env)) as { token: string; currency: string; maxAmount: string; expiresAt: string };
+    expect(granted).toMatchObject({ currency: 'usd', maxAmount: '200' });
+    expect(granted.token).toMatch(/^spt_bb_[A-Za-z0-9_-]{43}$/);
+    const mppx = Mppx.create({ polyfill: false, methods: [stripe.charge({ paymentMethod: 'pm_card_visa', createToken: () => Promise.resolve(granted.token) })] });
+    const credentialFor = async (): Promise<string> => {
+      const res = await stack.app.inject({ method: 'POST', url: '/v2/agents/access?usd=2' });
+      return mppx.createCredential(new Response(res.body, { status: res.statusCode, headers: res.headers as Record<string, string> }));
+    };
+    const bought = await stack.app.inject({ method: 'POST', url: '/v2/agents/access?usd=2', headers: { authorization: await credentialFor() } });
+    expect(bought.statusCode).toBe(200);
+    expect(bought.json()).toMatchObject({ agent: { payer: 'card' }, credits: { added: 40 } });
+    // The token is spent: a second purchase with it (for a fresh challenge) buys nothing.
+    expect((await stack.app.inject({ method: 'POST', url: '/v2/agents/access?usd=2', headers: { authorization: await credentialFor() } })).statusCode).toBe(409);
+    const listed = (await runJson(['payments', 'list'], env)) as { payments: Record<string, unknown>[] };
+    expect(listed.payments.filter((p) => p.payer === 'card')).toMatchObject([{ method: 'mpp', asset: 'usd', amount: '200', route: '/v2/agents/access' }]);
+    const bad = await runCli(['payments', 'card-token', '1.5'], env);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('whole number of US dollars');
   });
 });

@@ -16,7 +16,23 @@ describe('payment settings', () => {
       facilitatorUrl: null,
       mpp: true,
       mppSecretKey: null,
+      card: true,
+      stripeSecretKey: null,
+      stripeNetworkId: 'brandbase-embedded',
     });
+  });
+
+  it('cards: the embedded processor offline, Stripe with a key and its network profile, refused where neither can charge', () => {
+    const remote = { BRANDBASE_X402_FACILITATOR_URL: 'https://x402.org/facilitator', BRANDBASE_X402_PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C' };
+    expect(loadPaymentsConfig(remote)).toMatchObject({ mpp: false, card: false });
+    expect(() => loadPaymentsConfig({ ...remote, BRANDBASE_MPP_CARD: 'on' })).toThrow(/BRANDBASE_MPP_CARD=on needs BRANDBASE_MPP_STRIPE_SECRET_KEY/);
+    expect(() => loadPaymentsConfig({ ...remote, BRANDBASE_MPP_STRIPE_SECRET_KEY: 'sk_test_abc123' })).toThrow(/BRANDBASE_MPP_STRIPE_NETWORK_ID is required/);
+    expect(loadPaymentsConfig({ ...remote, BRANDBASE_MPP_STRIPE_SECRET_KEY: 'sk_test_abc123', BRANDBASE_MPP_STRIPE_NETWORK_ID: 'profile_123' })).toMatchObject({
+      card: true,
+      stripeSecretKey: 'sk_test_abc123',
+      stripeNetworkId: 'profile_123',
+    });
+    expect(loadPaymentsConfig({ BRANDBASE_MPP_CARD: 'off' })).toMatchObject({ mpp: true, card: false });
   });
 
   it('a remote facilitator needs the operator’s own payee and turns MPP off by default', () => {
@@ -34,6 +50,8 @@ describe('payment settings', () => {
     ['BRANDBASE_X402_MAX_TIMEOUT_SECONDS', '5'],
     ['BRANDBASE_PAYMENTS', 'yes'],
     ['BRANDBASE_MPP_SECRET_KEY', 'short'],
+    ['BRANDBASE_MPP_CARD', 'yes'],
+    ['BRANDBASE_MPP_STRIPE_SECRET_KEY', 'pk_live_123'],
   ])('refuses %s=%s', (name, value) => {
     expect(() => loadPaymentsConfig({ [name]: value })).toThrow(name);
   });

@@ -82,5 +82,42 @@ export function paletteStoreContract(name: string, open: () => Promise<{ store: 
     it('refuses a palette for a brand without evidence', async () => {
       expect(await store.savePalette(await savedBrand(), PALETTE, at(10), at(20))).toBe(false);
     });
+
+    it('saveBrand keeps the crawl\'s evidence in its own transaction, observed at crawledAt, dropping an older palette', async () => {
+      const brand = sampleBrand(`acme-${randomBytes(5).toString('hex')}.test`);
+      await store.saveBrand({ brand, status: 'indexed', crawledAt: at(1), createdAt: at(1), updatedAt: at(1) }, [], { paletteEvidence: evidence() });
+      expect(await store.getStoredPalette(brand.id)).toEqual({ brandId: brand.id, evidence: evidence(), observedAt: at(1), palette: null, builtAt: null });
+      expect(await store.savePalette(brand.id, PALETTE, at(1), at(2))).toBe(true);
+      const recrawl = evidence({ source: 'rendered' });
+      await store.saveBrand({ brand, status: 'indexed', crawledAt: at(5), createdAt: at(1), updatedAt: at(5) }, [], { paletteEvidence: recrawl });
+      expect(await store.getStoredPalette(brand.id)).toEqual({ brandId: brand.id, evidence: recrawl, observedAt: at(5), palette: null, builtAt: null });
+      // A save without evidence (a claim, a curated industry) leaves the evidence and its palette alone.
+      expect(await store.savePalette(brand.id, PALETTE, at(5), at(6))).toBe(true);
+      await store.saveBrand({ brand: { ...brand, claimed: true }, status: 'indexed', crawledAt: at(5), createdAt: at(1), updatedAt: at(7) }, []);
+      expect((await store.getStoredPalette(brand.id))?.palette).toEqual(PALETTE);
+    });
+
+    it('replaces the crawl\'s evidence with the background render\'s, dropping the palette and refusing builds of the old evidence', async () => {
+      const id = await savedBrand();
+      await store.savePaletteEvidence(id, evidence(), at(10));
+      expect(await store.savePalette(id, PALETTE, at(10), at(20))).toBe(true);
+      const rendered = evidence({ source: 'rendered', pairs: [{ element: 'button', theme: 'dark', background: '#ff5a1f', text: '#ffffff', count: 2 }] });
+      expect(await store.replacePaletteEvidence(id, rendered, at(10), at(50))).toBe(true);
+      expect(await store.getStoredPalette(id)).toEqual({ brandId: id, evidence: rendered, observedAt: at(50), palette: null, builtAt: null });
+      // A build of the CSS evidence that was still running cannot store its palette over the rendered evidence.
+      expect(await store.savePalette(id, PALETTE, at(10), at(60))).toBe(false);
+      expect(await store.savePalette(id, PALETTE, at(50), at(60))).toBe(true);
+    });
+
+    it('does not replace evidence a re-crawl wrote after the render started, nor evidence that is not there', async () => {
+      const id = await savedBrand();
+      await store.savePaletteEvidence(id, evidence(), at(10));
+      const recrawl = evidence({ signals: [{ hex: '#00aa00', weight: 2, source: 'cta' }] });
+      await store.savePaletteEvidence(id, recrawl, at(30));
+      expect(await store.replacePaletteEvidence(id, evidence({ source: 'rendered' }), at(10), at(50))).toBe(false);
+      expect(await store.getStoredPalette(id)).toEqual({ brandId: id, evidence: recrawl, observedAt: at(30), palette: null, builtAt: null });
+      expect(await store.replacePaletteEvidence(await savedBrand(), evidence({ source: 'rendered' }), at(10), at(50))).toBe(false);
+      expect(await store.getStoredPalette(await savedBrand())).toBeNull();
+    });
   });
 }

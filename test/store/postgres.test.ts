@@ -4,6 +4,11 @@ import { brandWriteLogContract } from './brand-write-log.contract.js';
 import { storeContract } from './store.contract.js';
 import { paletteStoreContract } from './palette-store.contract.js';
 import { paymentStoreContract } from './payment-store.contract.js';
+import { webhookAdminContract } from './webhook-admin.contract.js';
+import { refreshStoreContract } from './refresh-store.contract.js';
+import { webhookDeliveryContract } from './webhook-delivery.contract.js';
+import { clientIdStoreContract } from './client-id-store.contract.js';
+import { searchIndexContract } from './search-index.contract.js';
 import { spawnStorePeer } from './store-peer-process.js';
 import { NEEDS_POSTGRES, PG_URL, tempPostgres } from './temp-database.js';
 
@@ -12,6 +17,11 @@ describe.skipIf(PG_URL === undefined)('PostgreSQL store', NEEDS_POSTGRES, () => 
   storeContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   paletteStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   paymentStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
+  webhookAdminContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
+  refreshStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
+  webhookDeliveryContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
+  clientIdStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
+  searchIndexContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
 
   const withPeer = async () => {
     const url = PG_URL ?? '';

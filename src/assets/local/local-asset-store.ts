@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ASSET_KEY_PATTERN, type AssetStore, type StoredAsset } from '../asset-store.js';
+import { ASSET_KEY_PATTERN, type AssetStore, type StoredAsset, type VariantStore } from '../asset-store.js';
 
 export type AssetExt = 'svg' | 'png' | 'webp' | 'jpeg';
 
@@ -19,6 +19,9 @@ export interface LocalAssetStoreOptions {
  */
 export const SYNC_WRITE_MAX_BYTES = 256 * 1024;
 
+/** Sub-folder of the CDN's variants (VariantStore); never a valid asset key, so `get` cannot reach into it. */
+const VARIANTS_FOLDER = 'variants';
+
 const CONTENT_TYPES: Record<AssetExt, string> = {
   svg: 'image/svg+xml',
   png: 'image/png',
@@ -27,7 +30,7 @@ const CONTENT_TYPES: Record<AssetExt, string> = {
 };
 
 /** The embedded asset store: content-addressed files in one folder, served by the API at `/assets/<key>`. */
-export class LocalAssetStore implements AssetStore {
+export class LocalAssetStore implements AssetStore, VariantStore {
   private readonly dir: string;
   /** The folder is created once per store, not before every write (each mkdir is a trip to libuv's pool). */
   private folderCreated: Promise<unknown> | null = null;
@@ -57,6 +60,32 @@ export class LocalAssetStore implements AssetStore {
       return { bytes, contentType: CONTENT_TYPES[match[1] as AssetExt] };
     } catch (error) {
       if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  /** Variants (ADR 0034) live in `variants/` under the asset folder: their keys are not content hashes. */
+  async getVariant(key: string): Promise<Buffer | null> {
+    if (!ASSET_KEY_PATTERN.test(key)) return null;
+    try {
+      return await readFile(path.join(this.dir, VARIANTS_FOLDER, key));
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async putVariant(key: string, bytes: Buffer): Promise<void> {
+    if (!ASSET_KEY_PATTERN.test(key)) throw new Error('malformed variant key');
+    const folder = path.join(this.dir, VARIANTS_FOLDER);
+    const file = path.join(folder, key);
+    const temp = `${file}.${randomUUID()}.tmp`;
+    try {
+      await mkdir(folder, { recursive: true });
+      await writeFile(temp, bytes);
+      await rename(temp, file);
+    } catch (error) {
+      await rm(temp, { force: true });
       throw error;
     }
   }

@@ -6,6 +6,7 @@ import type { AssetStore } from '../../assets/asset-store.js';
 import type { StagedAssetStore } from '../../assets/staged-asset-store.js';
 import { ingestImage, type IngestedImage } from '../../media/ingest-image.js';
 import type { Fetcher } from '../../platform/fetcher.js';
+import { contentHash, type AnalysisMemo } from '../analysis-memo.js';
 import { raceAbort, type CrawlBudget } from '../crawl-budget.js';
 import { fetchResource } from './fetch-resource.js';
 
@@ -19,6 +20,8 @@ export interface AssetDeps {
    * the same asset store (the staged copy lives there).
    */
   ingested?: Map<string, Promise<IngestedImage | null>>;
+  /** The crawl's content-hash cache (analysis-memo.ts): unchanged bytes are not analysed again. */
+  analyses?: AnalysisMemo;
 }
 
 /**
@@ -51,10 +54,48 @@ async function downloadAndIngest(url: string, deps: AssetDeps): Promise<Ingested
 
 export async function ingestBytes(bytes: Buffer, deps: AssetDeps): Promise<IngestedImage | null> {
   try {
+    const memo = deps.analyses;
+    const sha256 = memo ? contentHash(bytes) : '';
+    const reused = memo ? await reuseIngest(bytes, sha256, memo, deps.assets) : null;
+    if (reused) return noted(reused, memo);
     const options = { minSide: MIN_SIDE, ...deps.budget.limits.images };
     const result = await raceAbort(ingestImage(bytes, deps.assets, options), deps.budget.signal);
-    return result.ok ? result.image : null;
+    if (!result.ok) return null;
+    if (memo) await remember(memo, sha256, result.image, deps.assets);
+    return noted(result.image, memo);
   } catch {
     return null;
   }
+}
+
+function noted(image: IngestedImage, memo: AnalysisMemo | undefined): IngestedImage {
+  memo?.noteMark(image);
+  return image;
+}
+
+async function remember(memo: AnalysisMemo, sha256: string, image: IngestedImage, assets: AssetStore): Promise<void> {
+  memo.rememberIngest(sha256, image);
+  // Converted or sanitized input: its stored bytes are kept too, in case this crawl does not list (write) the file.
+  if (image.sha256 !== sha256) {
+    const stored = await assets.get(image.assetKey);
+    if (stored) memo.rememberStored(sha256, stored.bytes);
+  }
+}
+
+/**
+ * The cached analysis of these bytes, with the stored file put in the crawl's store again (staged until chosen).
+ * The stored file is the input itself (PNG, JPEG, WebP) or, for converted or sanitized input, read back from the
+ * store; when it is gone the bytes are analysed again.
+ */
+async function reuseIngest(bytes: Buffer, sha256: string, memo: AnalysisMemo, assets: AssetStore): Promise<IngestedImage | null> {
+  const cached = memo.cachedIngest(sha256);
+  if (!cached) return null;
+  const ext = cached.original.format;
+  const kept = cached.sha256 === sha256 ? undefined : memo.cachedStored(sha256);
+  const stored = cached.sha256 === sha256 ? bytes : ((await assets.get(cached.assetKey))?.bytes ?? kept);
+  if (!stored) return null;
+  const asset = await assets.put(stored, ext);
+  if (asset.key !== cached.assetKey) return null;
+  memo.reusedIngest(sha256, cached);
+  return cached;
 }

@@ -15,6 +15,16 @@ export const ViewerBody = Type.Object(
     createdAt: Type.String({ format: 'date-time' }),
     usage: Type.Object({ used: Type.Integer(), quota: Type.Integer() }, { additionalProperties: false }),
     organization: Type.Object({ id: Type.String(), urn: Type.String(), name: Type.String() }, { additionalProperties: false }),
+    agent: Type.Optional(
+      Type.Object(
+        {
+          payer: Type.Union([Type.Literal('wallet'), Type.Literal('card')]),
+          wallet: Type.Optional(Type.Object({ network: Type.String(), address: Type.String() }, { additionalProperties: false })),
+          addCredits: Type.Object({ method: Type.Literal('POST'), url: Type.String(), howTo: Type.String() }, { additionalProperties: false }),
+        },
+        { additionalProperties: false, description: 'only on keys bought through standing access: who paid (a wallet with its network and address, or a card) and how to add credits' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -29,7 +39,7 @@ export function registerViewerRoute(app: FastifyInstance, deps: AppDeps): void {
     { schema: { summary: 'The calling credential and its credit usage', tags: ['account'], response: { 200: ViewerBody, 401: ErrorBody, 403: ErrorBody } } },
     async (request, reply) => {
       const { key, org } = await authenticate(deps, request, { answer: 'agent-access' });
-      const usage = await deps.billing.usage(org);
+      const [usage, agent] = await Promise.all([deps.billing.usage(org), deps.access ? deps.access.agentOf(key.id) : null]);
       return reply.send({
         type: 'api-key',
         id: key.id,
@@ -38,6 +48,8 @@ export function registerViewerRoute(app: FastifyInstance, deps: AppDeps): void {
         createdAt: key.createdAt.toISOString(),
         usage: { used: usage.used, quota: usage.quota },
         organization: { id: org.id, urn: organizationUrn(org.id), name: org.name },
+        // Spec 2.9: only keys bought through standing access carry `agent`.
+        ...(agent === null ? {} : { agent }),
       });
     },
   );

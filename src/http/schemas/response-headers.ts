@@ -29,7 +29,7 @@ export const RESPONSE_HEADERS = {
     type: 'string',
   },
   'www-authenticate': {
-    description: 'MPP payment challenge (`Payment id=…, realm=…, method="evm", intent="charge", request=…`), sent next to PAYMENT-REQUIRED; pay it with `Authorization: Payment <credential>`.',
+    description: 'MPP payment challenges (`Payment id=…, realm=…, method="evm", intent="charge", request=…`; standing access also `method="stripe"` for a card, comma-separated in one header), sent next to PAYMENT-REQUIRED; pay one with `Authorization: Payment <credential>`.',
     type: 'string',
   },
   'payment-receipt': {
@@ -43,6 +43,22 @@ export const RESPONSE_HEADERS = {
   'content-security-policy': { description: 'No script, no external load: a second line of defence for a file opened in a browser.', type: 'string' },
   'x-content-type-options': { description: '`nosniff`: the declared content type is the only one.', type: 'string', enum: ['nosniff'] },
   'access-control-allow-origin': { description: 'Any origin may load asset files.', type: 'string', enum: ['*'] },
+  'retry-after': { description: 'Seconds to wait before retrying a 503.', type: 'string' },
+  // Transaction enrichment (docs/transactions.md): so integrators can audit each match.
+  'x-bf-match-confidence': {
+    description: 'How sure the merchant match is, from 0 to 1 with two decimals (answers below the threshold are 400 `Failed to enrich transaction`).',
+    type: 'string',
+    pattern: '^(0(\\.\\d{1,2})?|1(\\.0{1,2})?)$',
+  },
+  'x-bf-matched-alias': {
+    description: 'What the descriptor matched: the alias pattern, the indexed brand or company name, the seller prefix, or the written domain (non-ASCII characters percent-encoded).',
+    type: 'string',
+  },
+  'x-bf-match-source': {
+    description: 'Where the match came from: `alias` (curated table), `brand` (a held brand), `listing` or `crypto` (reference data), `processor` (a seller-of-record prefix), `domain` (written in the descriptor).',
+    type: 'string',
+    enum: ['alias', 'brand', 'listing', 'crypto', 'processor', 'domain'],
+  },
 } as const satisfies Record<string, HeaderDoc>;
 
 export type ResponseHeaderName = keyof typeof RESPONSE_HEADERS;

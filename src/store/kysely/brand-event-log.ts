@@ -7,13 +7,15 @@
  */
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
+import { announceBrandSave, logoContentKeys } from '../../domain/brand-announcement.js';
 import { brandSavedEvent } from '../../domain/brand-changes.js';
-import type { BrandChange, BrandSavedEvent } from '../../domain/brand-changes.js';
+import type { BrandAnnouncement, BrandChange, BrandSavedEvent } from '../../domain/brand-changes.js';
 import type { Brand } from '../../domain/brand.js';
 import type { ClaimedBrandEvent } from '../store.js';
 import { fromMillis, toMillis, toSafeInteger } from './column-codec.js';
 import type { BrandEventsTable, Database } from './schema.js';
 import type { SqlDialect } from './write-transaction.js';
+import { readMarkSignatures } from './refresh-rows.js';
 
 /** Error texts are kept for operators, not archived. */
 const MAX_ERROR_LENGTH = 4000;
@@ -27,8 +29,14 @@ function rowToEvent(row: BrandEventsTable): BrandSavedEvent {
     created: toSafeInteger(row.created) === 1,
     changes: JSON.parse(row.changes) as BrandChange[],
     occurredAt: fromMillis(row.created_at),
-    announce: null,
+    announce: row.announce === null || row.announce === undefined ? null : (JSON.parse(row.announce) as BrandAnnouncement),
   };
+}
+
+/** The record a save replaces and when it was crawled (a save with a later crawl time is a refresh). */
+export interface PreviousRecord {
+  brand: Brand;
+  crawledAt: number;
 }
 
 /**
@@ -36,17 +44,30 @@ function rowToEvent(row: BrandEventsTable): BrandSavedEvent {
  * serializes writers; on PostgreSQL a transaction-scoped advisory lock per (schema, brand id) makes two concurrent
  * saves of one brand take turns, the brand not existing yet included (a row lock would not cover that case).
  */
-export async function previousBrandForSave(trx: Kysely<Database>, dialect: SqlDialect, brandId: string): Promise<Brand | null> {
+export async function previousBrandForSave(trx: Kysely<Database>, dialect: SqlDialect, brandId: string): Promise<PreviousRecord | null> {
   if (dialect === 'postgres') {
     await sql`select pg_advisory_xact_lock(hashtext('brandbase.brand.save'), hashtext(current_schema() || ':' || ${brandId}))`.execute(trx);
   }
-  const row = await trx.selectFrom('brands').select('record').where('id', '=', brandId).executeTakeFirst();
-  return row === undefined ? null : (JSON.parse(row.record) as Brand);
+  const row = await trx.selectFrom('brands').select(['record', 'crawled_at']).where('id', '=', brandId).executeTakeFirst();
+  return row === undefined ? null : { brand: JSON.parse(row.record) as Brand, crawledAt: toSafeInteger(row.crawled_at) };
 }
 
-/** Writes the event and one pending delivery per subscribed consumer (one INSERT ... SELECT), inside `trx`. */
-export async function appendBrandSavedEvent(trx: Kysely<Database>, previous: Brand | null, next: Brand, occurredAt: Date): Promise<BrandSavedEvent> {
-  const event = brandSavedEvent(previous, next, occurredAt);
+/**
+ * Writes the event and one pending delivery per subscribed consumer (one INSERT ... SELECT), inside `trx`. The
+ * announcement (brand-announcement.ts) is decided here, where the replaced record is at hand; a save whose crawl
+ * time is later than the replaced record's is a refresh (`nextCrawledAt`; absent: not a refresh).
+ */
+export async function appendBrandSavedEvent(
+  trx: Kysely<Database>,
+  previous: PreviousRecord | null,
+  next: Brand,
+  occurredAt: Date,
+  nextCrawledAt?: number,
+): Promise<BrandSavedEvent> {
+  const refreshed = previous !== null && nextCrawledAt !== undefined && nextCrawledAt > previous.crawledAt;
+  const marks = refreshed ? await readMarkSignatures(trx, [...logoContentKeys(previous.brand), ...logoContentKeys(next)]) : new Map();
+  const announce = announceBrandSave(previous?.brand ?? null, next, refreshed, marks);
+  const event = brandSavedEvent(previous?.brand ?? null, next, occurredAt, announce);
   const at = toMillis(occurredAt);
   await trx
     .insertInto('brand_events')
@@ -58,6 +79,7 @@ export async function appendBrandSavedEvent(trx: Kysely<Database>, previous: Bra
       changes: JSON.stringify(event.changes),
       created: event.created ? 1 : 0,
       created_at: at,
+      announce: announce === null ? null : JSON.stringify(announce),
     })
     .execute();
   // Casts: PostgreSQL types a bare parameter in a select list as text, which a bigint column refuses.

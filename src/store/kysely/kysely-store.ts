@@ -6,13 +6,27 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../../domain/accounts.js';
 import type { BrandSavedEvent } from '../../domain/brand-changes.js';
-import type { BrandStatus, BrandWrite, ClaimedBrandEvent, CrawlFailure, IdentifierRef, Store, StoredBrand, StoredPalette } from '../store.js';
+import type { BrandStatus, BrandWrite, ClaimedBrandEvent, CrawlFailure, IdentifierRef, SaveBrandOptions, Store, StoredBrand, StoredPalette } from '../store.js';
 import type { ReferenceData } from '../../refdata/reference-data.js';
 import * as events from './brand-event-log.js';
 import * as writes from './brand-write-log.js';
 import * as crawlFailures from './crawl-failure-memory.js';
 import * as palettes from './palette-rows.js';
+import * as contexts from './context-rows.js';
+import type { ContextEvidence, ContextProfile } from '../../domain/brand-context.js';
+import type { StoredContext } from '../store.js';
+import * as refresh from './refresh-rows.js';
 import * as payments from './payment-rows.js';
+import * as access from './access-rows.js';
+import type { AccessDelivery, AccessPurchase, AccessPurchaseCompletion, AgentPayer, CardCharge, CardChargeResult, CardTokenRecord, McpTokenRecord } from '../../domain/access-purchases.js';
+import * as webhookDeliveries from './webhook-delivery-rows.js';
+import * as clientIds from './client-id-rows.js';
+import * as search from './search-rows.js';
+import type { ClientIdRecord, ClientIdUsageEntry } from '../../domain/client-id-record.js';
+import type { ClientIdProduct } from '../../domain/client-ids.js';
+import type { SearchCandidateQuery, SearchNameRow } from '../store.js';
+import * as webhookAdmin from './webhook-admin-rows.js';
+import type { ClaimedWebhookDelivery, DisabledWebhook, WebhookAttemptRecord, WebhookFanOut } from '../store.js';
 import type { LedgerTransfer, PaymentClaim, PaymentQuery, PaymentRecord, PaymentTotal, StoredPaymentClaim } from '../../domain/payments.js';
 import type { Palette, PaletteEvidence } from '../../domain/palette.js';
 import { assertSafeInteger, toMillis, toSafeInteger } from './column-codec.js';
@@ -79,6 +93,8 @@ function organizationPatchToRow(patch: OrganizationPatch): Partial<Organizations
 
 export class KyselyStore implements Store {
   #closed = false;
+  /** Schema of pg_trgm (PostgreSQL), read once. */
+  #trgm: Promise<string | null> | undefined;
   readonly #refdata: KyselyReferenceData;
 
   constructor(
@@ -133,7 +149,7 @@ export class KyselyStore implements Store {
    * identifiers, so any failure of the transaction takes the event with it. The brand write log entry comes last:
    * on PostgreSQL it holds a lock that serializes all saves until commit (brand-write-log.ts).
    */
-  async saveBrand(stored: StoredBrand, identifiers: IdentifierRef[]): Promise<BrandSavedEvent> {
+  async saveBrand(stored: StoredBrand, identifiers: IdentifierRef[], options: SaveBrandOptions = {}): Promise<BrandSavedEvent> {
     const row = brandToRow(stored);
     const refs = uniqueIdentifiers(identifiers);
     return writeTransaction(this.db, this.opts.dialect, async (trx) => {
@@ -151,7 +167,7 @@ export class KyselyStore implements Store {
           })),
         )
         .execute();
-      const event = await events.appendBrandSavedEvent(trx, previous, stored.brand, new Date());
+      const event = await events.appendBrandSavedEvent(trx, previous, stored.brand, new Date(), row.crawled_at);
       if (refs.length > 0) {
         await trx
           .insertInto('brand_identifiers')
@@ -159,6 +175,12 @@ export class KyselyStore implements Store {
           .onConflict((oc) => oc.columns(['kind', 'value']).doUpdateSet((eb) => ({ brand_id: eb.ref('excluded.brand_id') })))
           .execute();
       }
+      // The search-by-name index moves with the record, in the same transaction (ADR 0033).
+      await search.indexBrandForSearch(trx, stored.brand, stored.status);
+      // The crawl's palette evidence commits with its record: no reader sees the new record with the old evidence.
+      if (options.paletteEvidence) await palettes.savePaletteEvidence(trx, row.id, options.paletteEvidence, stored.crawledAt);
+      // The context evidence likewise (ADR 0035).
+      if (options.contextEvidence) await contexts.saveContextEvidence(trx, row.id, options.contextEvidence, stored.crawledAt);
       // Caches key brands by domain too: a domain moved here from another brand must be dropped from them.
       const domains = [...new Set([row.domain, ...refs.filter((ref) => ref.kind === 'domain').map((ref) => ref.value)])];
       await writes.appendBrandWrite(trx, this.opts.dialect, row.id, domains, toMillis(event.occurredAt));
@@ -170,6 +192,7 @@ export class KyselyStore implements Store {
     return writeTransaction(this.db, this.opts.dialect, async (trx) => {
       const result = await trx.updateTable('brands').set({ status, updated_at: toMillis(at) }).where('id', '=', id).executeTakeFirst();
       if (result.numUpdatedRows === 0n) return false;
+      await search.reindexBrandStatus(trx, id, status);
       await writes.appendBrandWrite(trx, this.opts.dialect, id, [], Date.now());
       return true;
     });
@@ -183,6 +206,55 @@ export class KyselyStore implements Store {
       .orderBy('kind')
       .orderBy('value')
       .execute();
+  }
+
+  // ---- client IDs (client-id-rows.ts, ADR 0033) ----
+
+  createClientId(record: ClientIdRecord): Promise<void> {
+    return clientIds.createClientId(this.db, record);
+  }
+
+  getClientId(id: string): Promise<ClientIdRecord | null> {
+    return clientIds.getClientId(this.db, id);
+  }
+
+  listClientIds(orgId: string): Promise<ClientIdRecord[]> {
+    return clientIds.listClientIds(this.db, orgId);
+  }
+
+  revokeClientId(id: string, at: Date): Promise<boolean> {
+    return clientIds.revokeClientId(this.db, id, at);
+  }
+
+  setClientIdReferrers(id: string, referrers: readonly string[], requireReferrer: boolean): Promise<boolean> {
+    return clientIds.setClientIdReferrers(this.db, id, referrers, requireReferrer);
+  }
+
+  addClientIdUsage(entries: readonly ClientIdUsageEntry[]): Promise<void> {
+    return clientIds.addClientIdUsage(this.db, this.opts.dialect, entries);
+  }
+
+  clientIdUsage(orgId: string, product: ClientIdProduct, period: string): Promise<number> {
+    return clientIds.clientIdUsage(this.db, orgId, product, period);
+  }
+
+  // ---- search by name (search-rows.ts, ADR 0033) ----
+
+  searchNameCandidates(query: SearchCandidateQuery): Promise<SearchNameRow[]> {
+    return search.searchNameCandidates(this.db, this.opts.dialect, query);
+  }
+
+  async similarNameCandidates(norm: string, limit: number): Promise<SearchNameRow[]> {
+    this.#trgm ??= this.opts.dialect === 'postgres' ? search.trgmSchema(this.db as unknown as Kysely<unknown>) : Promise.resolve(null);
+    return search.similarNameCandidates(this.db, this.opts.dialect, await this.#trgm, norm, limit);
+  }
+
+  searchLookups(brandIds: readonly string[]): Promise<Map<string, number>> {
+    return search.brandLookups(this.db, brandIds);
+  }
+
+  syncSearchReferenceNames(force = false): Promise<boolean> {
+    return search.syncReferenceNames(this.db, (fn) => writeTransaction(this.db, this.opts.dialect, fn), force);
   }
 
   // ---- crawl failure memory (crawl-failure-memory.ts) ----
@@ -201,6 +273,44 @@ export class KyselyStore implements Store {
 
   pruneCrawlFailures(before: Date): Promise<number> {
     return crawlFailures.pruneCrawlFailures(this.db, before);
+  }
+
+  // ---- standing access (access-rows.ts, ADR 0029) ----
+
+  completeAccessPurchase(completion: AccessPurchaseCompletion): Promise<AccessPurchase | null> {
+    return access.completeAccessPurchase(this.db, this.opts.dialect, completion);
+  }
+
+  findAccessPurchase(paymentKey: string): Promise<AccessPurchase | null> {
+    return access.findAccessPurchase(this.db, paymentKey);
+  }
+
+  takeAccessDelivery(paymentKey: string, at: Date, paidSince: Date, accept: (sealed: string | null) => boolean): Promise<AccessDelivery | null> {
+    return access.takeAccessDelivery(this.db, this.opts.dialect, paymentKey, at, paidSince, accept);
+  }
+
+  wipeAccessSeals(before: Date): Promise<number> {
+    return access.wipeAccessSeals(this.db, before);
+  }
+
+  agentOfApiKey(apiKeyId: string): Promise<AgentPayer | null> {
+    return access.agentOfApiKey(this.db, apiKeyId);
+  }
+
+  findMcpTokenByHash(tokenHash: string): Promise<McpTokenRecord | null> {
+    return access.findMcpTokenByHash(this.db, tokenHash);
+  }
+
+  issueCardToken(token: CardTokenRecord): Promise<void> {
+    return access.issueCardToken(this.db, token);
+  }
+
+  chargeCardToken(charge: CardCharge): Promise<CardChargeResult> {
+    return access.chargeCardToken(this.db, this.opts.dialect, charge);
+  }
+
+  cardTokenCharge(tokenHash: string): Promise<string | null> {
+    return access.cardTokenCharge(this.db, tokenHash);
   }
 
   // ---- payments (payment-rows.ts, ADR 0028) ----
@@ -249,6 +359,80 @@ export class KyselyStore implements Store {
     return payments.ledgerTransfer(this.db, this.opts.dialect, transfer);
   }
 
+  // ---- webhook outbox (webhook-delivery-rows.ts, ADR 0031) ----
+
+  fanOutWebhookEvent(fanOut: WebhookFanOut): Promise<number> {
+    return webhookDeliveries.fanOutWebhookEvent(this.db, this.opts.dialect, fanOut);
+  }
+
+  claimWebhookDelivery(now: Date, leaseMs: number): Promise<ClaimedWebhookDelivery | null> {
+    return webhookDeliveries.claimWebhookDelivery(this.db, this.opts.dialect, now, leaseMs);
+  }
+
+  recordWebhookAttempt(record: WebhookAttemptRecord): Promise<boolean> {
+    return webhookDeliveries.recordWebhookAttempt(this.db, this.opts.dialect, record);
+  }
+
+  postponeWebhookDelivery(deliveryId: string, until: Date): Promise<void> {
+    return webhookDeliveries.postponeWebhookDelivery(this.db, deliveryId, until);
+  }
+
+  disableFailingWebhooks(failingSince: Date, now: Date): Promise<DisabledWebhook[]> {
+    return webhookDeliveries.disableFailingWebhooks(this.db, failingSince, now);
+  }
+
+  claimAbandonNotice(webhookId: string, now: Date, minIntervalMs: number): Promise<boolean> {
+    return webhookDeliveries.claimAbandonNotice(this.db, webhookId, now, minIntervalMs);
+  }
+
+  // ---- webhook management (webhook-admin-rows.ts; GraphQL and `brandbase webhooks`) ----
+
+  insertWebhook: Store['insertWebhook'] = (webhook) => webhookAdmin.insertWebhook(this.db, webhook);
+  getWebhook: Store['getWebhook'] = (orgId, id) => webhookAdmin.getWebhook(this.db, orgId, id);
+  listWebhooks: Store['listWebhooks'] = (orgId, after, limit) => webhookAdmin.listWebhooks(this.db, orgId, after, limit);
+  updateWebhook: Store['updateWebhook'] = (orgId, id, patch, at) => webhookAdmin.updateWebhook(this.db, orgId, id, patch, at);
+  rotateWebhookSecret: Store['rotateWebhookSecret'] = (orgId, id, rotation, at) => webhookAdmin.rotateWebhookSecret(this.db, orgId, id, rotation, at);
+  deleteWebhook: Store['deleteWebhook'] = (orgId, id) => webhookAdmin.deleteWebhook(this.db, this.opts.dialect, orgId, id);
+  addWebhookSubscriptions: Store['addWebhookSubscriptions'] = (orgId, webhookId, domains, at) =>
+    webhookAdmin.addWebhookSubscriptions(this.db, this.opts.dialect, orgId, webhookId, domains, at);
+  removeWebhookSubscriptions: Store['removeWebhookSubscriptions'] = (orgId, webhookId, domains) =>
+    webhookAdmin.removeWebhookSubscriptions(this.db, this.opts.dialect, orgId, webhookId, domains);
+  listWebhookSubscriptions: Store['listWebhookSubscriptions'] = (orgId, webhookId, after, limit) =>
+    webhookAdmin.listWebhookSubscriptions(this.db, orgId, webhookId, after, limit);
+  insertWebhookDelivery: Store['insertWebhookDelivery'] = (delivery) => webhookAdmin.insertWebhookDelivery(this.db, delivery);
+  listWebhookDeliveries: Store['listWebhookDeliveries'] = (orgId, webhookId, query) => webhookAdmin.listWebhookDeliveries(this.db, orgId, webhookId, query);
+  listWebhookAttempts: Store['listWebhookAttempts'] = (deliveryIds) => webhookAdmin.listWebhookAttempts(this.db, deliveryIds);
+
+  // ---- refresh, popularity, analysis cache, mark signatures (refresh-rows.ts, migration 0014) ----
+
+  addBrandLookups: Store['addBrandLookups'] = (counts) => refresh.addBrandLookups(this.db, counts);
+  brandLookups: Store['brandLookups'] = (brandId) => refresh.brandLookups(this.db, brandId);
+  saveMarkSignatures: Store['saveMarkSignatures'] = (marks, at) => refresh.saveMarkSignatures(this.db, marks, at);
+  markSignatures: Store['markSignatures'] = (keys) => refresh.readMarkSignatures(this.db, keys);
+  loadAnalyses: Store['loadAnalyses'] = (domain, at) => refresh.loadAnalyses(this.db, domain, at);
+  saveAnalyses: Store['saveAnalyses'] = (domain, entries, at, maxRows) => refresh.saveAnalyses(this.db, domain, entries, at, maxRows);
+  analysisCacheSize: Store['analysisCacheSize'] = () => refresh.analysisCacheSize(this.db);
+  dueBrands: Store['dueBrands'] = (staleBefore, limit, failedSince) => refresh.dueBrands(this.db, staleBefore, limit, failedSince);
+  refreshCounts: Store['refreshCounts'] = (staleBefore) => refresh.refreshCounts(this.db, staleBefore);
+  acquireRefreshLease: Store['acquireRefreshLease'] = (name, holder, leaseMs, now) => refresh.acquireRefreshLease(this.db, name, holder, leaseMs, now);
+  releaseRefreshLease: Store['releaseRefreshLease'] = (name, holder, now) => refresh.releaseRefreshLease(this.db, name, holder, now);
+  recordRefreshRun: Store['recordRefreshRun'] = (name, run) => refresh.recordRefreshRun(this.db, name, run);
+  refreshState: Store['refreshState'] = (name) => refresh.readRefreshState(this.db, name);
+
+  // ---- contexts (context-rows.ts) ----
+
+  saveContextEvidence(brandId: string, evidence: ContextEvidence, observedAt: Date): Promise<void> {
+    return contexts.saveContextEvidence(this.db, brandId, evidence, observedAt);
+  }
+
+  getStoredContext(brandId: string): Promise<StoredContext | null> {
+    return contexts.getStoredContext(this.db, brandId);
+  }
+
+  saveContextProfile(brandId: string, profile: ContextProfile, observedAt: Date, builtAt: Date): Promise<boolean> {
+    return contexts.saveContextProfile(this.db, brandId, profile, observedAt, builtAt);
+  }
+
   // ---- palettes (palette-rows.ts) ----
 
   savePaletteEvidence(brandId: string, evidence: PaletteEvidence, observedAt: Date): Promise<void> {
@@ -261,6 +445,10 @@ export class KyselyStore implements Store {
 
   savePalette(brandId: string, palette: Palette, observedAt: Date, builtAt: Date): Promise<boolean> {
     return palettes.savePalette(this.db, brandId, palette, observedAt, builtAt);
+  }
+
+  replacePaletteEvidence(brandId: string, evidence: PaletteEvidence, replacing: Date, observedAt: Date): Promise<boolean> {
+    return palettes.replacePaletteEvidence(this.db, brandId, evidence, replacing, observedAt);
   }
 
   // ---- brand write log (brand-write-log.ts) ----

@@ -7,8 +7,13 @@ import { Migrator, sql } from 'kysely';
 import type { Kysely, Migration, SqlBool } from 'kysely';
 import { convertAssetUrlsToKeys } from './asset-key-migration.js';
 import { webhooksMigration } from './webhook-migration.js';
+import { refreshMigration } from './refresh-migration.js';
+import { webhookDeliveryMigration } from './webhook-delivery-migration.js';
 import { paymentsMigration } from './payment-migration.js';
+import { standingAccessMigration } from './access-migration.js';
 import { referenceDataMigration } from './reference-data-migration.js';
+import { clientIdsAndSearchMigration } from './search-migration.js';
+import { brandContextMigration } from './context-migration.js';
 
 /** Jobs that hold their (name, key): the predicate of the partial unique index that enforces dedup. */
 export function activeJobPredicate() {
@@ -269,7 +274,12 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0008_reference_data': referenceDataMigration,
   '0009_brand_palettes': brandPalettes,
   '0010_payments': paymentsMigration,
+  '0012_standing_access': standingAccessMigration,
   '0013_webhooks': webhooksMigration,
+  '0014_refresh': refreshMigration,
+  '0015_webhook_delivery': webhookDeliveryMigration,
+  '0017_client_ids_and_search': clientIdsAndSearchMigration,
+  '0019_brand_context': brandContextMigration,
 };
 
 export interface MigrateOptions {

@@ -35,3 +35,14 @@ export async function savePalette(db: Kysely<Database>, brandId: string, palette
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+export async function replacePaletteEvidence(db: Kysely<Database>, brandId: string, evidence: PaletteEvidence, replacing: Date, observedAt: Date): Promise<boolean> {
+  // One conditional statement: a re-crawl's savePaletteEvidence either lands before it (nothing matches) or after.
+  const result = await db
+    .updateTable('brand_palettes')
+    .set({ evidence: JSON.stringify(evidence), observed_at: toMillis(observedAt), palette: null, built_at: null })
+    .where('brand_id', '=', brandId)
+    .where('observed_at', '=', toMillis(replacing))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

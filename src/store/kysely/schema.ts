@@ -13,6 +13,8 @@ import type { Plan, UsageSource } from '../../domain/accounts.js';
 import type { BrandStatus, IdentifierKind } from '../store.js';
 import type { JobState } from '../../jobs/queue.js';
 import type { ReferenceDataTables } from './reference-schema.js';
+import type { ClientIdSearchTables } from './search-schema.js';
+import type { BrandContextTables } from './context-schema.js';
 
 /** Epoch milliseconds. */
 export type Millis = number;
@@ -113,6 +115,8 @@ export interface BrandEventsTable {
   /** 1 when the save inserted the brand, 0 otherwise (an integer on both dialects). */
   created: number;
   created_at: Millis;
+  /** 0014: JSON BrandAnnouncement, or null when the save announces nothing (absent on events saved before). */
+  announce: string | null;
 }
 
 /** 0003: a named consumer of brand events; it gets every event saved after created_at. */
@@ -166,7 +170,7 @@ export interface BrandPalettesTable {
   brand_id: string;
   /** PaletteEvidence as JSON text. */
   evidence: string;
-  /** When the crawl that observed the evidence ran. */
+  /** When the evidence was observed: the crawl, or the background render that replaced its CSS evidence (ADR 0023). */
   observed_at: Millis;
   /** Palette as JSON text, null until the first palette request builds it. */
   palette: string | null;
@@ -224,7 +228,7 @@ export interface LedgerAuthorizationsTable {
   used_at: Millis;
 }
 
-export interface Database extends ReferenceDataTables {
+export interface Database extends ReferenceDataTables, ClientIdSearchTables, BrandContextTables {
   brands: BrandsTable;
   brand_identifiers: BrandIdentifiersTable;
   organizations: OrganizationsTable;
@@ -243,10 +247,18 @@ export interface Database extends ReferenceDataTables {
   payments: PaymentsTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_authorizations: LedgerAuthorizationsTable;
+  access_purchases: AccessPurchasesTable;
+  agent_wallets: AgentWalletsTable;
+  mcp_tokens: McpTokensTable;
+  card_tokens: CardTokensTable;
   webhooks: WebhooksTable;
   webhook_subscriptions: WebhookSubscriptionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  brand_popularity: BrandPopularityTable;
+  asset_marks: AssetMarksTable;
+  analysis_cache: AnalysisCacheTable;
+  refresh_state: RefreshStateTable;
 }
 
 /** 0013: webhooks (issue 19; see webhook-migration.ts). Sealed columns hold values encrypted with the installation's key. */
@@ -266,6 +278,10 @@ export interface WebhooksTable {
   last_accepted_at: Millis | null;
   created_at: Millis;
   updated_at: Millis;
+  /** 0015 (webhook-delivery-migration.ts): first failed attempt since the last accepted delivery. */
+  failing_since: Millis | null;
+  /** 0015: when the owner was last emailed about an abandoned delivery. */
+  abandon_notice_at: Millis | null;
 }
 
 export interface WebhookSubscriptionsTable {
@@ -301,4 +317,87 @@ export interface WebhookAttemptsTable {
   response_excerpt: string | null;
   error: string | null;
   source_address: string | null;
+}
+
+/** 0014 (refresh-migration.ts): lookups per brand, flushed in batches. */
+export interface BrandPopularityTable {
+  brand_id: string;
+  lookups: number;
+  last_lookup_at: Millis;
+}
+
+/** 0014: the perceptual signature of an analysed file, by asset content key. */
+export interface AssetMarksTable {
+  asset_key: string;
+  dhash: string;
+  aspect_milli: number | null;
+  created_at: Millis;
+}
+
+/** 0014: a crawl's image analyses per domain, by content key (sha256 of the bytes + analysis version). */
+export interface AnalysisCacheTable {
+  domain: string;
+  content_key: string;
+  analysis: string;
+  used_at: Millis;
+}
+
+/** 0014: the refresh scheduler's leader lease and last run. */
+export interface RefreshStateTable {
+  name: string;
+  holder: string | null;
+  lease_until: Millis | null;
+  last_run: string | null;
+  updated_at: Millis;
+}
+
+/** 0012: standing access (spec 5.3, ADR 0029; access-migration.ts). */
+export interface AccessPurchasesTable {
+  payment_key: string;
+  method: string;
+  payer_kind: 'wallet' | 'card';
+  network: string | null;
+  payer: string | null;
+  usd: number;
+  credits: number;
+  org_id: string;
+  api_key_id: string;
+  /** 1 when the payment topped up the wallet's organization. */
+  top_up: number;
+  paid_at: Millis;
+  delivered_at: Millis | null;
+  /** The key and token sealed with a key derived from the payment proof; null once delivered or expired. */
+  sealed: string | null;
+}
+
+export interface AgentWalletsTable {
+  network: string;
+  /** Lower-case address. */
+  address: string;
+  org_id: string;
+  api_key_id: string;
+  created_at: Millis;
+}
+
+export interface McpTokensTable {
+  id: string;
+  org_id: string;
+  api_key_id: string;
+  token_hash: string;
+  prefix: string;
+  created_at: Millis;
+  revoked_at: Millis | null;
+}
+
+/** The embedded card processor's single-use payment tokens (0012; only hashes; access-rows.ts). */
+export interface CardTokensTable {
+  token_hash: string;
+  currency: string;
+  max_amount: number;
+  expires_at: Millis;
+  created_at: Millis;
+  used_at: Millis | null;
+  amount: number | null;
+  payment_intent: string | null;
+  idempotency_hash: string | null;
 }

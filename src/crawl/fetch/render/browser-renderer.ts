@@ -13,17 +13,18 @@
  *     settled (settle-page.ts), waiting for a header mark only when the crawl asks for one.
  * The browser process is started on first use and reused; a crashed browser is relaunched on the next render.
  */
-import { accessSync, constants } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Route } from 'playwright-core';
 import type { Fetcher } from '../../../platform/fetcher.js';
 import type { Logger } from '../../../platform/logger.js';
 import { dismissConsent } from './dismiss-consent.js';
+import { DEFAULT_CHROMIUM_PATH, findChromium } from './find-chromium.js';
 import { collectPaletteSamples } from './palette-samples.js';
 import type { PageRenderer, RenderOptions, RenderedPage } from './page-renderer.js';
 import { RenderRequests } from './render-requests.js';
 import { settlePage, WATCH_MUTATIONS_SCRIPT } from './settle-page.js';
 
-export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
+// Re-exported: tests, eval and bench import them from here.
+export { DEFAULT_CHROMIUM_PATH, findChromium };
 
 /** Arguments that keep Chromium's own network stack shut (see the module comment). */
 export const CHROMIUM_ARGS = [
@@ -52,20 +53,6 @@ const MAX_RESOURCE_BYTES = 5 * 1024 * 1024;
 const FINISH_RESERVE_MS = 1_000;
 /** The rendered DOM handed back, at most: the crawl parses the first 2 MB of a page (crawl/page/html-page.ts). */
 const MAX_RENDERED_HTML_CHARS = 2 * 1024 * 1024;
-
-/**
- * The Chromium executable to use: `configured` (BRANDBASE_CHROMIUM_PATH) when given, else the Debian path;
- * null when that file is not an executable, in which case the crawler works without rendering.
- */
-export function findChromium(configured: string | null | undefined): string | null {
-  const path = configured?.trim() || DEFAULT_CHROMIUM_PATH;
-  try {
-    accessSync(path, constants.X_OK);
-    return path;
-  } catch {
-    return null;
-  }
-}
 
 export interface BrowserRendererOptions {
   executablePath: string;
@@ -153,9 +140,11 @@ export class BrowserRenderer implements PageRenderer {
     await dismissConsent(page);
     // Serialised and cut in Chromium's process: only what the crawl parses (2 MB) crosses into the server's, so a
     // script-built DOM of any size costs the server's event loop no more than that message (ADR 0014).
-    const html = await page.evaluate<string>(
-      `(() => { const d = document.doctype ? '<!DOCTYPE ' + document.doctype.name + '>' : ''; const h = d + document.documentElement.outerHTML; return h.length > ${MAX_RENDERED_HTML_CHARS} ? h.slice(0, ${MAX_RENDERED_HTML_CHARS}) : h; })()`,
-    );
+    const html = options.paletteOnly
+      ? ''
+      : await page.evaluate<string>(
+          `(() => { const d = document.doctype ? '<!DOCTYPE ' + document.doctype.name + '>' : ''; const h = d + document.documentElement.outerHTML; return h.length > ${MAX_RENDERED_HTML_CHARS} ? h.slice(0, ${MAX_RENDERED_HTML_CHARS}) : h; })()`,
+        );
     const paletteSamples = await collectPaletteSamples(page, deadline - performance.now());
     return { html, url: page.url(), ...(paletteSamples ? { paletteSamples } : {}) };
   }

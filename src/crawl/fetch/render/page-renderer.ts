@@ -10,6 +10,11 @@ export interface RenderOptions {
   signal?: AbortSignal;
   /** The static page had no logo candidate: wait for a header mark to appear (settle-page.ts). */
   awaitMark?: boolean;
+  /**
+   * Only the palette samples are wanted (the palette's background render, ADR 0023): the DOM is not serialised and
+   * `html` is empty.
+   */
+  paletteOnly?: boolean;
 }
 
 export interface RenderedPage {

@@ -16,8 +16,11 @@ import type { PageRenderer } from './page-renderer.js';
 
 const HYDRATION_ROOTS = ['#root', '#app', '#__next', '#__nuxt', '#svelte', '#___gatsby', '[data-reactroot]', '#main-app'];
 const THIN_TEXT_CHARS = 400;
-/** Rendering may use at most this much of the crawl, and always leaves time for the assets afterwards. */
-const MAX_RENDER_MS = 12_000;
+/**
+ * Rendering may use at most this much of the crawl, and always leaves time for the assets afterwards. The palette's
+ * background render (palette/palette-render-job.ts) is bounded by the same cap.
+ */
+export const MAX_RENDER_MS = 12_000;
 const RESERVED_AFTER_RENDER_MS = 4_000;
 
 export type RenderReason = 'empty-hydration-root' | 'thin-text' | 'noscript-notice' | 'no-logo-candidate';

@@ -42,5 +42,5 @@ export async function collectImages(sources: ImageSources, deps: CrawlAssetDeps,
     .filter((p) => !p.formats.some((f) => taken.has(f.src) || [...hashes].some((h) => f.src.includes(h))))
     .map((p, i) => (p.pictureMetadata ? { ...p, pictureMetadata: { ...p.pictureMetadata, rank: i + 1 } } : p));
   // Only the listed files are classified (at most 3 banners and 6 pictures), from the bytes already staged.
-  return deps.assets.commitAll(await withImageKinds([...banners, ...pictures], deps.assets, deps.budget.signal));
+  return deps.assets.commitAll(await withImageKinds([...banners, ...pictures], deps.assets, deps.budget.signal, deps.analyses));
 }

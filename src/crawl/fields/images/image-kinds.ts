@@ -10,6 +10,7 @@ import type { AssetStore } from '../../../assets/asset-store.js';
 import { classificationRaster } from '../../../media/classification-raster.js';
 import { imageFeatures } from '../../../media/image-features.js';
 import { classifyImageKind, type ImageKindVerdict, type TaggedKind } from '../../../media/image-kind.js';
+import type { AnalysisMemo } from '../../analysis-memo.js';
 import { raceAbort } from '../../crawl-budget.js';
 
 const ALLOWED_TAGS: Record<'banner' | 'picture', readonly TaggedKind[]> = {
@@ -18,14 +19,25 @@ const ALLOWED_TAGS: Record<'banner' | 'picture', readonly TaggedKind[]> = {
 };
 const RASTER = new Set(['png', 'jpeg', 'webp']);
 
-export async function withImageKinds(images: Image[], assets: Pick<AssetStore, 'get'>, signal: AbortSignal): Promise<Image[]> {
-  return Promise.all(images.map((image) => withKind(image, assets, signal)));
+/** `memo`: the crawl's content-hash cache; a file classified by the domain's last crawl is not classified again. */
+export async function withImageKinds(images: Image[], assets: Pick<AssetStore, 'get'>, signal: AbortSignal, memo?: AnalysisMemo): Promise<Image[]> {
+  return Promise.all(images.map((image) => withKind(image, assets, signal, memo)));
 }
 
-async function withKind(image: Image, assets: Pick<AssetStore, 'get'>, signal: AbortSignal): Promise<Image> {
+async function withKind(image: Image, assets: Pick<AssetStore, 'get'>, signal: AbortSignal, memo?: AnalysisMemo): Promise<Image> {
   if (image.type === 'other') return image;
-  const verdict = await judge(image, assets, signal);
+  const verdict = await judgeOnce(image, assets, signal, memo);
   return verdict ? applyVerdict(image, verdict) : image;
+}
+
+async function judgeOnce(image: Image, assets: Pick<AssetStore, 'get'>, signal: AbortSignal, memo?: AnalysisMemo): Promise<ImageKindVerdict | null> {
+  const key = image.formats[0]?.src;
+  const cached = memo && key !== undefined ? memo.cachedKind(key) : undefined;
+  if (cached !== undefined) return cached;
+  const verdict = await judge(image, assets, signal);
+  // A verdict lost to the crawl budget is not a verdict: only finished classifications are kept.
+  if (memo && key !== undefined && !signal.aborted) memo.rememberKind(key, verdict);
+  return verdict;
 }
 
 async function judge(image: Image, assets: Pick<AssetStore, 'get'>, signal: AbortSignal): Promise<ImageKindVerdict | null> {

@@ -3,9 +3,11 @@
  * offline on real company descriptions (industry-model.ts, scripts/train-industries.ts, docs/industries.md,
  * ADR 0025). Scores are calibrated probabilities (temperature fitted on a held-out split). The classifier would
  * rather say nothing than be confidently wrong: it answers a top-level industry only when its probability reaches
- * the model's answer threshold, and a sub-industry only when that reaches the sub-industry threshold; otherwise the
- * list is empty. Predictions never reach 1: score 1 is reserved for industries that were set (industry-rules.ts,
- * operator command, import).
+ * the model's answer threshold, and a sub-industry only when that reaches the sub-industry threshold. Where it
+ * abstains, the home-page register model (home-page-model.ts) may answer a top-level industry alone, when the listing
+ * model does not contradict it and its own calibrated probability reaches the same threshold; otherwise the list is
+ * empty. Predictions never reach 1: score 1 is reserved for industries that were set (industry-rules.ts, operator
+ * command, import).
  */
 import type { Industry } from '../../../domain/brand.js';
 import { elementIndex } from '../../page/element-index.js';
@@ -14,17 +16,31 @@ import { elementText } from '../../page/element-text.js';
 import { cleanText, type HtmlPage } from '../../page/html-page.js';
 import { findOrganization, stringValue, type JsonLdNode } from '../../page/json-ld.js';
 import { pageKind } from '../description/page-kind.js';
+import { loadHomePageModel, scoreHomePage, type HomePageModel, type HomePageModelFile, type HomePageScores } from './home-page-model.js';
+import homePageFile from './industry-home-page-model.json' with { type: 'json' };
 import modelFile from './industry-model.json' with { type: 'json' };
 import { loadIndustryModel, scoreTokens, type IndustryModel, type IndustryModelFile, type IndustryScores } from './industry-model.js';
 import { sortIndustries, toIndustry } from './taxonomy.js';
 import { tokenize } from './tokenize.js';
 
 let loaded: IndustryModel | null = null;
+let loadedHomePage: HomePageModel | null = null;
 
 /** The shipped model, decoded on first use (a few milliseconds: bench/industry-model-load.ts). */
 export function industryModel(): IndustryModel {
   loaded ??= loadIndustryModel(modelFile as IndustryModelFile);
   return loaded;
+}
+
+/** The shipped home-page register model, decoded on first use. */
+export function homePageModel(): HomePageModel {
+  loadedHomePage ??= loadHomePageModel(homePageFile as HomePageModelFile);
+  return loadedHomePage;
+}
+
+/** The listing model's scores of a text and, when asked for, the home-page model's scores of the same words. */
+export interface ClassifierScores extends IndustryScores {
+  homePage?: HomePageScores;
 }
 
 /** The lowest score a predicted industry is listed with: the model's answer threshold. */
@@ -33,19 +49,28 @@ export const MIN_SCORE: number = (modelFile as IndustryModelFile).answerThreshol
 const MAX_PREDICTED_SCORE = 0.99;
 
 /** Calibrated probabilities of every industry for a text, before the abstention rule (evaluation reads these). */
-export function industryScores(text: string, model: IndustryModel = industryModel()): IndustryScores {
-  return scoreTokens(model, tokenize(text));
+export function industryScores(text: string, model: IndustryModel = industryModel(), homePage: HomePageModel | null = homePageModel()): ClassifierScores {
+  const tokens = tokenize(text);
+  const scores = scoreTokens(model, tokens);
+  return homePage ? { ...scores, homePage: scoreHomePage(homePage, tokens) } : scores;
 }
+
+type AnswerRule = Pick<IndustryModel, 'answerThreshold' | 'subThreshold' | 'minKnownTokens'>;
 
 /**
  * The abstention rule on calibrated scores: nothing below `minKnownTokens` known words; the best top-level
  * industry when it reaches the answer threshold, with its best sub-industry when that reaches the sub-industry
- * threshold and belongs to it; nothing otherwise.
+ * threshold and belongs to it. Where that gives nothing and the scores carry the home-page model's, its top-level
+ * industry alone when `fallbackOf` allows it. Nothing otherwise.
  */
-export function answerOf(scores: IndustryScores, model: Pick<IndustryModel, 'answerThreshold' | 'subThreshold' | 'minKnownTokens'>): Industry[] {
-  const top = scores.tops[0];
-  if (scores.known < model.minKnownTokens || !top || top.p < model.answerThreshold) return [];
+export function answerOf(scores: ClassifierScores, model: AnswerRule, homePage: HomePageModel | null = homePageModel()): Industry[] {
   const out: Industry[] = [];
+  const top = scores.tops[0];
+  if (scores.known < model.minKnownTokens || !top || top.p < model.answerThreshold) {
+    const fallback = homePage ? fallbackOf(scores, homePage, homePage.file.answerThreshold) : null;
+    if (fallback) pushIndustry(out, fallback.id, fallback.p);
+    return out;
+  }
   pushIndustry(out, top.id, top.p);
   const sub = scores.subs[0];
   if (sub && sub.p >= model.subThreshold && toIndustry(sub.id, 0)?.parent?.[0]?.id === top.id) pushIndustry(out, sub.id, sub.p);
@@ -53,15 +78,42 @@ export function answerOf(scores: IndustryScores, model: Pick<IndustryModel, 'ans
 }
 
 /**
+ * The home-page model's top-level industry, when it may answer for the abstaining listing model: enough known words,
+ * its calibrated probability at `threshold` or above, and not contradicted: the listing model's own top-1 is the same
+ * industry, or the industry is one the listings have no label for (education, marketing, ...), so the listing
+ * model's disagreement says nothing. A listing model that leans elsewhere among industries it knows wins by silence.
+ */
+export function fallbackOf(scores: ClassifierScores, homePage: HomePageModel, threshold: number): { id: string; p: number } | null {
+  const page = scores.homePage;
+  const best = page?.tops[0];
+  if (!page || !best || page.known < homePage.file.minKnownTokens || best.p < threshold) return null;
+  if (scores.tops[0]?.id !== best.id && homePage.file.listingClasses.includes(best.id)) return null;
+  return best;
+}
+
+/**
+ * The classifier's top-1 guess and its calibrated probability, whether or not it is answered (reliability curves):
+ * the home-page model's when it answers for the abstaining listing model, the listing model's top-1 otherwise.
+ */
+export function topGuess(scores: ClassifierScores, model: AnswerRule, homePage: HomePageModel | null = homePageModel()): { id: string; p: number } | null {
+  const top = scores.tops[0] ?? null;
+  if (top && scores.known >= model.minKnownTokens && top.p >= model.answerThreshold) return top;
+  return (homePage ? fallbackOf(scores, homePage, homePage.file.answerThreshold) : null) ?? top;
+}
+
+/**
  * The answer for a page's text. With the page's self-description (title, meta and JSON-LD descriptions) given, that
  * is read first and answers when it can: features are distinct words, so the rest of a page (an about page's
  * charity run, a "new: smarter search" banner) can only dilute what the brand says about itself. The whole text
- * answers when the self-description alone does not. Each answer carries its own text's calibrated probability.
+ * answers when the self-description alone does not, through the listing model only: the home-page model learned
+ * one-line self-descriptions, and summed over a whole page's words its naive Bayes odds grow sure of whatever the
+ * page's boilerplate leans to (on the generated sites, "government and non-profit" for a third of them). Each answer
+ * carries its own text's calibrated probability.
  */
 export function predictIndustries(text: string, selfDescription?: string): Industry[] {
   const model = industryModel();
   const own = selfDescription ? answerOf(industryScores(selfDescription, model), model) : [];
-  return own.length > 0 ? own : answerOf(industryScores(text, model), model);
+  return own.length > 0 ? own : answerOf(industryScores(text, model, null), model, null);
 }
 
 function pushIndustry(out: Industry[], id: string, p: number): void {

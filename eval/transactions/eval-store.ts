@@ -1,0 +1,46 @@
+/**
+ * The store the transaction eval, its test and the bench match against: a fresh SQLite store as `brandbase serve`
+ * opens it (migrations, then the embedded reference data every new store loads) plus the held brands of
+ * held-brands.ts saved as crawled records.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../src/config/config.js';
+import { openBackends } from '../../src/main/open-backends.js';
+import type { Store } from '../../src/store/store.js';
+import { AliasTable } from '../../src/transactions/merchant-aliases.js';
+import { MerchantMatcher } from '../../src/transactions/merchant-matcher.js';
+import { sampleBrand } from '../../test/store/sample-brand.js';
+import { HELD_BRANDS } from './held-brands.js';
+
+export interface EvalStore {
+  store: Store;
+  matcher: MerchantMatcher;
+  close(): Promise<void>;
+}
+
+/** Saves a held brand named `name` for `domain` (a sample record with the name, domain and country replaced). */
+export async function holdBrand(store: Store, held: { domain: string; name: string; countryCode: string }): Promise<void> {
+  const brand = sampleBrand(held.domain, { name: held.name });
+  brand.company.location = { ...brand.company.location, countryCode: held.countryCode, country: null, city: null, region: null, state: null, subregion: null };
+  const now = new Date();
+  await store.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: held.domain }]);
+}
+
+/** `databaseUrl`: run on PostgreSQL instead (the eval test runs both when PostgreSQL is reachable). */
+export async function openEvalStore(options: { databaseUrl?: string } = {}): Promise<EvalStore> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'brandbase-transactions-'));
+  const config = loadConfig({ BRANDBASE_DATA_DIR: dataDir, ...(options.databaseUrl ? { BRANDBASE_DATABASE_URL: options.databaseUrl } : {}) });
+  const backends = await openBackends(config);
+  for (const held of HELD_BRANDS) await holdBrand(backends.store, held);
+  const matcher = new MerchantMatcher(backends.store, AliasTable.load());
+  return {
+    store: backends.store,
+    matcher,
+    async close() {
+      await backends.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * `POST /graphql`: webhook management (spec 6 rule 5, docs/webhooks.md) with mercurius. Authenticated with the
+ * organization's API key exactly like the REST routes (credentials.ts): no key or a malformed header 401, an
+ * unknown or revoked key 403, a free-plan organization 403 `paid_plan_required`. Those answers, and requests that
+ * are not valid GraphQL (400), carry the HTTP status and a GraphQL `errors` array whose `extensions.code` is the
+ * registry code (src/domain/errors.ts). Errors of single fields (e.g. `webhook_not_found`) are answered 200 with
+ * `errors`, as GraphQL does. Not billed: managing webhooks costs no credit (ADR 0032).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GraphQLError, type ExecutionResult } from 'graphql';
+import mercurius from 'mercurius';
+import { ApiError, ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
+import type { Logger } from '../../platform/logger.js';
+import type { WebhookManagement } from '../../webhooks/management/webhook-management.js';
+import type { AppDeps } from '../app-deps.js';
+import { authenticate } from '../credentials.js';
+import { webhookResolvers, type GraphqlContext } from './webhook-resolvers.js';
+import { WEBHOOK_SDL } from './webhook-schema.js';
+
+export const GRAPHQL_PATH = '/graphql';
+/** Deep enough for webhooks → deliveries → attempts with their connections, no deeper. */
+const QUERY_DEPTH = 10;
+
+interface GraphqlErrorBody {
+  message: string;
+  locations?: readonly { line: number; column: number }[];
+  path?: readonly (string | number)[];
+  extensions: { code: ErrorCode; status: number };
+}
+
+function errorBody(message: string, code: ErrorCode, error?: GraphQLError): GraphqlErrorBody {
+  return {
+    message,
+    ...(error?.locations ? { locations: error.locations } : {}),
+    ...(error?.path ? { path: error.path } : {}),
+    extensions: { code, status: ERROR_CODES[code].status },
+  };
+}
+
+/** A field's error: a registry error as it is, GraphQL's own (argument coercion) as 400, anything else hidden. */
+function fieldError(logger: Logger, request: FastifyRequest | undefined, error: GraphQLError): GraphqlErrorBody {
+  const original = error.originalError;
+  if (original instanceof ApiError) return errorBody(original.message, original.code, error);
+  if (original === undefined || original instanceof GraphQLError) return errorBody(error.message, 'invalid_graphql_request', error);
+  logger.error({ err: original, reqId: request?.id }, 'graphql resolver failed');
+  return errorBody(ERROR_CODES.internal_error.message, 'internal_error', error);
+}
+
+/** A whole-request refusal: the registry's status and `x-bf-error`, the body in GraphQL's shape. */
+function sendRequestError(reply: FastifyReply, error: ApiError): FastifyReply {
+  if (error.header) reply.header('x-bf-error', error.header);
+  return reply.code(error.status).send({ errors: [errorBody(error.message, error.code)] });
+}
+
+interface GraphqlBody {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
+
+function readBody(body: unknown): GraphqlBody {
+  const refuse = (why: string) => new ApiError('invalid_graphql_request', `Invalid GraphQL request: ${why}.`);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw refuse('send a JSON object {"query": ..., "variables": ...}');
+  const { query, variables, operationName, ...rest } = body as Record<string, unknown>;
+  if (typeof query !== 'string' || query.trim() === '') throw refuse('"query" must be a non-empty string');
+  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) throw refuse('"variables" must be an object');
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') throw refuse('"operationName" must be a string');
+  // `extensions` is allowed by GraphQL over HTTP and ignored here; anything else is a client bug worth saying.
+  const unknown = Object.keys(rest).filter((k) => k !== 'extensions');
+  if (unknown.length > 0) throw refuse(`unknown property "${unknown[0] ?? ''}"`);
+  return { query, variables: (variables ?? null) as Record<string, unknown> | null, operationName: (operationName ?? null) as string | null };
+}
+
+/** Mercurius' validation failures (syntax, schema validation, variables, depth) carry the GraphQL errors. */
+function validationErrors(error: unknown): GraphQLError[] | null {
+  if (typeof error !== 'object' || error === null || (error as { code?: unknown }).code !== 'MER_ERR_GQL_VALIDATION') return null;
+  const errors = (error as { errors?: unknown }).errors;
+  return Array.isArray(errors) ? (errors as GraphQLError[]) : [];
+}
+
+async function handle(deps: AppDeps, management: WebhookManagement, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  reply.header('cache-control', 'no-store');
+  let context: GraphqlContext;
+  let body: GraphqlBody;
+  try {
+    const { org } = await authenticate(deps, request, { answer: 'unauthorized' });
+    management.assertAllowed(org);
+    context = { org, management };
+    body = readBody(request.body);
+  } catch (error) {
+    if (error instanceof ApiError) return sendRequestError(reply, error);
+    throw error;
+  }
+  let result: ExecutionResult;
+  try {
+    result = await reply.graphql(body.query, context as never, body.variables ?? undefined, body.operationName ?? undefined);
+  } catch (error) {
+    const invalid = validationErrors(error);
+    if (!invalid) throw error;
+    const errors = invalid.map((e) => errorBody(e.message, 'invalid_graphql_request', e instanceof GraphQLError ? e : undefined));
+    return reply.code(400).send({ errors });
+  }
+  return reply.send(result);
+}
+
+/** Registers `POST /graphql` in its own scope (mercurius decorates that scope only). No route without the service. */
+export function registerGraphqlRoute(app: FastifyInstance, deps: AppDeps): void {
+  const management = deps.webhooks;
+  if (!management) return;
+  void app.register(async (scope) => {
+    await scope.register(mercurius, {
+      schema: WEBHOOK_SDL,
+      resolvers: webhookResolvers as never,
+      // Our own route: POST only, our authentication and error shapes. No GraphiQL, no GET.
+      routes: false,
+      queryDepth: QUERY_DEPTH,
+      errorFormatter: (execution, ctx) => ({
+        statusCode: 200,
+        response: {
+          data: execution.data ?? null,
+          errors: execution.errors.map((e) => fieldError(deps.logger, (ctx as { reply?: FastifyReply }).reply?.request, e)) as never,
+        },
+      }),
+    });
+    scope.post(GRAPHQL_PATH, { schema: { hide: true } }, (request, reply) => handle(deps, management, request, reply));
+  });
+}

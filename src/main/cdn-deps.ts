@@ -1,0 +1,17 @@
+import { LogoCdn } from '../cdn/logo-cdn.js';
+import { VariantCache } from '../cdn/variant-cache.js';
+import type { AssetStore, VariantStore } from '../assets/asset-store.js';
+import type { ClientIdGate } from '../domain/client-ids.js';
+import type { CdnDeps } from '../http/cdn/cdn-deps.js';
+import type { Services } from './services.js';
+
+/**
+ * The logo CDN's dependencies, from the services and the client-ID gate: one place, used by `serve` and the tests.
+ * Variants are kept in the asset store's variant area (ADR 0034), so CDN processes sharing a store share them.
+ */
+export function cdnDepsFor(services: Pick<Services, 'config' | 'logger' | 'usecases'> & { assets: AssetStore & VariantStore }, gate: ClientIdGate): CdnDeps {
+  const { cdn: settings, publicUrl } = services.config;
+  const variants = new VariantCache(services.assets, settings.memoryBytes);
+  const cdn = new LogoCdn(services.usecases, services.assets, variants, { maxAgeSeconds: settings.maxAgeSeconds, fallbackMaxAgeSeconds: settings.fallbackMaxAgeSeconds });
+  return { logger: services.logger, publicUrl, cdn, gate, path: settings.path, host: settings.host };
+}

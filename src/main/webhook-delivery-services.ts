@@ -1,0 +1,31 @@
+/**
+ * Wiring of the webhook delivery engine (ADR 0031): the fan-out consumer and the sender over the store, the
+ * installation's sealed box, the billing hold and the mailer. Started by worker processes (serve.ts).
+ */
+import { AssetUrls } from '../assets/asset-urls.js';
+import type { Billing } from '../billing/billing.js';
+import type { Mailer } from '../billing/mailer.js';
+import type { Config } from '../config/config.js';
+import type { Logger } from '../platform/logger.js';
+import type { SealedBox } from '../platform/sealed-box.js';
+import type { Store } from '../store/store.js';
+import { DeliveryBilling } from '../webhooks/delivery/delivery-billing.js';
+import { DeliveryNotices } from '../webhooks/delivery/delivery-notices.js';
+import { WebhookDeliveryEngine } from '../webhooks/delivery/webhook-delivery-engine.js';
+import { WebhookFanOut } from '../webhooks/delivery/webhook-fan-out.js';
+import { WebhookPoster } from '../webhooks/delivery/webhook-poster.js';
+import { WebhookSender } from '../webhooks/delivery/webhook-sender.js';
+
+export function webhookDeliveryFor(config: Readonly<Config>, deps: { store: Store; billing: Billing; box: SealedBox; mailer: Mailer | null; logger: Logger }): WebhookDeliveryEngine {
+  const { store, billing, box, mailer, logger } = deps;
+  const settings = config.webhookDelivery;
+  const poster = new WebhookPoster({ hostMap: config.crawlHosts, sourceAddresses: settings.sourceAddresses, timeoutMs: settings.timeoutMs });
+  const payer = new DeliveryBilling({ accounts: store, reserve: (org, credits) => billing.reserveForOrganization(org, credits), operatorDomain: config.operatorDomain });
+  const sender = new WebhookSender(
+    { store, box, poster, payer, notices: new DeliveryNotices(store, mailer, logger), logger },
+    // The lease outlasts an attempt's whole time budget, so a live sender never loses its delivery to another.
+    { concurrency: settings.senders, leaseMs: settings.timeoutMs * 4 },
+  );
+  const fanOut = new WebhookFanOut(store, new AssetUrls(config.assetBaseUrl), logger);
+  return new WebhookDeliveryEngine(store, fanOut, sender, logger, { senders: settings.senders });
+}

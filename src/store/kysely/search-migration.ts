@@ -1,0 +1,120 @@
+/**
+ * 0017: client IDs and search by name (issue 20, ADR 0033).
+ *
+ * - `client_ids`: publishable credentials (`cid_…`, stored plain: they are not secrets) with their allowed referrer
+ *   hosts; `client_id_usage`: requests per (client ID, product, month), written in groups by the allowance meter.
+ * - `search_names`: one row per (domain, source) — a held brand's name and the reference data's company and crypto
+ *   names — normalized (lower case, no accents, punctuation as spaces) in `norm`. SQLite indexes `norm` with an FTS5
+ *   table using the trigram tokenizer, kept in step by triggers; PostgreSQL with a pg_trgm GiST index (its `<->`
+ *   nearest-neighbour order finds typos without a threshold). The integer `id` is the FTS5 rowid: an explicit
+ *   INTEGER PRIMARY KEY, so VACUUM never renumbers it under the external-content index.
+ */
+import { sql, SqliteAdapter, type Kysely, type Migration } from 'kysely';
+import { backfillSearchNames, trgmSchema } from './search-rows.js';
+
+function isSqlite(db: Kysely<unknown>): boolean {
+  return db.getExecutor().adapter instanceof SqliteAdapter;
+}
+
+async function createClientIdTables(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('client_ids')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
+    .addColumn('name', 'text', (c) => c.notNull())
+    // JSON array of hosts (`example.com`, `*.example.com`); empty = any referrer.
+    .addColumn('allowed_referrers', 'text', (c) => c.notNull().defaultTo('[]'))
+    // 1: requests without Referer/Origin are refused (by default server-side fetches are allowed).
+    .addColumn('require_referrer', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('revoked_at', 'bigint')
+    .execute();
+  await db.schema.createIndex('client_ids_org_id_idx').on('client_ids').column('org_id').execute();
+  await db.schema
+    .createTable('client_id_usage')
+    .addColumn('client_id', 'text', (c) => c.notNull().references('client_ids.id'))
+    .addColumn('org_id', 'text', (c) => c.notNull())
+    .addColumn('product', 'text', (c) => c.notNull())
+    // Billing period `YYYY-MM` (billing/billing-period.ts).
+    .addColumn('period', 'text', (c) => c.notNull())
+    .addColumn('requests', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('client_id_usage_pk', ['client_id', 'product', 'period'])
+    .execute();
+  await db.schema.createIndex('client_id_usage_org_idx').on('client_id_usage').columns(['org_id', 'product', 'period']).execute();
+}
+
+const COLUMNS = `domain text not null,
+  source text not null,
+  name text not null,
+  norm text not null,
+  label text not null,
+  brand_id text,
+  claimed integer not null default 0,
+  icon text,
+  quality_score double precision,
+  size_rank integer not null default 9,
+  unique (domain, source)`;
+
+async function createSearchNamesSqlite(db: Kysely<unknown>): Promise<void> {
+  await sql.raw(`create table search_names (id integer primary key, ${COLUMNS})`).execute(db);
+  await sql.raw(`create virtual table search_names_fts using fts5(norm, content='search_names', content_rowid='id', tokenize='trigram')`).execute(db);
+  // External-content FTS5: the triggers keep the index in step with every insert, update and delete.
+  await sql.raw(`create trigger search_names_ai after insert on search_names begin
+    insert into search_names_fts(rowid, norm) values (new.id, new.norm); end`).execute(db);
+  await sql.raw(`create trigger search_names_ad after delete on search_names begin
+    insert into search_names_fts(search_names_fts, rowid, norm) values ('delete', old.id, old.norm); end`).execute(db);
+  await sql.raw(`create trigger search_names_au after update of norm on search_names begin
+    insert into search_names_fts(search_names_fts, rowid, norm) values ('delete', old.id, old.norm);
+    insert into search_names_fts(rowid, norm) values (new.id, new.norm); end`).execute(db);
+}
+
+/**
+ * pg_trgm goes into the schema it is already in, else into `brandbase_ext` (not the store's schema: several
+ * installs or test runs may share a database, and dropping one schema must not drop the extension for the others).
+ * It is a trusted extension (PostgreSQL 13+): a database owner may create it without superuser rights.
+ */
+async function ensurePgTrgm(db: Kysely<unknown>): Promise<string> {
+  const existing = await trgmSchema(db);
+  if (existing !== null) return existing;
+  try {
+    await sql.raw('create schema if not exists brandbase_ext').execute(db);
+    await sql.raw('create extension if not exists pg_trgm with schema brandbase_ext').execute(db);
+  } catch (error) {
+    // Another process created it at the same moment: use what it created.
+    const raced = await trgmSchema(db);
+    if (raced !== null) return raced;
+    throw new Error('the PostgreSQL extension pg_trgm is required for search (docs/search.md)', { cause: error });
+  }
+  const created = await trgmSchema(db);
+  if (created === null) throw new Error('pg_trgm was not created');
+  return created;
+}
+
+async function createSearchNamesPostgres(db: Kysely<unknown>): Promise<void> {
+  const ext = await ensurePgTrgm(db);
+  await sql.raw(`create table search_names (id bigserial primary key, ${COLUMNS})`).execute(db);
+  await sql.raw(`create index search_names_norm_trgm on search_names using gist (norm "${ext}".gist_trgm_ops)`).execute(db);
+}
+
+export const clientIdsAndSearchMigration: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await createClientIdTables(db);
+    const sqlite = isSqlite(db);
+    if (sqlite) await createSearchNamesSqlite(db);
+    else await createSearchNamesPostgres(db);
+    // Prefix ranges (autocomplete) read these in index order, a few rows per prefix: byte order on both dialects
+    // (SQLite's BINARY; `collate "C"` on PostgreSQL), so a range [x, x + U+FFFF) is one index range.
+    const binary = sqlite ? '' : ' collate "C"';
+    await sql.raw(`create index search_names_norm_idx on search_names (norm${binary})`).execute(db);
+    await sql.raw(`create index search_names_label_idx on search_names (label${binary})`).execute(db);
+    // The same ranges among listed companies, biggest first: one short index range per size class.
+    await sql.raw(`create index search_names_rank_norm_idx on search_names (size_rank, norm${binary})`).execute(db);
+    await sql.raw('create index search_names_brand_idx on search_names (brand_id)').execute(db);
+    await db.schema
+      .createTable('search_state')
+      .addColumn('key', 'text', (c) => c.primaryKey())
+      .addColumn('value', 'text', (c) => c.notNull())
+      .execute();
+    await backfillSearchNames(db);
+  },
+};

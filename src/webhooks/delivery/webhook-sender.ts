@@ -1,0 +1,225 @@
+/**
+ * Sends due webhook deliveries (ADR 0031): lease one (store: FOR UPDATE SKIP LOCKED on PostgreSQL, serialized
+ * writes on SQLite), hold its credit, sign it (Standard Webhooks v1, both secrets during a rotation), POST it under
+ * the network rules (webhook-poster.ts), record the attempt, then retry on the schedule (retry-schedule.ts) or
+ * abandon after the 15th attempt and email the owner. A sweep disables webhooks with no accepted delivery for
+ * 14 days. Time comes from the injected clock only, so tests run a week of retries without sleeping.
+ */
+import type { SealedBox } from '../../platform/sealed-box.js';
+import type { Logger } from '../../platform/logger.js';
+import type { ClaimedWebhookDelivery, DisabledWebhook, WebhookDeliveryStore } from '../../store/store.js';
+import type { DeliveryCharge, DeliveryPayer } from './delivery-billing.js';
+import type { DeliveryNotices } from './delivery-notices.js';
+import { retryDelayMs } from './retry-schedule.js';
+import { standardWebhookHeaders } from './webhook-signature.js';
+import type { WebhookPostResult, WebhookPoster } from './webhook-poster.js';
+
+export const DISABLE_AFTER_MS = 14 * 24 * 60 * 60 * 1000;
+
+export interface WebhookSenderOptions {
+  now?: () => Date;
+  /** Jitter source in [0, 1); 0.5 means no jitter. */
+  random?: () => number;
+  /** A leased delivery is not claimed by another sender before this; longer than the request timeout. Default 2 min. */
+  leaseMs?: number;
+  /** Sleep between polls when nothing is due (notify() wakes it early). Default 1 s. */
+  idleMs?: number;
+  /** Deliveries sent at once by this process. Default 4. */
+  concurrency?: number;
+  /** How often the 14-day rule is checked. Default 10 min. */
+  sweepIntervalMs?: number;
+  /** A delivery whose organization has no credit left waits this long before it is looked at again. Default 1 h. */
+  noCreditRetryMs?: number;
+}
+
+export interface WebhookSenderDeps {
+  store: Pick<WebhookDeliveryStore, 'claimWebhookDelivery' | 'recordWebhookAttempt' | 'postponeWebhookDelivery' | 'disableFailingWebhooks'>;
+  box: SealedBox;
+  poster: Pick<WebhookPoster, 'post'>;
+  payer: DeliveryPayer;
+  notices: DeliveryNotices | null;
+  logger: Logger;
+  /** Test hook: runs after a delivery is leased, before anything is sent (the crash tests stop the process there). */
+  onClaimed?: (delivery: ClaimedWebhookDelivery) => Promise<void> | void;
+}
+
+/** What became of one leased delivery. */
+export type AttemptOutcome = 'delivered' | 'retry' | 'abandoned' | 'postponed' | 'superseded';
+
+function isAccepted(result: WebhookPostResult): boolean {
+  return result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+}
+
+function outcomeText(result: WebhookPostResult): string {
+  return result.statusCode === null ? (result.error ?? 'no response') : `HTTP ${result.statusCode}`;
+}
+
+export class WebhookSender {
+  readonly #now: () => Date;
+  readonly #random: () => number;
+  #stopping = false;
+  #loops: Promise<void>[] = [];
+  readonly #wakers = new Set<() => void>();
+  #woken = false;
+  #sweepTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly deps: WebhookSenderDeps,
+    private readonly options: WebhookSenderOptions = {},
+  ) {
+    this.#now = options.now ?? (() => new Date());
+    this.#random = options.random ?? Math.random;
+  }
+
+  /** Leases and attempts the oldest due delivery; null when none is due. */
+  async attemptNext(): Promise<AttemptOutcome | null> {
+    const claimed = await this.deps.store.claimWebhookDelivery(this.#now(), this.options.leaseMs ?? 120_000);
+    if (claimed === null) return null;
+    return this.#attempt(claimed);
+  }
+
+  /** Attempts every delivery due now, one after another (tests, the bench, `brandbase` commands). */
+  async drain(limit = Number.POSITIVE_INFINITY): Promise<AttemptOutcome[]> {
+    const outcomes: AttemptOutcome[] = [];
+    while (outcomes.length < limit) {
+      const outcome = await this.attemptNext();
+      if (outcome === null) break;
+      outcomes.push(outcome);
+    }
+    return outcomes;
+  }
+
+  /** The 14-day rule: disables webhooks failing for 14 days and emails their owners. */
+  async sweep(): Promise<DisabledWebhook[]> {
+    const now = this.#now();
+    const disabled = await this.deps.store.disableFailingWebhooks(new Date(now.getTime() - DISABLE_AFTER_MS), now);
+    for (const webhook of disabled) {
+      this.deps.logger.warn({ webhookId: webhook.id, orgId: webhook.orgId }, 'webhook disabled: no accepted delivery for 14 days');
+      await this.deps.notices?.disabled(webhook);
+    }
+    return disabled;
+  }
+
+  start(): void {
+    if (this.#loops.length > 0 || this.#stopping) return;
+    for (let i = 0; i < (this.options.concurrency ?? 4); i++) this.#loops.push(this.#loop());
+    const sweep = (): void => void this.sweep().catch((err: unknown) => this.deps.logger.error({ err }, 'webhook sweep failed'));
+    this.#sweepTimer = setInterval(sweep, this.options.sweepIntervalMs ?? 600_000);
+    this.#sweepTimer.unref();
+    sweep();
+  }
+
+  /** Looks for due deliveries now instead of at the next poll (after a fan-out in this process). */
+  notify(): void {
+    this.#woken = true;
+    for (const wake of [...this.#wakers]) wake();
+  }
+
+  /** Stops claiming and waits up to `graceMs` for requests in flight; an unfinished one is sent again after its lease. */
+  async stop(graceMs: number): Promise<void> {
+    this.#stopping = true;
+    if (this.#sweepTimer) clearInterval(this.#sweepTimer);
+    this.notify();
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([Promise.allSettled(this.#loops), grace]);
+    clearTimeout(timer);
+  }
+
+  async #loop(): Promise<void> {
+    while (!this.#stopping) {
+      this.#woken = false;
+      let outcome: AttemptOutcome | null = null;
+      try {
+        outcome = await this.attemptNext();
+      } catch (err) {
+        this.deps.logger.error({ err }, 'webhook delivery attempt failed');
+      }
+      if (outcome === null) await this.#idle();
+    }
+  }
+
+  #idle(): Promise<void> {
+    if (this.#woken || this.#stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.#wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.options.idleMs ?? 1_000);
+      timer.unref();
+      this.#wakers.add(done);
+    });
+  }
+
+  async #attempt(delivery: ClaimedWebhookDelivery): Promise<AttemptOutcome> {
+    await this.deps.onClaimed?.(delivery);
+    const charge = await this.deps.payer.hold(delivery);
+    if (charge === null) {
+      const until = new Date(this.#now().getTime() + (this.options.noCreditRetryMs ?? 3_600_000));
+      await this.deps.store.postponeWebhookDelivery(delivery.id, until);
+      this.deps.logger.info({ deliveryId: delivery.id, orgId: delivery.orgId }, 'webhook delivery waits: the organization has no credit left');
+      return 'postponed';
+    }
+    return this.#send(delivery, charge);
+  }
+
+  async #send(delivery: ClaimedWebhookDelivery, charge: DeliveryCharge): Promise<AttemptOutcome> {
+    let settled = false;
+    try {
+      const startedAt = this.#now();
+      const attempt = delivery.attempts + 1;
+      const result = await this.#post(delivery, startedAt);
+      const accepted = isAccepted(result);
+      const delay = accepted ? null : retryDelayMs(attempt, this.#random);
+      const outcome = accepted ? 'delivered' : delay === null ? 'abandoned' : 'retry';
+      const recorded = await this.deps.store.recordWebhookAttempt({
+        deliveryId: delivery.id,
+        attempt,
+        startedAt,
+        statusCode: result.statusCode,
+        latencyMs: result.latencyMs,
+        responseExcerpt: result.responseExcerpt,
+        error: result.error,
+        sourceAddress: result.sourceAddress,
+        outcome,
+        nextAttemptAt: delay === null ? null : new Date(startedAt.getTime() + delay),
+      });
+      const log = { deliveryId: delivery.id, webhookId: delivery.webhookId, attempt, status: result.statusCode, error: result.error, outcome };
+      if (!recorded) {
+        // Another sender recorded this attempt (this one outlived its lease): its record stands, nothing is charged.
+        this.deps.logger.warn(log, 'webhook attempt already recorded by another sender');
+        return 'superseded';
+      }
+      this.deps.logger.info(log, 'webhook attempt');
+      if (accepted) {
+        charge.settle();
+        settled = true;
+      }
+      if (outcome === 'abandoned') await this.deps.notices?.abandoned(delivery, outcomeText(result), startedAt);
+      return outcome;
+    } finally {
+      if (!settled) charge.release();
+    }
+  }
+
+  /** Opens the sealed secrets and header, signs and posts; a secret that cannot be opened fails the attempt unsent. */
+  async #post(delivery: ClaimedWebhookDelivery, sentAt: Date): Promise<WebhookPostResult> {
+    let secrets: string[];
+    let authorization: string | null;
+    try {
+      secrets = [this.deps.box.open(delivery.secretSealed)];
+      const previous = delivery.previousSecretSealed;
+      const expires = delivery.previousSecretExpiresAt;
+      if (previous !== null && (expires === null || expires.getTime() > sentAt.getTime())) secrets.push(this.deps.box.open(previous));
+      authorization = delivery.authorizationSealed === null ? null : this.deps.box.open(delivery.authorizationSealed);
+    } catch (err) {
+      this.deps.logger.error({ err, webhookId: delivery.webhookId }, 'webhook secret could not be opened (BRANDBASE_SECRET_KEY changed?)');
+      return { statusCode: null, latencyMs: 0, responseExcerpt: null, error: 'sealed: the webhook secret could not be opened (installation key changed)', sourceAddress: null };
+    }
+    const headers = standardWebhookHeaders(secrets, delivery.id, sentAt, delivery.payload);
+    if (authorization !== null) headers.authorization = authorization;
+    return this.deps.poster.post(delivery.url, headers, delivery.payload);
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The context part of the Store contract (migration 0019, ADR 0035), run against SQLite always and PostgreSQL when
+ * one answers: evidence kept per brand with its crawl, a profile stored only against the evidence it was built
+ * from, a re-crawl's evidence dropping the old profile, site text round-tripping as text, and the row going with
+ * its brand.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTEXT_EVIDENCE_VERSION, type ContextEvidence, type ContextProfile } from '../../src/domain/brand-context.js';
+import type { Store } from '../../src/store/store.js';
+import { sampleBrand } from '../store/sample-brand.js';
+import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite } from '../store/temp-database.js';
+
+const T0 = new Date('2026-05-06T07:08:09.123Z');
+const at = (ms: number): Date => new Date(T0.getTime() + ms);
+
+function evidence(title = 'Acme | Rockets for "everyone" — ✓'): ContextEvidence {
+  return {
+    version: CONTEXT_EVIDENCE_VERSION,
+    pages: [
+      {
+        path: '/',
+        kind: 'home',
+        title,
+        metaDescription: "Acme's rockets: O'Reilly said \\ \u0000-free.",
+        keywords: ['rockets', 'anvils'],
+        headings: [{ level: 1, text: 'Rockets that land' }],
+        blocks: [{ heading: 'Rockets that land', text: 'Built for coyotes who chase things.' }],
+        jsonLd: [{ type: 'Organization', name: 'Acme', description: null, slogan: 'Beep beep.', keywords: [], audience: null }],
+      },
+    ],
+  };
+}
+
+const PROFILE: ContextProfile = {
+  identity: { tagline: 'Beep beep.', mission: null, description: null, tags: ['rockets'] },
+  positioning: { value_proposition: null, target_audience: [{ segment: 'coyotes', description: 'Built for coyotes who chase things.' }], products_and_services: [] },
+  brand: { voice: { summary: null, attributes: [], avoid: [] }, style: { summary: null, attributes: [] } },
+  sources: [{ field: 'identity.tagline', page: '/' }],
+};
+
+function contract(name: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+  describe(`Store contract, contexts: ${name}`, () => {
+    let store: Store;
+    let cleanup: () => Promise<void>;
+
+    beforeAll(async () => {
+      ({ store, cleanup } = await open());
+      await store.migrate();
+    });
+    afterAll(async () => {
+      await cleanup?.();
+    });
+
+    async function savedBrand(): Promise<string> {
+      const brand = sampleBrand(`acme-${randomBytes(5).toString('hex')}.test`);
+      await store.saveBrand({ brand, status: 'indexed', crawledAt: at(1), createdAt: at(1), updatedAt: at(1) }, []);
+      return brand.id;
+    }
+
+    it('has nothing for a brand whose crawl kept no evidence', async () => {
+      expect(await store.getStoredContext(await savedBrand())).toBeNull();
+    });
+
+    it('round-trips the evidence exactly (site text as text), with no profile yet', async () => {
+      const id = await savedBrand();
+      await store.saveContextEvidence(id, evidence(), at(10));
+      expect(await store.getStoredContext(id)).toEqual({ brandId: id, evidence: evidence(), observedAt: at(10), profile: null, builtAt: null });
+    });
+
+    it('stores a profile built from the current evidence', async () => {
+      const id = await savedBrand();
+      await store.saveContextEvidence(id, evidence(), at(10));
+      expect(await store.saveContextProfile(id, PROFILE, at(10), at(20))).toBe(true);
+      expect(await store.getStoredContext(id)).toEqual({ brandId: id, evidence: evidence(), observedAt: at(10), profile: PROFILE, builtAt: at(20) });
+    });
+
+    it('refuses a profile built from evidence a re-crawl replaced, and the re-crawl drops the old profile', async () => {
+      const id = await savedBrand();
+      await store.saveContextEvidence(id, evidence(), at(10));
+      expect(await store.saveContextProfile(id, PROFILE, at(10), at(20))).toBe(true);
+      const newer = evidence('Acme | New title');
+      await store.saveContextEvidence(id, newer, at(30));
+      expect(await store.getStoredContext(id)).toEqual({ brandId: id, evidence: newer, observedAt: at(30), profile: null, builtAt: null });
+      expect(await store.saveContextProfile(id, PROFILE, at(10), at(40))).toBe(false);
+      expect((await store.getStoredContext(id))?.profile).toBeNull();
+    });
+
+    it('refuses a profile for a brand without evidence', async () => {
+      expect(await store.saveContextProfile(await savedBrand(), PROFILE, at(10), at(20))).toBe(false);
+    });
+
+    it("saveBrand keeps the crawl's evidence in its own transaction, observed at crawledAt; a save without it leaves it alone", async () => {
+      const brand = sampleBrand(`acme-${randomBytes(5).toString('hex')}.test`);
+      await store.saveBrand({ brand, status: 'indexed', crawledAt: at(1), createdAt: at(1), updatedAt: at(1) }, [], { contextEvidence: evidence() });
+      expect(await store.getStoredContext(brand.id)).toEqual({ brandId: brand.id, evidence: evidence(), observedAt: at(1), profile: null, builtAt: null });
+      expect(await store.saveContextProfile(brand.id, PROFILE, at(1), at(2))).toBe(true);
+      const recrawl = evidence('Acme | Re-crawled');
+      await store.saveBrand({ brand, status: 'indexed', crawledAt: at(5), createdAt: at(1), updatedAt: at(5) }, [], { contextEvidence: recrawl });
+      expect(await store.getStoredContext(brand.id)).toEqual({ brandId: brand.id, evidence: recrawl, observedAt: at(5), profile: null, builtAt: null });
+      expect(await store.saveContextProfile(brand.id, PROFILE, at(5), at(6))).toBe(true);
+      // A claim or a curated industry saves the record without a crawl: evidence and profile stay.
+      await store.saveBrand({ brand: { ...brand, claimed: true }, status: 'indexed', crawledAt: at(5), createdAt: at(1), updatedAt: at(7) }, []);
+      expect((await store.getStoredContext(brand.id))?.profile).toEqual(PROFILE);
+    });
+
+    it('a failed saveBrand writes no evidence', async () => {
+      const brand = sampleBrand(`acme-${randomBytes(5).toString('hex')}.test`);
+      // An identifier value the column cannot hold makes the transaction fail after the brand row was written.
+      const bad = { kind: 'domain', value: null } as unknown as { kind: 'domain'; value: string };
+      await expect(store.saveBrand({ brand, status: 'indexed', crawledAt: at(1), createdAt: at(1), updatedAt: at(1) }, [bad], { contextEvidence: evidence() })).rejects.toThrow();
+      expect(await store.getBrand(brand.id)).toBeNull();
+      expect(await store.getStoredContext(brand.id)).toBeNull();
+    });
+  });
+}
+
+contract('SQLite (temp file)', tempSqlite);
+describe.skipIf(PG_URL === undefined)('PostgreSQL', NEEDS_POSTGRES, () => {
+  contract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
+});

@@ -1,0 +1,33 @@
+/**
+ * The search eval as a gate (issue 20): eval/search's labelled queries over real stores filled with the embedded
+ * reference data and the held brands, top-1 ≥ 90% and top-3 ≥ 97%, on SQLite and (when one answers) PostgreSQL.
+ * `npm run eval` prints the same figures with the misses.
+ */
+import { describe, expect, it } from 'vitest';
+import { fillSearchStore, labelledQueries, scoreSearch } from '../../eval/search/search-eval.js';
+import type { Store } from '../../src/store/store.js';
+import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite } from '../store/temp-database.js';
+
+async function check(open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): Promise<void> {
+  const { store, cleanup } = await open();
+  try {
+    await fillSearchStore(store);
+    const score = await scoreSearch(store);
+    expect(score.queries).toBeGreaterThanOrEqual(100);
+    expect(score.top1 / score.queries, score.misses.join('\n')).toBeGreaterThanOrEqual(0.9);
+    expect(score.top3 / score.queries, score.misses.join('\n')).toBeGreaterThanOrEqual(0.97);
+  } finally {
+    await cleanup();
+  }
+}
+
+describe('search quality on the labelled queries', () => {
+  it('has at least 100 queries of every kind the issue names', () => {
+    const kinds = new Set(labelledQueries().map((q) => q.kind));
+    for (const kind of ['prefix', 'typo', 'accent', 'multi-word', 'ticker']) expect(kinds).toContain(kind);
+  });
+
+  it('SQLite: top-1 ≥ 90%, top-3 ≥ 97%', () => check(tempSqlite), 180_000);
+
+  it.skipIf(PG_URL === undefined)('PostgreSQL: top-1 ≥ 90%, top-3 ≥ 97%', { ...NEEDS_POSTGRES, timeout: 180_000 }, () => check(() => tempPostgres(PG_URL ?? '')));
+});

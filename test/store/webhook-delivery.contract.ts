@@ -1,0 +1,258 @@
+/**
+ * The webhook outbox part of the Store contract (WebhookDeliveryStore, webhook-delivery-rows.ts; ADR 0031), run on
+ * every backend against a real database: fan-out in one transaction with completing the brand event, leased claims
+ * (one sender per delivery, also from two connections at once), attempts recorded once (compare-and-set on the
+ * attempt count), postponing, the 14-day disabling rule and the daily abandon-notice claim.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Plan } from '../../src/domain/accounts.js';
+import { newId } from '../../src/domain/ids.js';
+import type { StoredWebhook, WebhookEventKind } from '../../src/domain/webhooks.js';
+import type { Store, WebhookAttemptRecord, WebhookFanOut } from '../../src/store/store.js';
+import { sampleBrand } from './sample-brand.js';
+
+const T0 = new Date('2026-03-04T05:06:07.890Z');
+const at = (ms: number): Date => new Date(T0.getTime() + ms);
+const LEASE = 60_000;
+
+export function webhookDeliveryContract(name: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void>; openPeer?: () => Promise<{ store: Store }> }>): void {
+  describe(`Store contract, webhook delivery outbox: ${name}`, () => {
+    let store: Store;
+    let cleanup: () => Promise<void>;
+    let openPeer: (() => Promise<{ store: Store }>) | undefined;
+
+    beforeAll(async () => {
+      ({ store, cleanup, openPeer } = await open());
+      await store.migrate();
+    });
+    afterAll(async () => {
+      await cleanup();
+    });
+    // Claims take any due delivery: each test deletes its webhooks (and so their deliveries) for the next one.
+    const made: StoredWebhook[] = [];
+    afterEach(async () => {
+      for (const w of made.splice(0)) await store.deleteWebhook(w.orgId, w.id);
+    });
+
+    /** Every test works on its own domain, and claims only what it made due, so tests never see each other's rows. */
+    function domain(): string {
+      return `d${randomBytes(6).toString('hex')}.com`;
+    }
+
+    async function org(plan: Plan = 'paid'): Promise<string> {
+      const id = `org_${randomBytes(8).toString('hex')}`;
+      await store.createOrganization({ id, name: 'Org', plan, quota: 100, billingContacts: ['ops@org.test'], createdAt: T0 });
+      return id;
+    }
+
+    async function webhook(orgId: string, domains: string[], overrides: Partial<StoredWebhook> = {}): Promise<StoredWebhook> {
+      const w: StoredWebhook = {
+        id: newId('whk'),
+        orgId,
+        name: 'Receiver',
+        url: 'https://hooks.example.com/brandbase',
+        events: ['brand.rebranded', 'brand.updated'],
+        enabled: true,
+        disabledReason: null,
+        hasAuthorization: false,
+        createdAt: T0,
+        updatedAt: T0,
+        lastAcceptedAt: null,
+        secretSealed: 'v1.secret',
+        authorizationSealed: null,
+        previousSecretSealed: null,
+        previousSecretExpiresAt: null,
+        ...overrides,
+      };
+      await store.insertWebhook(w);
+      made.push(w);
+      await store.addWebhookSubscriptions(orgId, w.id, domains, T0);
+      return w;
+    }
+
+    function fanOut(d: string, createdAt: Date, kind: WebhookEventKind = 'brand.rebranded', eventId = newId('evt')): WebhookFanOut {
+      return { consumer: 'contract-webhooks', eventId, kind, domain: d, payload: `{"type":"${kind}","n":"ü ✓"}`, createdAt };
+    }
+
+    function attempt(deliveryId: string, n: number, outcome: WebhookAttemptRecord['outcome'], startedAt: Date, next: Date | null = null): WebhookAttemptRecord {
+      return {
+        deliveryId,
+        attempt: n,
+        startedAt,
+        statusCode: outcome === 'delivered' ? 200 : 500,
+        latencyMs: 12.6,
+        responseExcerpt: outcome === 'delivered' ? 'ok' : 'x'.repeat(5000),
+        error: null,
+        sourceAddress: '127.0.0.1',
+        outcome,
+        nextAttemptAt: next,
+      };
+    }
+
+    /** Claims until nothing is due at `now`; returns the ids claimed (leased for LEASE). */
+    async function claimAll(now: Date, s: Store = store): Promise<string[]> {
+      const ids: string[] = [];
+      for (;;) {
+        const claimed = await s.claimWebhookDelivery(now, LEASE);
+        if (claimed === null) return ids;
+        ids.push(claimed.id);
+      }
+    }
+
+    it('fans out once per enabled paid webhook subscribed to the domain and the kind, completing the event in the same transaction', async () => {
+      const d = domain();
+      const [paid, free] = [await org(), await org('free')];
+      const both = await webhook(paid, [d]);
+      const rebrandsOnly = await webhook(paid, [d], { events: ['brand.rebranded'] });
+      await webhook(paid, [d], { enabled: false, disabledReason: 'manual' });
+      await webhook(free, [d]);
+      await webhook(paid, [domain()]);
+      // The brand.saved event as the store wrote it, with a pending delivery to the consumer.
+      await store.subscribeBrandEvents('contract-webhooks', T0);
+      const event = await store.saveBrand({ brand: sampleBrand(d), status: 'indexed', crawledAt: T0, createdAt: T0, updatedAt: T0 }, [{ kind: 'domain', value: d }]);
+      // The save writes its event with the saving process's clock.
+      const claimedEvent = await store.claimBrandEvent('contract-webhooks', LEASE, new Date(Date.now() + 1000));
+      expect(claimedEvent?.event.id).toBe(event.id);
+
+      expect(await store.fanOutWebhookEvent(fanOut(d, at(2), 'brand.updated', event.id))).toBe(1);
+      // Handled: a repeat adds nothing and the event is not claimable again, even after its lease.
+      expect(await store.fanOutWebhookEvent(fanOut(d, at(3), 'brand.updated', event.id))).toBe(0);
+      expect(await store.claimBrandEvent('contract-webhooks', LEASE, new Date(Date.now() + LEASE * 10))).toBeNull();
+      const deliveries = await store.listWebhookDeliveries(paid, both.id, { from: null, to: null, after: null, limit: 10 });
+      expect(deliveries).toEqual([
+        { id: expect.stringMatching(/^msg_/), webhookId: both.id, orgId: paid, eventId: event.id, kind: 'brand.updated', domain: d, state: 'pending', attempts: 0, createdAt: at(2), deliveredAt: null, nextAttemptAt: at(2) },
+      ]);
+      expect(await store.listWebhookDeliveries(paid, rebrandsOnly.id, { from: null, to: null, after: null, limit: 10 })).toEqual([]);
+      // A rebrand reaches both.
+      expect(await store.fanOutWebhookEvent(fanOut(d, at(4)))).toBe(2);
+    });
+
+    it('leases the oldest due delivery to one claimer and carries what the sender needs', async () => {
+      const d = domain();
+      const o = await org();
+      const w = await webhook(o, [d], { previousSecretSealed: 'v1.old', previousSecretExpiresAt: at(1000), authorizationSealed: 'v1.auth', hasAuthorization: true });
+      const base = 10 * 86_400_000;
+      await store.fanOutWebhookEvent(fanOut(d, at(base + 2)));
+      await store.fanOutWebhookEvent(fanOut(d, at(base + 1)));
+      // Not due before its time.
+      expect(await store.claimWebhookDelivery(at(base), LEASE)).toBeNull();
+      const first = await store.claimWebhookDelivery(at(base + 5), LEASE);
+      expect(first).toMatchObject({
+        webhookId: w.id,
+        orgId: o,
+        kind: 'brand.rebranded',
+        domain: d,
+        payload: '{"type":"brand.rebranded","n":"ü ✓"}',
+        attempts: 0,
+        url: 'https://hooks.example.com/brandbase',
+        secretSealed: 'v1.secret',
+        previousSecretSealed: 'v1.old',
+        previousSecretExpiresAt: at(1000),
+        authorizationSealed: 'v1.auth',
+      });
+      const listed = await store.listWebhookDeliveries(o, w.id, { from: null, to: null, after: null, limit: 10 });
+      expect(listed.find((x) => x.id === first?.id)?.createdAt).toEqual(at(base + 1));
+      const second = await store.claimWebhookDelivery(at(base + 5), LEASE);
+      expect(second?.id).not.toBe(first?.id);
+      expect(await store.claimWebhookDelivery(at(base + 5), LEASE)).toBeNull();
+      // An expired lease (the sender died) makes it claimable again.
+      expect(await claimAll(at(base + 5 + LEASE))).toEqual(expect.arrayContaining([first?.id, second?.id]));
+    });
+
+    it('never leases one delivery to two connections claiming at once', async () => {
+      if (openPeer === undefined) return;
+      const peer = await openPeer();
+      const d = domain();
+      const o = await org();
+      await webhook(o, [d]);
+      const base = 20 * 86_400_000;
+      for (let i = 0; i < 12; i++) await store.fanOutWebhookEvent(fanOut(d, at(base)));
+      const [mine, theirs] = await Promise.all([claimAll(at(base + 1)), claimAll(at(base + 1), peer.store)]);
+      expect(mine.length + theirs.length).toBe(12);
+      expect(new Set([...mine, ...theirs]).size).toBe(12);
+    });
+
+    it('records an attempt once, against the attempt count it was claimed with', async () => {
+      const d = domain();
+      const o = await org();
+      const w = await webhook(o, [d]);
+      const base = 30 * 86_400_000;
+      await store.fanOutWebhookEvent(fanOut(d, at(base)));
+      const claimed = await store.claimWebhookDelivery(at(base), LEASE);
+      if (claimed === null) throw new Error('nothing claimed');
+      expect(await store.recordWebhookAttempt(attempt(claimed.id, 1, 'retry', at(base), at(base + 5000)))).toBe(true);
+      // A sender that outlived its lease records the same attempt: refused, nothing written.
+      expect(await store.recordWebhookAttempt(attempt(claimed.id, 1, 'delivered', at(base + 1)))).toBe(false);
+      // A retry is due at its time, with the attempt count it has.
+      expect(await store.claimWebhookDelivery(at(base + 4999), LEASE)).toBeNull();
+      const again = await store.claimWebhookDelivery(at(base + 5000), LEASE);
+      expect(again).toMatchObject({ id: claimed.id, attempts: 1 });
+      expect(await store.recordWebhookAttempt(attempt(claimed.id, 2, 'delivered', at(base + 5000)))).toBe(true);
+      expect(await store.recordWebhookAttempt(attempt(claimed.id, 3, 'retry', at(base + 6000), at(base + 7000)))).toBe(false);
+      expect(await store.claimWebhookDelivery(at(base + 86_400_000), LEASE)).toBeNull();
+
+      const [delivery] = await store.listWebhookDeliveries(o, w.id, { from: null, to: null, after: null, limit: 10 });
+      expect(delivery).toMatchObject({ state: 'delivered', attempts: 2, deliveredAt: at(base + 5013), nextAttemptAt: null });
+      const attempts = (await store.listWebhookAttempts([claimed.id])).get(claimed.id);
+      expect(attempts?.map((a) => [a.attempt, a.statusCode, a.latencyMs])).toEqual([[1, 500, 13], [2, 200, 13]]);
+      expect(attempts?.[0]?.responseExcerpt).toHaveLength(1024);
+      expect(attempts?.[0]?.sourceAddress).toBe('127.0.0.1');
+      expect((await store.getWebhook(o, w.id))?.lastAcceptedAt).toEqual(at(base + 5013));
+    });
+
+    it('postpones a leased delivery without an attempt', async () => {
+      const d = domain();
+      const o = await org();
+      const w = await webhook(o, [d]);
+      const base = 40 * 86_400_000;
+      await store.fanOutWebhookEvent(fanOut(d, at(base)));
+      const claimed = await store.claimWebhookDelivery(at(base), LEASE);
+      await store.postponeWebhookDelivery(claimed?.id ?? '', at(base + 3_600_000));
+      expect(await store.claimWebhookDelivery(at(base + 3_599_999), LEASE)).toBeNull();
+      expect(await store.claimWebhookDelivery(at(base + 3_600_000), LEASE)).toMatchObject({ id: claimed?.id, attempts: 0 });
+      expect((await store.listWebhookAttempts([claimed?.id ?? ''])).get(claimed?.id ?? '') ?? []).toEqual([]);
+      expect(await store.listWebhookDeliveries(o, w.id, { from: null, to: null, after: null, limit: 10 })).toHaveLength(1);
+    });
+
+    it('disables webhooks failing since the cut-off, once, and an accepted delivery or re-enabling resets the window', async () => {
+      const base = 50 * 86_400_000;
+      const day = 86_400_000;
+      const o = await org();
+      const [failing, recovered] = [domain(), domain()];
+      const wFailing = await webhook(o, [failing]);
+      const wRecovered = await webhook(o, [recovered]);
+      for (const d of [failing, recovered]) await store.fanOutWebhookEvent(fanOut(d, at(base)));
+      // Both fail at base; the second recovers a day later.
+      for (const id of await claimAll(at(base))) expect(await store.recordWebhookAttempt(attempt(id, 1, 'retry', at(base), at(base + day)))).toBe(true);
+      const retried = await claimAll(at(base + day));
+      for (const id of retried) {
+        const mine = (await store.listWebhookDeliveries(o, wRecovered.id, { from: null, to: null, after: null, limit: 10 })).some((x) => x.id === id);
+        await store.recordWebhookAttempt(mine ? attempt(id, 2, 'delivered', at(base + day)) : attempt(id, 2, 'retry', at(base + day), at(base + 2 * day)));
+      }
+      // failing_since is the first failure, not the last.
+      expect(await store.disableFailingWebhooks(at(base - 1), at(base + 14 * day))).toEqual([]);
+      const disabled = await store.disableFailingWebhooks(at(base), at(base + 14 * day));
+      expect(disabled).toEqual([{ id: wFailing.id, orgId: o, name: 'Receiver' }]);
+      expect(await store.disableFailingWebhooks(at(base), at(base + 14 * day))).toEqual([]);
+      expect(await store.getWebhook(o, wFailing.id)).toMatchObject({ enabled: false, disabledReason: 'failing', updatedAt: at(base + 14 * day) });
+      expect((await store.getWebhook(o, wRecovered.id))?.enabled).toBe(true);
+      // Disabled: its pending delivery stays but is not claimed; enabled again, it is, in a new window.
+      expect(await store.claimWebhookDelivery(at(base + 20 * day), LEASE)).toBeNull();
+      await store.updateWebhook(o, wFailing.id, { enabled: true }, at(base + 20 * day));
+      expect(await store.disableFailingWebhooks(at(base + 20 * day), at(base + 20 * day))).toEqual([]);
+      expect((await store.claimWebhookDelivery(at(base + 20 * day), LEASE))?.webhookId).toBe(wFailing.id);
+    });
+
+    it('gives the abandon notice of a webhook to one caller per interval', async () => {
+      const o = await org();
+      const w = await webhook(o, [domain()]);
+      const day = 86_400_000;
+      const claims = await Promise.all([store.claimAbandonNotice(w.id, at(0), day), store.claimAbandonNotice(w.id, at(0), day)]);
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect(await store.claimAbandonNotice(w.id, at(day - 1), day)).toBe(false);
+      expect(await store.claimAbandonNotice(w.id, at(day), day)).toBe(true);
+      expect(await store.claimAbandonNotice('whk_unknown', at(day), day)).toBe(false);
+    });
+  });
+}
