@@ -68,8 +68,8 @@ module.exports = {
       name: 'only-main-wires-backends',
       comment: 'Only main/ may import a concrete backend (store, queue or asset-store backend).',
       severity: 'error',
-      from: { pathNot: '^src/(main|store/sqlite|store/postgres|jobs/sql|store/kysely|assets/local)/' },
-      to: { path: '^src/(store/sqlite|store/postgres|jobs/sql|store/kysely|assets/local)/' },
+      from: { pathNot: '^src/(main|store/sqlite|store/postgres|jobs/sql|store/kysely|assets/local|assets/s3)/' },
+      to: { path: '^src/(store/sqlite|store/postgres|jobs/sql|store/kysely|assets/local|assets/s3)/' },
     },
     {
       name: 'http-no-sql',

@@ -25,6 +25,7 @@ import { benchPaletteBuild } from './palette-build.js';
 import { benchIndustryModelLoad } from './industry-model-load.js';
 import { benchImageKind } from './image-kind.js';
 import { benchSearch } from './search.js';
+import { benchMetricsOverhead } from './metrics-overhead.js';
 import { measureAccessPurchase, measurePaidLookup } from './paid-lookup.js';
 import { benchLogoCdn } from './logo-cdn.js';
 import { benchWebhookDelivery } from './webhook-delivery.js';
@@ -175,7 +176,9 @@ async function measureTheRest(dataDir: string, port: number, headers: Record<str
   const contextBuild = await benchContextBuild();
   // Search by name with 100,000 brands against an indexed lookup by domain, SQLite and PostgreSQL (bench/search.ts).
   const search = await benchSearch();
-  return { batch, extraction, recrawl, cliStart, refdataImport, paletteBuild, industryModelLoad, imageKind, search, logoCdn, webhookDelivery, transactionMatch, contextBuild, ...(firstLookups ? { firstLookups } : {}), ...(revisions ? { revisions } : {}) };
+  // What /metrics recording costs the cached lookup: the same services with and without it (bench/metrics-overhead.ts).
+  const metricsOverhead = await benchMetricsOverhead();
+  return { metricsOverhead, batch, extraction, recrawl, cliStart, refdataImport, paletteBuild, industryModelLoad, imageKind, search, logoCdn, webhookDelivery, transactionMatch, contextBuild, ...(firstLookups ? { firstLookups } : {}), ...(revisions ? { revisions } : {}) };
 }
 
 /**

@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Insertable, Kysely } from 'kysely';
 import pg from 'pg';
@@ -208,10 +208,16 @@ async function onPostgres(url: string): Promise<Record<string, unknown> | { skip
 
 export async function benchSearch(): Promise<Record<string, unknown>> {
   const url = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const sqlite = await onSqlite();
+  // Each backend's figures as soon as they are measured (stderr), so a run cut short keeps them.
+  console.error(JSON.stringify({ searchBench: 'sqlite', ...sqlite }));
+  const postgres = await onPostgres(url);
+  console.error(JSON.stringify({ searchBench: 'postgres', ...postgres }));
   return {
     benchmark: `search by name (10 results) vs indexed lookup by domain, ${BRANDS} brands plus the embedded reference data; ${SECONDS} s sequential (latency) and ${SECONDS} s with ${CONCURRENCY} callers (throughput), in process`,
-    sqlite: await onSqlite(),
-    postgres: await onPostgres(url),
+    loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
+    sqlite,
+    postgres,
   };
 }
 

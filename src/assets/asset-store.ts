@@ -1,6 +1,6 @@
 /**
  * Where logo and image files live. The embedded default is a folder under the data dir served by the API
- * (`local-asset-store.ts`); a bucket-backed store can implement the same port later.
+ * (`local-asset-store.ts`); a fleet shares an S3-compatible bucket (`s3/s3-asset-store.ts`, ADR 0038).
  *
  * A store knows keys, never URLs: brand records hold the key of each file, and every `src` a user sees is
  * rendered from the configured base URL when the record is served (`asset-urls.ts`, ADR 0011).

@@ -6,6 +6,7 @@
  */
 import { ApiError } from '../domain/errors.js';
 import type { Logger } from '../platform/logger.js';
+import { NO_METRICS, type BoundCounter, type CounterMetric, type MetricsRegistry } from '../platform/metrics.js';
 import type { Organization, UsageSummary } from '../domain/accounts.js';
 import type { Store } from '../store/store.js';
 import type { Principal } from './authenticator.js';
@@ -102,7 +103,8 @@ class MeterHold implements Hold {
   constructor(
     private readonly meter: UsageMeter,
     private readonly reservation: Reservation | null,
-    private readonly onCharge: () => void,
+    /** After a charge of at least one credit: `reason` is the settlement's (e.g. `brand.lookup`). */
+    private readonly onCharge: (credits: number, reason: string) => void,
   ) {
     this.reserved = reservation?.credits ?? 0;
   }
@@ -114,7 +116,7 @@ class MeterHold implements Hold {
     }
     if (this.reservation.settled) return;
     this.meter.commit(this.reservation, reason, charged);
-    if (charged > 0) this.onCharge();
+    if (charged > 0) this.onCharge(charged, reason);
   }
 
   release(): void {
@@ -138,7 +140,12 @@ export class Billing {
   private readonly notices = new Map<string, NoticeState>();
   private readonly pending = new Set<Promise<void>>();
 
-  constructor(deps: { store: Store; meter: UsageMeter; mailer: Mailer | null; logger: Logger; now?: () => Date; defaults: BillingDefaults }) {
+  /** Credits charged by reason (ADR 0039): counted where the charge is settled, so every transport is counted once. */
+  private readonly creditsCharged: CounterMetric<'reason'>;
+  private readonly chargedBy = new Map<string, BoundCounter>();
+
+  constructor(deps: { store: Store; meter: UsageMeter; mailer: Mailer | null; logger: Logger; now?: () => Date; defaults: BillingDefaults; metrics?: MetricsRegistry }) {
+    this.creditsCharged = (deps.metrics ?? NO_METRICS).counter('brandbase_credits_charged_total', 'Credits charged to organizations, by settlement reason.', ['reason']);
     this.store = deps.store;
     this.meter = deps.meter;
     this.mailer = deps.mailer;
@@ -191,7 +198,7 @@ export class Billing {
       const remaining = available.quota + available.prepaid + available.overage;
       throw new ApiError('quota_exceeded', 'API key quota exceeded', { quota: org.quota, used, remaining, required: credits });
     }
-    return new MeterHold(this.meter, reservation, () => this.afterCharge(org));
+    return new MeterHold(this.meter, reservation, (charged, reason) => this.charged(org, charged, reason));
   }
 
   /**
@@ -202,7 +209,7 @@ export class Billing {
   async reserveForOrganization(org: Organization, credits: number): Promise<Hold | null> {
     if (!Number.isInteger(credits) || credits <= 0) throw new RangeError('credits must be a positive whole number');
     const reservation = await this.meter.reserveFromSources(org.id, null, credits, sourceLimits(org, this.defaults), true);
-    return reservation === null ? null : new MeterHold(this.meter, reservation, () => this.afterCharge(org));
+    return reservation === null ? null : new MeterHold(this.meter, reservation, (charged, reason) => this.charged(org, charged, reason));
   }
 
   /** Exact usage for the viewer: credits charged this billing period (all sources) and the quota. */
@@ -228,6 +235,14 @@ export class Billing {
   }
 
   // ---- usage warnings ----
+
+  /** A settled charge: counted for /metrics (one bound counter per reason, no label lookup per request), then the usage warnings. */
+  private charged(org: Organization, credits: number, reason: string): void {
+    let counter = this.chargedBy.get(reason);
+    if (!counter) this.chargedBy.set(reason, (counter = this.creditsCharged.bind({ reason })));
+    counter.inc(credits);
+    this.afterCharge(org);
+  }
 
   private afterCharge(org: Organization): void {
     if (org.quota <= 0) return;

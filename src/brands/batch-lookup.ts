@@ -15,6 +15,8 @@ export interface BatchOptions {
   itemTimeoutMs: number;
   /** The organization misses are queued for (fair turns in the crawl queue); null for the operator's own. */
   owner?: string | null;
+  /** The request the batch came in: its queued crawls carry the id to the worker's log lines (ADR 0039). */
+  requestId?: string;
 }
 
 /** One item's answer before charging and serialization (spec 2.10 statuses). */
@@ -97,17 +99,17 @@ export class BatchLookup {
     }
     if (known.state === 'removed') return { status: 404, message: NOT_FOUND_MESSAGE };
     if (options.cachedOnly) return { status: 204 };
-    return this.queue(parsed.readings, known.resolution?.domain ?? null, options.owner ?? null);
+    return this.queue(parsed.readings, known.resolution?.domain ?? null, options.owner ?? null, options.requestId);
   }
 
   /** Queues the crawl of the domain, or of the website a ticker, ISIN or crypto symbol resolved to. */
-  private async queue(readings: Readings, resolved: string | null, owner: string | null): Promise<BatchOutcome> {
+  private async queue(readings: Readings, resolved: string | null, owner: string | null, requestId: string | undefined): Promise<BatchOutcome> {
     const primary = readings.primary;
     const domain = primary.kind === 'domain' ? primary.domain : resolved;
     if (!domain) return { status: 404, message: primary.kind === 'brandId' ? NOT_FOUND_MESSAGE : UNMATCHED_MESSAGE };
     const failed = await this.lookup.recentFailure(domain);
     if (failed) return { status: 404, message: NOT_FOUND_MESSAGE, reason: failed };
-    const scheduled = await this.scheduler.schedule(domain, owner);
+    const scheduled = await this.scheduler.schedule(domain, owner, requestId);
     if (scheduled === 'full') return { status: 500, message: 'The crawl could not be queued right now; request again later.' };
     return { status: 202, code: 'crawl_queued' };
   }

@@ -1,6 +1,15 @@
 import type { AssetUrls } from '../assets/asset-urls.js';
+import type { BoundCounter } from '../platform/metrics.js';
 import type { StoredBrand } from '../store/store.js';
 import { currentQualityScore } from './refresh.js';
+
+/** Hit and miss counters of the cache's lookups (`/metrics`, ADR 0039): two increments, nothing allocated per lookup. */
+export interface CacheCounters {
+  hit: BoundCounter;
+  miss: BoundCounter;
+}
+
+const UNCOUNTED: CacheCounters = { hit: { inc() {} }, miss: { inc() {} } };
 
 export interface CachedBrand {
   /** As held in the store: every asset `src` is a key. Never serialized for users as it is. */
@@ -34,9 +43,25 @@ export class BrandCache {
     private readonly assetUrls: AssetUrls,
     private readonly maxEntries = 50_000,
     private readonly clock: () => number = Date.now,
+    private readonly counters: CacheCounters = UNCOUNTED,
   ) {}
 
   getById(id: string): CachedBrand | null {
+    return this.counted(this.live(id));
+  }
+
+  getByDomain(domain: string): CachedBrand | null {
+    const id = this.idByDomain.get(domain);
+    return this.counted(id ? this.live(id) : null);
+  }
+
+  /** The brand cached under an identifier key (`identifierCacheKey`). */
+  getByKey(key: string): CachedBrand | null {
+    const id = this.idByKey.get(key);
+    return this.counted(id ? this.live(id) : null);
+  }
+
+  private live(id: string): CachedBrand | null {
     const hit = this.byId.get(id);
     if (!hit) return null;
     if (hit.expires <= this.clock()) {
@@ -46,15 +71,9 @@ export class BrandCache {
     return hit;
   }
 
-  getByDomain(domain: string): CachedBrand | null {
-    const id = this.idByDomain.get(domain);
-    return id ? this.getById(id) : null;
-  }
-
-  /** The brand cached under an identifier key (`identifierCacheKey`). */
-  getByKey(key: string): CachedBrand | null {
-    const id = this.idByKey.get(key);
-    return id ? this.getById(id) : null;
+  private counted(entry: CachedBrand | null): CachedBrand | null {
+    (entry ? this.counters.hit : this.counters.miss).inc();
+    return entry;
   }
 
   /**

@@ -44,6 +44,11 @@ export interface IndexerOptions {
   onPaletteEvidence?: (stored: StoredBrand, evidence: PaletteEvidence) => Promise<unknown>;
   /** Rows the content-hash analysis cache keeps across all domains (BRANDBASE_ANALYSIS_CACHE_ROWS, ADR 0030). */
   analysisCacheRows?: number;
+  /**
+   * Called once per crawl this process ran, with `indexed` or the failure reason (a fixed set: domain/crawl-failures.ts)
+   * and its duration in milliseconds (`/metrics`, ADR 0039).
+   */
+  onCrawled?: (outcome: string, ms: number) => void;
 }
 
 export interface IndexOptions {
@@ -53,6 +58,8 @@ export interface IndexOptions {
   owner?: string | null;
   /** False when the caller logs the failure itself (the worker pool logs one line per job attempt). */
   logFailure?: boolean;
+  /** The id of the request the crawl is for (a queued job carries it): the crawl's log lines carry it as `reqId`. */
+  requestId?: string;
 }
 
 /**
@@ -93,7 +100,7 @@ export class BrandIndexer {
     // No await between reading and setting inFlight: concurrent callers share one crawl.
     const running = this.inFlight.get(domain);
     if (running) return running;
-    const started = this.run(domain, options.owner ?? null, options.logFailure ?? true).finally(() => this.inFlight.delete(domain));
+    const started = this.run(domain, options.owner ?? null, options.logFailure ?? true, options.requestId).finally(() => this.inFlight.delete(domain));
     this.inFlight.set(domain, started);
     return started;
   }
@@ -108,8 +115,10 @@ export class BrandIndexer {
     return this.inFlight.size;
   }
 
-  private async run(domain: string, owner: string | null, logFailure: boolean): Promise<IndexOutcome> {
+  private async run(domain: string, owner: string | null, logFailure: boolean, requestId: string | undefined): Promise<IndexOutcome> {
     const startedAt = Date.now();
+    const req = requestId === undefined ? {} : { reqId: requestId };
+    const finished = (outcome: string): void => this.options.onCrawled?.(outcome, Date.now() - startedAt);
     let outcome: CrawlOutcome;
     // The analyses the domain's last crawl used: files with the same bytes are not analysed again (ADR 0030).
     const known = (await this.analyses?.known(domain)) ?? [];
@@ -117,11 +126,13 @@ export class BrandIndexer {
       outcome = await this.crawl(domain, owner, known);
     } catch (error) {
       // A bug, not a site's doing: its stack is logged here, once; callers only see `crawl_error`.
-      this.logger.error({ domain, err: error }, 'crawl crashed');
+      this.logger.error({ ...req, domain, err: error }, 'crawl crashed');
+      finished('crawl_error');
       return { ok: false, reason: 'crawl_error', message: 'The brand website could not be indexed.' };
     }
     if (!outcome.ok) {
-      if (logFailure) this.logger.info({ domain, reason: outcome.reason, ms: Date.now() - startedAt }, 'crawl failed');
+      if (logFailure) this.logger.info({ ...req, domain, reason: outcome.reason, ms: Date.now() - startedAt }, 'crawl failed');
+      finished(outcome.reason);
       const failure: IndexFailure = { ok: false, reason: outcome.reason, message: outcome.message };
       await this.memory.remember(domain, failure);
       return failure;
@@ -133,7 +144,8 @@ export class BrandIndexer {
     if (outcome.analysis) await this.analyses?.keep(outcome.domain, outcome.analysis);
     await this.memory.forget([...new Set([domain, outcome.domain])]);
     const counts = outcome.analysis?.counts;
-    this.logger.info({ domain, brandId: stored.brand.id, finalDomain: outcome.domain, ms: Date.now() - startedAt, ...(counts ? { reused: counts.hits, analysed: counts.misses } : {}) }, 'brand indexed');
+    finished('indexed');
+    this.logger.info({ ...req, domain, brandId: stored.brand.id, finalDomain: outcome.domain, ms: Date.now() - startedAt, ...(counts ? { reused: counts.hits, analysed: counts.misses } : {}) }, 'brand indexed');
     return counts ? { ok: true, stored, analysis: counts } : { ok: true, stored };
   }
 

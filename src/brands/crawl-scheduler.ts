@@ -17,11 +17,15 @@ export class CrawlScheduler {
     private readonly maxPerOwner?: number,
   ) {}
 
-  /** `owner`: the organization the crawl is queued for (null: the operator's own). */
-  async schedule(domain: string, owner: string | null = null): Promise<ScheduleResult> {
+  /**
+   * `owner`: the organization the crawl is queued for (null: the operator's own); `requestId`: the API request that
+   * queued it, so the worker's log lines carry the same `reqId` (ADR 0039).
+   */
+  async schedule(domain: string, owner: string | null = null, requestId?: string): Promise<ScheduleResult> {
     try {
       const bound = this.maxPerOwner === undefined ? {} : { maxPerOwner: this.maxPerOwner };
-      await this.queue.enqueue(JOB_NAMES.crawlBrand, domain, { domain, refresh: false }, { maxDepth: this.maxDepth, owner, ...bound });
+      const payload = requestId === undefined ? { domain, refresh: false } : { domain, refresh: false, requestId };
+      await this.queue.enqueue(JOB_NAMES.crawlBrand, domain, payload, { maxDepth: this.maxDepth, owner, ...bound });
     } catch (error) {
       if (error instanceof QueueFullError) return 'full';
       throw error;

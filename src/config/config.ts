@@ -9,6 +9,8 @@ import { CDN_ENV_VARS, loadCdnConfig, type CdnConfig } from './cdn-config.js';
 import { CLIENT_ID_ENV_VARS, loadClientIdConfig, type ClientIdConfig } from './client-id-config.js';
 import { WEBHOOK_DELIVERY_ENV_VARS, loadWebhookDeliveryConfig, type WebhookDeliveryConfig } from './webhook-delivery-config.js';
 import { REFRESH_ENV_VARS, loadRefreshConfig, type RefreshConfig } from './refresh-config.js';
+import { ASSET_STORE_ENV_VARS, loadAssetStoreConfig, type AssetStoreConfig } from './asset-store-config.js';
+import { METRICS_ENV_VARS, loadMetricsConfig, type MetricsConfig } from './metrics-config.js';
 
 export interface Config {
   port: number;
@@ -105,6 +107,10 @@ export interface Config {
   webhookDelivery: WebhookDeliveryConfig;
   /** Scheduled refresh, analysis cache and popularity counting: refresh-config.ts (docs/refresh.md). */
   refresh: RefreshConfig;
+  /** Where asset files live: the local folder or an S3-compatible bucket (asset-store-config.ts, ADR 0038). */
+  assetStore: AssetStoreConfig;
+  /** Where `/metrics` is served: behind a bearer token on the API's listener, or on its own port (metrics-config.ts, ADR 0039). */
+  metrics: MetricsConfig;
   /** Installation key for sealed values (webhook secrets); null: `secret.key` in dataDir (src/platform/sealed-box.ts). */
   secretKey: string | null;
 }
@@ -166,6 +172,8 @@ export const ENV_VARS = [
   ...CLIENT_ID_ENV_VARS,
   ...WEBHOOK_DELIVERY_ENV_VARS,
   ...REFRESH_ENV_VARS,
+  ...ASSET_STORE_ENV_VARS,
+  ...METRICS_ENV_VARS,
 ] as const;
 
 /**
@@ -301,6 +309,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     clientIds: Object.freeze(loadClientIdConfig(env)),
     webhookDelivery: Object.freeze(loadWebhookDeliveryConfig(env)),
     refresh: Object.freeze(loadRefreshConfig(env)),
+    assetStore: Object.freeze(loadAssetStoreConfig(env)),
+    metrics: Object.freeze(loadMetricsConfig(env)),
     secretKey: text(env, 'BRANDBASE_SECRET_KEY'),
   });
 }

@@ -83,6 +83,7 @@ export const ERROR_CODES = {
   // Brand context and MCP server (issue 21, docs/context.md, docs/mcp.md).
   generation_in_progress: { status: 503, message: 'The context of this brand is being generated; retry after the time in Retry-After. Nothing was charged.', header: 'generation_in_progress', retryable: true },
   invalid_mcp_token: { status: 403, message: 'Invalid MCP token.' },
+  metrics_token_required: { status: 401, message: 'Missing or invalid metrics token: send "Authorization: Bearer <BRANDBASE_METRICS_TOKEN>", or scrape the metrics port.' },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -2,6 +2,7 @@ import type { Authenticator } from '../billing/authenticator.js';
 import type { Billing } from '../billing/billing.js';
 import type { AssetStore } from '../assets/asset-store.js';
 import type { Logger } from '../platform/logger.js';
+import type { MetricsRegistry } from '../platform/metrics.js';
 import type { X402Payments } from '../payments/x402-payments.js';
 import type { MppPayments } from '../payments/mpp-payments.js';
 import type { AccessSales } from '../payments/access-sales.js';
@@ -22,6 +23,13 @@ export interface AppDeps {
   assets: AssetStore;
   /** Readiness probe: resolves when the store answers. */
   ping: () => Promise<void>;
+  /** Readiness probe of the job queue (`/readyz`); the store's probe stands in when absent. */
+  pingQueue?: () => Promise<void>;
+  /**
+   * The process's metrics (ADR 0039): requests are counted when present, and `GET /metrics` answers with `token` as
+   * its bearer token (a null token: no token is accepted; the metrics port, http/metrics-app.ts, serves them).
+   */
+  metrics?: { registry: MetricsRegistry; token: string | null } | null;
   /** An oversize request body is read and discarded up to this many bytes before its 413 (body-limit.ts). */
   discardBodyMaxBytes: number;
   /** Pay-per-request over x402 (ADR 0028); null when payments are off (BRANDBASE_PAYMENTS=off). */

@@ -15,6 +15,8 @@ import { registerMcpRoute } from './mcp-route.js';
 import { registerBrandHeadRoutes } from './routes/brand-head-route.js';
 import { registerDocsRoutes } from './routes/docs-route.js';
 import { registerHealthRoutes } from './routes/health-route.js';
+import { registerMetricsRoute } from './routes/metrics-route.js';
+import { installRequestMetrics } from './request-metrics.js';
 import { registerIndustriesRoutes } from './routes/industries-route.js';
 import { registerViewerRoute } from './routes/viewer-route.js';
 import { registerSearchRoute } from './routes/search-route.js';
@@ -58,9 +60,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandling(app, requestBodies(limits));
   installBodyLimit(app, limits);
   installRequestLogging(app);
+  // Requests by route template and status (ADR 0039); /metrics itself needs the metrics token on this listener.
+  if (deps.metrics) installRequestMetrics(app, deps.metrics.registry);
   await registerOpenApi(app, deps.publicUrl);
   registerDocsRoutes(app, deps);
   registerHealthRoutes(app, deps);
+  if (deps.metrics) registerMetricsRoute(app, { registry: deps.metrics.registry, token: deps.metrics.token });
   registerAssetRoutes(app, deps);
   registerViewerRoute(app, deps);
   registerSearchRoute(app, deps);

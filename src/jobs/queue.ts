@@ -11,6 +11,8 @@ export interface CrawlBrandPayload {
   domain: string;
   /** True for a refresh of a brand already held. */
   refresh: boolean;
+  /** The id of the API request that queued the crawl: the worker's log lines carry it as `reqId` (ADR 0039). */
+  requestId?: string;
 }
 
 /** Renders a brand's home page for palette evidence after a crawl that did not render (ADR 0023). */
@@ -79,6 +81,11 @@ export interface JobQueue {
   release(id: string): Promise<void>;
   /** Number of queued jobs (not running). */
   depth(): Promise<number>;
+  /**
+   * When the longest-waiting queued job became due (its `runAt`), or null when none is queued: `/metrics` reports how
+   * long it has waited (ADR 0039). A job retried later counts from its retry time.
+   */
+  oldestQueuedAt(): Promise<Date | null>;
   get(id: string): Promise<Job | null>;
 }
 

@@ -18,6 +18,12 @@ function isExpectedFailure(error: unknown): error is ExpectedFailure {
   return typeof error === 'object' && error !== null && 'expected' in error && error.expected === true && 'details' in error && typeof error.details === 'function';
 }
 
+/** `{ reqId }` of the API request that queued the job (its payload carries it), so its lines follow that request. */
+export function requestOf(job: Job): { reqId?: string } {
+  const id = (job.payload as { requestId?: unknown }).requestId;
+  return typeof id === 'string' ? { reqId: id } : {};
+}
+
 export interface WorkerPoolOptions {
   concurrency: number;
   /** A claimed job is leased this long; a process that dies leaves it claimable again afterwards. */
@@ -116,7 +122,7 @@ export class WorkerPool {
 
   /** One line per failed attempt; only an unexpected error (a bug) carries its stack. */
   private logFailure(job: Job, error: unknown, retry: boolean): void {
-    const fields = { jobId: job.id, name: job.name, attempt: job.attempts, retry };
+    const fields = { ...requestOf(job), jobId: job.id, name: job.name, attempt: job.attempts, retry };
     if (isExpectedFailure(error)) this.logger.info({ ...fields, ...error.details() }, 'job failed');
     else this.logger.warn({ ...fields, err: error }, 'job crashed');
   }

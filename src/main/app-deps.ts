@@ -13,6 +13,8 @@ export function appDepsFor(services: Services): AppDeps {
     usecases: services.usecases,
     assets: services.assets,
     ping: () => services.store.ping(),
+    pingQueue: async () => void (await services.queue.depth()),
+    metrics: { registry: services.metrics, token: services.config.metrics.token },
     discardBodyMaxBytes: services.config.discardBodyMaxBytes,
     payments: services.payments,
     mpp: services.mpp,

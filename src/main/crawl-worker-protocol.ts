@@ -12,7 +12,10 @@ import type { RenderedPage } from '../crawl/fetch/render/page-renderer.js';
 /** What a worker is started with (the first message it receives). */
 export interface CrawlWorkerData {
   config: Readonly<Config>;
-  /** The asset folder the worker writes the crawl's files to (content-addressed, atomic renames: ADR 0009). */
+  /**
+   * The asset folder the worker writes the crawl's files to (content-addressed, atomic renames: ADR 0009), with the
+   * local backend; with `config.assetStore` naming a bucket, the worker writes there (ADR 0038).
+   */
   assetsDir: string;
   /** Whether the main side renders JavaScript-built pages (a Chromium was found). */
   rendering: boolean;

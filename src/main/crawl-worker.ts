@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
-import { LocalAssetStore } from '../assets/local/local-asset-store.js';
+import { openAssetStore } from './asset-store-backend.js';
 import { crawlBrand } from '../crawl/crawl-brand.js';
 import type { PageRenderer, RenderOptions, RenderedPage } from '../crawl/fetch/render/page-renderer.js';
 import { withLogoRenditions } from '../media/logo-renditions.js';
@@ -81,7 +81,8 @@ function start(link: Channel, { config, assetsDir, rendering }: CrawlWorkerData)
     }),
   });
   const fetcher = new SafeFetcher({ hostMap: config.crawlHosts, logger });
-  const assets = new LocalAssetStore({ dir: path.resolve(assetsDir) });
+  // The backend the configuration names, as in the API process (ADR 0038): the shared folder or the bucket.
+  const assets = openAssetStore(config, path.resolve(assetsDir));
   const renderer = rendering ? new RemoteRenderer(link.send) : undefined;
   const options = crawlOptionsFor(config);
 

@@ -14,6 +14,8 @@ import { USER_AGENT, type SafeFetcher } from '../platform/safe-fetcher.js';
 import { crawlOptionsFor } from './crawl-options.js';
 import type { IsolatedCrawler } from './isolated-crawler.js';
 import type { PageRenderer } from '../crawl/fetch/render/page-renderer.js';
+import type { MetricsRegistry } from '../platform/metrics.js';
+import { countedRenderer } from './metrics-renderer.js';
 
 export interface Crawler {
   crawl: Crawl;
@@ -36,6 +38,8 @@ export interface CrawlerDeps {
   /** The folder `assets` writes to: crawl workers open their own store over it. */
   assetsDir: string;
   logger: Logger;
+  /** Render counts (ADR 0039); none recorded without it. */
+  metrics?: MetricsRegistry;
 }
 
 export function openCrawler(config: Readonly<Config>, deps: CrawlerDeps): Crawler {
@@ -44,7 +48,8 @@ export function openCrawler(config: Readonly<Config>, deps: CrawlerDeps): Crawle
 
 async function openRendererFor(config: Readonly<Config>, deps: CrawlerDeps) {
   const { openRenderer } = await import('../crawl/fetch/render/browser-renderer.js');
-  return openRenderer({ chromiumPath: config.chromiumPath, fetcher: deps.fetcher, userAgent: USER_AGENT, logger: deps.logger });
+  const renderer = openRenderer({ chromiumPath: config.chromiumPath, fetcher: deps.fetcher, userAgent: USER_AGENT, logger: deps.logger });
+  return renderer && deps.metrics ? countedRenderer(renderer, deps.metrics) : renderer;
 }
 
 /** One renderer per crawler, opened by whichever needs it first: the crawl or the palette's background render. */

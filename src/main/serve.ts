@@ -3,6 +3,7 @@ import type { Config } from '../config/config.js';
 import { CrawlFailedError } from '../domain/crawl-failures.js';
 import { buildApp } from '../http/app.js';
 import { buildCdnApp } from '../http/cdn/build-cdn-app.js';
+import { buildMetricsApp } from '../http/metrics-app.js';
 import { JOB_NAMES, type CrawlBrandPayload, type PaletteRenderPayload } from '../jobs/queue.js';
 import { PaletteRenderJob } from '../palette/palette-render-job.js';
 import { WorkerPool } from '../jobs/worker-pool.js';
@@ -21,6 +22,8 @@ export interface RunningServer {
   cdnApp: FastifyInstance | null;
   /** `http://host:port` of that listener, or null. */
   cdnAddress: string | null;
+  /** `http://host:port` of the metrics listener (BRANDBASE_METRICS_PORT, API and worker processes alike), or null. */
+  metricsAddress: string | null;
   /** Graceful stop: in-flight requests finish, running jobs finish or go back to the queue. */
   close(): Promise<void>;
 }
@@ -36,9 +39,10 @@ export function createWorkerPool(services: Services, options: { paletteRenderTim
     services.queue,
     {
       [JOB_NAMES.crawlBrand]: async (job) => {
-        const { domain } = job.payload as CrawlBrandPayload;
-        // The pool logs a failed attempt in one line (domain, reason, attempt), so the indexer does not.
-        const outcome = await services.indexer.index(domain, { retry: job.attempts > 1, owner: job.owner, logFailure: false });
+        const { domain, requestId } = job.payload as CrawlBrandPayload;
+        // The pool logs a failed attempt in one line (domain, reason, attempt), so the indexer does not. The request
+        // that queued the crawl, if any, is named in the indexer's lines as in the API's (`reqId`, ADR 0039).
+        const outcome = await services.indexer.index(domain, { retry: job.attempts > 1, owner: job.owner, logFailure: false, ...(requestId === undefined ? {} : { requestId }) });
         // The pool retries the job only when the reason is retryable (domain/crawl-failures.ts).
         if (!outcome.ok) throw new CrawlFailedError(domain, outcome.reason);
       },
@@ -78,13 +82,16 @@ export async function serve(config: Readonly<Config>, logger: Logger, roles: { a
     }
     logger.info({ address: cdnAddress ?? address, path: config.cdn.path || '/', host: config.cdn.host, baseUrl: config.cdn.baseUrl }, 'logo CDN serving');
   }
+  // The metrics port (ADR 0039): every process has one when configured, so worker-only processes are scraped too.
+  const metricsApp = config.metrics.port === null ? null : await buildMetricsApp({ logger, registry: services.metrics, ping: () => services.store.ping(), pingQueue: async () => void (await services.queue.depth()) });
+  const metricsAddress = metricsApp ? await metricsApp.listen({ port: config.metrics.port ?? 0, host: config.host }) : null;
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     closing ??= (async () => {
       // A keep-alive connection that is busy when shutdown starts must close once its response is sent; otherwise
       // close() waits for it until the keep-alive timeout. Idle connections are closed as they become idle.
       const reaper = app ? setInterval(() => [app, cdnApp].forEach((a) => a?.server.closeIdleConnections()), 50) : null;
-      await Promise.all([app?.close(), cdnApp?.close()]);
+      await Promise.all([app?.close(), cdnApp?.close(), metricsApp?.close()]);
       if (reaper) clearInterval(reaper);
       logger.info('http server closed');
       // Before the pool: nothing is queued while it drains, and another process takes the lease at once.
@@ -97,5 +104,5 @@ export async function serve(config: Readonly<Config>, logger: Logger, roles: { a
     })();
     return closing;
   };
-  return { services, app, pool, address, cdnApp, cdnAddress, close };
+  return { services, app, pool, address, cdnApp, cdnAddress, metricsAddress, close };
 }

@@ -17,7 +17,7 @@ import { PopularityCounter } from '../brands/popularity-counter.js';
 import { RefreshScheduler } from '../brands/refresh-scheduler.js';
 import { refreshAgeMs } from '../brands/refresh.js';
 import type { JobQueue } from '../jobs/queue.js';
-import { LocalAssetStore } from '../assets/local/local-asset-store.js';
+import { openAssetStore } from './asset-store-backend.js';
 import { AssetUrls } from '../assets/asset-urls.js';
 import type { AssetStore, VariantStore } from '../assets/asset-store.js';
 import type { Logger } from '../platform/logger.js';
@@ -37,6 +37,8 @@ import { PaletteRenderScheduler } from '../palette/palette-render-scheduler.js';
 import type { PageRenderer } from '../crawl/fetch/render/page-renderer.js';
 import { findChromium } from '../crawl/fetch/render/find-chromium.js';
 import { openCrawler } from './crawler.js';
+import { brandCacheCounters, crawlObserver, createPromMetrics, registerQueueGauges } from './metrics-registry.js';
+import type { MetricsRegistry } from '../platform/metrics.js';
 import { openBackends, type Backends } from './open-backends.js';
 import { clientIdServicesFor, type ClientIdServices } from './client-id-services.js';
 import { lazySealedBox, webhookManagementFor } from './webhook-services.js';
@@ -94,6 +96,8 @@ export interface Services extends ClientIdServices {
   webhooks: WebhookManagement;
   /** Webhook fan-out and delivery (ADR 0031); worker processes start it (serve.ts), close stops it. */
   webhookDelivery: WebhookDeliveryEngine;
+  /** The process's metrics (`GET /metrics`, ADR 0039): features record through the port, prom-client renders. */
+  metrics: MetricsRegistry;
   close(): Promise<void>;
 }
 
@@ -118,14 +122,18 @@ function mppFor(config: Readonly<Config>, store: Store, logger: Logger): MppPaym
 export async function createServices(config: Readonly<Config>, logger: Logger): Promise<Services> {
   const { store, queue, location, created, close: closeBackends } = await openBackends(config);
   const assetsDir = path.join(config.dataDir, 'assets');
-  const assets = new LocalAssetStore({ dir: assetsDir });
+  // The local folder or the configured bucket (ADR 0038); crawl workers open the same backend from config.
+  const assets = openAssetStore(config, assetsDir);
   const fetcher = new SafeFetcher({ hostMap: config.crawlHosts, logger });
   // Records hold asset keys; answers get URLs under the configured base (ADR 0011).
   // The TTL is a backstop only: writes by other processes are dropped within BRANDBASE_CACHE_SYNC_MS (ADR 0017).
-  const cache = new BrandCache(60_000, new AssetUrls(config.assetBaseUrl));
+  // Numbers to run the service by (ADR 0039): each feature records through the port, never prom-client itself.
+  const metrics = createPromMetrics();
+  registerQueueGauges(metrics, queue);
+  const cache = new BrandCache(60_000, new AssetUrls(config.assetBaseUrl), undefined, undefined, brandCacheCounters(metrics));
   const cacheSync = new BrandCacheSync(store, cache, logger, { intervalMs: config.cacheSyncMs });
   // Crawls and logo renditions run in crawl workers unless BRANDBASE_CRAWL_ISOLATION=off (ADR 0014).
-  const crawler = openCrawler(config, { fetcher, assets, assetsDir, logger });
+  const crawler = openCrawler(config, { fetcher, assets, assetsDir, logger, metrics });
   // Tickers, ISINs and crypto symbols → websites, from the reference data in the store (spec 1 rules 5-9).
   const resolver = new FinancialResolver(store);
   const listeners: (() => void)[] = [];
@@ -143,10 +151,11 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     failureMemory: { baseMs: config.crawlFailureMemoryMs, maxMs: config.crawlFailureMemoryMaxMs },
     onPaletteEvidence: (stored, evidence) => paletteRenders.afterCrawl(stored, evidence),
     analysisCacheRows: config.refresh.analysisCacheRows,
+    onCrawled: crawlObserver(metrics),
   });
   const meter = new UsageMeter(store, () => new Date(), { onFlushError: (err) => logger.error({ err }, 'usage ledger flush failed; retrying') });
   const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : null;
-  const billing = new Billing({ store, meter, mailer, logger, defaults: billingDefaults(config) });
+  const billing = new Billing({ store, meter, mailer, logger, defaults: billingDefaults(config), metrics });
   const scheduler = new CrawlScheduler(queue, config.queueMaxDepth, () => listeners.forEach((wake) => wake()), config.queueMaxPerOrg);
   const popularity = new PopularityCounter(store, { flushMs: config.refresh.popularityFlushMs, onFlushError: (err) => logger.warn({ err }, 'brand popularity flush failed; retrying') });
   const lookup = new BrandLookup(store, cache, indexer, resolver, popularity);
@@ -212,6 +221,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     warmCrawler: () => crawler.warm(),
     paletteRenders,
     renderer: () => crawler.renderer(),
+    metrics,
     ...clientIdParts,
     async close() {
       await refresh.stop();
@@ -223,6 +233,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
       await popularity.close();
       await clientIdParts.clientIdUsage.close();
       await closeBackends();
+      assets.close?.();
     },
   };
 }

@@ -11,6 +11,8 @@ export interface BatchRequest {
   cachedOnly: boolean;
   allowNsfw: boolean | undefined;
   palette: boolean;
+  /** The transport's request id: crawls queued for misses carry it to the worker's log lines (ADR 0039). */
+  requestId?: string;
 }
 
 const TOO_LARGE = { code: 'response_too_large', message: 'The brand did not fit in this response; request it again in a smaller batch.' };
@@ -68,7 +70,7 @@ function returnedCost({ deps }: Batch, serialized: Serialized): number {
  * counters, then charges the brands it returned, each once.
  */
 export async function batchBrands(deps: UseCaseDeps, payer: Payer, request: BatchRequest): Promise<Charged<{ json: string }>> {
-  const options = { cachedOnly: request.cachedOnly, allowNsfw: request.allowNsfw, itemTimeoutMs: deps.batchItemTimeoutMs, owner: payer.account };
+  const options = { cachedOnly: request.cachedOnly, allowNsfw: request.allowNsfw, itemTimeoutMs: deps.batchItemTimeoutMs, owner: payer.account, requestId: request.requestId };
   const outcomes = await deps.batch.resolve(request.items, options);
   const found = outcomes.flatMap((o) => (o.status === 200 ? [o.brand.stored.brand] : []));
   const context = { deps, request, outcomes };

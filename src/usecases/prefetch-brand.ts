@@ -11,8 +11,9 @@ export type PrefetchAnswer = 'held' | 'queued' | 'not_found';
  * domain can have a crawl queued, even when a ticker resolves to a website not yet indexed);
  * so is a domain whose crawl failed moments ago. 503 `temporarily_unavailable` when the queue, or the payer's
  * share of it, is full. The payer is never charged; it owns the queued crawl, which takes fair turns (ADR 0015).
+ * `requestId`: the transport's request id, carried by the queued job for the worker's log lines.
  */
-export async function prefetchBrand(deps: UseCaseDeps, payer: Payer, readings: Readings): Promise<PrefetchAnswer> {
+export async function prefetchBrand(deps: UseCaseDeps, payer: Payer, readings: Readings, requestId?: string): Promise<PrefetchAnswer> {
   // A ticker, ISIN or crypto symbol is resolved to its website: held there answers 200 (reads only, no write).
   const known = await deps.lookup.state(readings, { resolve: true });
   if (known.state === 'held') return 'held';
@@ -20,6 +21,7 @@ export async function prefetchBrand(deps: UseCaseDeps, payer: Payer, readings: R
   const queueable = known.state === 'absent' && primary.kind === 'domain' && primary.source !== 'url';
   // The failure memory is read only here, where the brand is not held (one primary-key read).
   if (!queueable || (await deps.lookup.recentFailure(primary.domain)) !== null) return 'not_found';
-  if ((await deps.scheduler.schedule(primary.domain, payer.account)) === 'full') throw new ApiError('temporarily_unavailable');
+  // The request's id travels with the job, so the worker's lines about this crawl carry it (ADR 0039).
+  if ((await deps.scheduler.schedule(primary.domain, payer.account, requestId)) === 'full') throw new ApiError('temporarily_unavailable');
   return 'queued';
 }

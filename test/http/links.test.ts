@@ -158,6 +158,8 @@ async function triggers(): Promise<[ErrorCode, string, Answer][]> {
   await add('invalid_transaction', 'transaction body without countryCode', inject('POST', '/v2/brands/transaction', { ...k, 'content-type': 'application/json' }, { transactionLabel: 'STARBUCKS' }));
   await add('transaction_not_enriched', 'transaction no merchant matches', inject('POST', '/v2/brands/transaction', { ...k, 'content-type': 'application/json' }, { transactionLabel: 'MONTHLY SERVICE FEE', countryCode: 'US' }));
   // The MCP server (docs/mcp.md): a token never sold.
+  // /metrics (docs/deployment.md#metrics): this stack has no metrics token, so no scrape of the API port is let in.
+  await add('metrics_token_required', 'metrics without the metrics token', inject('GET', '/metrics', { authorization: 'Bearer not-the-token' }));
   await add('invalid_mcp_token', 'MCP token never sold', inject('POST', '/mcp', { authorization: `Bearer bb_mcp_${'x'.repeat(43)}`, 'content-type': 'application/json' }, {}));
   // Webhook management (POST /graphql, docs/webhooks.md): a resolver's refusal is a GraphQL error in a 200 answer,
   // whose own status is `extensions.status`; that error object is the answer checked.

@@ -91,6 +91,8 @@ describe('/openapi.json', () => {
       'GET /v2/brands/ticker/{identifier}/company/industries',
       'GET /assets/{key}',
       'GET /healthz',
+      'GET /readyz',
+      'GET /metrics',
     ]) {
       expect(routes).toContain(route);
     }
@@ -149,6 +151,8 @@ describe('/openapi.json', () => {
     await answer('/v2/brands/{identifier}/company/industries', 'get', get('/v2/brands/unheld.test/company/industries'), 404);
     await answer('/v2/brands/batch', 'post', batch(key, ['acme.com', 'AAPL', 'queued.test', '']), 200);
     await answer('/healthz', 'get', get('/healthz', {}), 200);
+    await answer('/readyz', 'get', get('/readyz', {}), 200);
+    await answer('/metrics', 'get', get('/metrics', {}), 401);
 
     await answer(brand, 'head', head('/v2/brands/acme.com'), 200);
     await answer(brand, 'head', head('/v2/brands/AAPL'), 404);

@@ -51,7 +51,8 @@ export async function gatedApp(services: Services, search: ProductPolicy, option
     cacheMs: 0,
     clock: () => clock.now,
   });
-  const app = await buildApp({ ...appDepsFor(services), search: { gate, brands: services.brandSearch } });
+  // A second app over the same services: request metrics stay with the stack's own app (one registration each).
+  const app = await buildApp({ ...appDepsFor(services), metrics: null, search: { gate, brands: services.brandSearch } });
   await app.ready();
   return { app, gate, usage, clock };
 }

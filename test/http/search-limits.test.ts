@@ -126,7 +126,7 @@ describe('a search that cannot answer', () => {
     const logs: string[] = [];
     const brands = new BrandSearch(down.store, (key) => key, { timeoutMs: 2000, referenceCheckMs: 60_000, logger: createLogger({ level: 'warn', destination: new Writable({ write: (chunk: Buffer, _enc, done) => done(logs.push(chunk.toString('utf8')) > 0 ? null : undefined) }) }) });
     await down.store.close();
-    const app = await buildApp({ ...appDepsFor(stack.services), search: { gate: stack.services.clientIdGate, brands } });
+    const app = await buildApp({ ...appDepsFor(stack.services), metrics: null, search: { gate: stack.services.clientIdGate, brands } });
     try {
       const { id, orgId } = await newClientId();
       await stack.services.clientIdUsage.flush();

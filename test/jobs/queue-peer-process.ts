@@ -65,6 +65,9 @@ class PeerQueue implements JobQueue {
   depth(): Promise<number> {
     return this.#call('depth', []);
   }
+  oldestQueuedAt(): Promise<Date | null> {
+    return this.#call('oldestQueuedAt', []);
+  }
   get(id: string): Promise<Job | null> {
     return this.#call('get', [id]);
   }

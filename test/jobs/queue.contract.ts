@@ -161,6 +161,22 @@ export function queueContract(name: string, open: () => Promise<QueueHarness>): 
         expect(await queue.depth()).toBe(2);
       });
 
+      it('oldestQueuedAt: the earliest runAt of a queued job; running and finished jobs do not count', async () => {
+        expect(await queue.oldestQueuedAt()).toBeNull();
+        const a = await enqueue('a.com', at(0));
+        await enqueue('b.com', at(5_000));
+        await enqueue('c.com', at(60_000));
+        expect((await queue.oldestQueuedAt())?.getTime()).toBe(at(0).getTime());
+        const claimed = await queue.claim([NAME], LEASE, at(1_000));
+        expect(claimed?.id).toBe(a.id);
+        expect((await queue.oldestQueuedAt())?.getTime()).toBe(at(5_000).getTime());
+        await queue.complete(a.id);
+        const b = await queue.claim([NAME], LEASE, at(6_000));
+        expect(b?.key).toBe('b.com');
+        await queue.fail(b?.id ?? 'missing', 'boom', null);
+        expect((await queue.oldestQueuedAt())?.getTime()).toBe(at(60_000).getTime());
+      });
+
       it('throws QueueFullError at maxDepth but still answers a duplicate', async () => {
         const a = await queue.enqueue(NAME, 'a.com', { domain: 'a.com', refresh: false }, { maxDepth: 2 });
         await queue.enqueue(NAME, 'b.com', { domain: 'b.com', refresh: false }, { maxDepth: 2 });

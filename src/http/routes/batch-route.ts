@@ -83,7 +83,7 @@ export function registerBatchRoute(app: FastifyInstance, deps: AppDeps): void {
       const payer = request.payer;
       if (!payer) throw new Error('batch handler ran without a payer');
       const body = request.body as BatchBodyType;
-      const batch = { items: body.identifiers as BatchItem[], cachedOnly: body.cachedOnly === true, allowNsfw: body.allowNsfw, palette: body.palette === true };
+      const batch = { items: body.identifiers as BatchItem[], cachedOnly: body.cachedOnly === true, allowNsfw: body.allowNsfw, palette: body.palette === true, requestId: request.id };
       const { value, usage } = await batchBrands(deps.usecases, payer, batch);
       setUsageHeaders(reply, usage);
       return reply.code(200).type('application/json; charset=utf-8').send(value.json);

@@ -17,7 +17,7 @@ const STATUS = { held: 200, queued: 202, not_found: 404 } as const;
 async function prefetch(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, payer: Payer, readings: Readings): Promise<FastifyReply> {
   const primary = readings.primary;
   request.resolvedDomain = primary.kind === 'domain' ? primary.domain : null;
-  return reply.code(STATUS[await prefetchBrand(deps.usecases, payer, readings)]).send();
+  return reply.code(STATUS[await prefetchBrand(deps.usecases, payer, readings, request.id)]).send();
 }
 
 /** Only a domain (or an email address's domain) can have a crawl queued: the other typed routes never answer 202. */

@@ -230,6 +230,12 @@ export class SqlJobQueue implements JobQueue {
     return countQueued(this.db);
   }
 
+  async oldestQueuedAt(): Promise<Date | null> {
+    // One index probe on jobs_state_run_at_idx.
+    const row = await this.db.selectFrom('jobs').select('run_at').where('state', '=', 'queued').orderBy('run_at').limit(1).executeTakeFirst();
+    return row === undefined ? null : fromMillis(row.run_at);
+  }
+
   async get(id: string): Promise<Job | null> {
     const row = await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
     return row === undefined ? null : rowToJob(row);
