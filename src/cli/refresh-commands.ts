@@ -10,25 +10,15 @@ import { wholeNumber } from './whole-number.js';
  * worker processes use); loaded when the command runs.
  */
 async function withScheduler<T>(run: (scheduler: RefreshScheduler, config: Readonly<Config>, analysisRows: () => Promise<number>) => Promise<T>): Promise<T> {
-  const [{ cliConfig, withStore }, { RefreshScheduler }, { refreshAgeMs }, { silentLogger }] = await Promise.all([
+  const [{ cliConfig, withStore }, { RefreshScheduler }, { refreshSettingsFor }, { silentLogger }] = await Promise.all([
     import('./cli-runtime.js'),
     import('../brands/refresh-scheduler.js'),
-    import('../brands/refresh.js'),
+    import('../main/refresh-settings.js'),
     import('../platform/logger.js'),
   ]);
   const config = cliConfig();
   return withStore(config, ({ store, queue }) => {
-    const scheduler = new RefreshScheduler(
-      { store, queue, logger: silentLogger() },
-      {
-        maxAgeMs: refreshAgeMs(config.refreshAgeDays),
-        intervalMs: config.refresh.intervalMs,
-        perTick: config.refresh.perTick,
-        maxActive: config.refresh.maxActive,
-        maxDepth: Math.max(1, Math.floor(config.queueMaxDepth / 2)),
-        failurePauseMs: config.crawlFailureMemoryMaxMs,
-      },
-    );
+    const scheduler = new RefreshScheduler({ store, queue, logger: silentLogger() }, refreshSettingsFor(config));
     return run(scheduler, config, () => store.analysisCacheSize());
   });
 }

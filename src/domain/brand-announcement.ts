@@ -44,7 +44,8 @@ export function logoContentKeys(brand: Brand): string[] {
   return [...new Set(brand.logos.flatMap((logo) => logo.formats.map((f) => contentKeyOf(f.src))))];
 }
 
-function bitDistance(a: string, b: string): number {
+/** Number of differing bits between two 64-bit hashes in hex (0–64); media/perceptual-hash.ts makes them. */
+export function hammingDistance(a: string, b: string): number {
   let diff = BigInt(`0x${a}`) ^ BigInt(`0x${b}`);
   let count = 0;
   while (diff > 0n) {
@@ -56,7 +57,7 @@ function bitDistance(a: string, b: string): number {
 
 function sameSignature(a: MarkSignature, b: MarkSignature): boolean {
   if (a.aspect !== null && b.aspect !== null && Math.abs(Math.log(a.aspect / b.aspect)) > SAME_MARK_MAX_LOG_ASPECT) return false;
-  return bitDistance(a.dhash, b.dhash) <= SAME_MARK_MAX_BITS;
+  return hammingDistance(a.dhash, b.dhash) <= SAME_MARK_MAX_BITS;
 }
 
 /**

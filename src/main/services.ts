@@ -15,7 +15,7 @@ import { FinancialResolver } from '../brands/financial-resolver.js';
 import { CrawlScheduler } from '../brands/crawl-scheduler.js';
 import { PopularityCounter } from '../brands/popularity-counter.js';
 import { RefreshScheduler } from '../brands/refresh-scheduler.js';
-import { refreshAgeMs } from '../brands/refresh.js';
+import { refreshSettingsFor } from './refresh-settings.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { openAssetStore } from './asset-store-backend.js';
 import { AssetUrls } from '../assets/asset-urls.js';
@@ -159,18 +159,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   const scheduler = new CrawlScheduler(queue, config.queueMaxDepth, () => listeners.forEach((wake) => wake()), config.queueMaxPerOrg);
   const popularity = new PopularityCounter(store, { flushMs: config.refresh.popularityFlushMs, onFlushError: (err) => logger.warn({ err }, 'brand popularity flush failed; retrying') });
   const lookup = new BrandLookup(store, cache, indexer, resolver, popularity);
-  // Refresh crawls keep to half the backlog, as palette renders do: prefetches and batch misses keep the rest.
-  const refresh = new RefreshScheduler(
-    { store, queue, logger, notify: () => listeners.forEach((wake) => wake()) },
-    {
-      maxAgeMs: refreshAgeMs(config.refreshAgeDays),
-      intervalMs: config.refresh.intervalMs,
-      perTick: config.refresh.perTick,
-      maxActive: config.refresh.maxActive,
-      maxDepth: Math.max(1, Math.floor(config.queueMaxDepth / 2)),
-      failurePauseMs: config.crawlFailureMemoryMaxMs,
-    },
-  );
+  const refresh = new RefreshScheduler({ store, queue, logger, notify: () => listeners.forEach((wake) => wake()) }, refreshSettingsFor(config));
   const batch = new BatchLookup(lookup, scheduler);
   const sealedBox = lazySealedBox(config, logger);
   const webhookDelivery = webhookDeliveryFor(config, { store, billing, box: sealedBox, mailer, logger });

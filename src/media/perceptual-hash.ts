@@ -22,16 +22,8 @@ export function differenceHash(raster: RgbaRaster): string {
   return bits.toString(16).padStart(16, '0');
 }
 
-/** Number of differing bits between two hashes from `differenceHash` (0–64). */
-export function hammingDistance(a: string, b: string): number {
-  let diff = BigInt(`0x${a}`) ^ BigInt(`0x${b}`);
-  let count = 0;
-  while (diff > 0n) {
-    count += Number(diff & 1n);
-    diff >>= 1n;
-  }
-  return count;
-}
+/** Number of differing bits between two hashes from `differenceHash` (0–64); one implementation, in domain/. */
+export { hammingDistance } from '../domain/brand-announcement.js';
 
 /** Box-averaged greyscale grid; each cell averages every source pixel that falls in it. */
 function sampleGrey(raster: RgbaRaster): Float64Array {
