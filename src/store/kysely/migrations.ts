@@ -294,9 +294,19 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, opts: MigrateOptions =
     provider: { getMigrations: async () => MIGRATIONS },
     ...(opts.migrationTableSchema === undefined ? {} : { migrationTableSchema: opts.migrationTableSchema }),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  // Kysely looks for its migration tables by introspecting every schema's tables; on PostgreSQL a table that another
+  // schema's owner drops between the catalog read and its cast fails that look-up with undefined_table (42P01) before
+  // any migration ran. Migrating is idempotent, so such a failure is tried again (a few times at most).
+  for (let tries = 0; tries < 3 && error !== undefined && results === undefined && isUndefinedTable(error); tries++) {
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`migration ${failed} failed`, { cause: error });
   }
+}
+
+function isUndefinedTable(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '42P01';
 }
