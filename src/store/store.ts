@@ -279,17 +279,13 @@ export interface ClaimedWebhookDelivery {
   authorizationSealed: string | null;
 }
 
-/** One attempt's outcome as recorded (webhook_attempts row) and what it does to the delivery and the webhook. */
-export interface WebhookAttemptRecord {
+/**
+ * One attempt as recorded (a webhook_attempts row: the domain's WebhookAttempt) and what it does to the delivery and
+ * the webhook. `attempt` must be the claimed delivery's `attempts + 1` (a second recording of the same attempt is
+ * refused).
+ */
+export interface WebhookAttemptRecord extends WebhookAttempt {
   deliveryId: string;
-  /** 1-based; must be the claimed delivery's `attempts + 1` (a second recording of the same attempt is refused). */
-  attempt: number;
-  startedAt: Date;
-  statusCode: number | null;
-  latencyMs: number;
-  responseExcerpt: string | null;
-  error: string | null;
-  sourceAddress: string | null;
   /** `delivered` (2xx), `retry` at `nextAttemptAt`, or `abandoned` (the last attempt failed). */
   outcome: 'delivered' | 'retry' | 'abandoned';
   nextAttemptAt: Date | null;
