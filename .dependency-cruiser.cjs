@@ -5,7 +5,7 @@
  */
 // search/ is a feature too (ports only, no backend package), but not in the list features may import: use cases
 // reach the search service through the port they declare (usecases/search-brands.ts: NameSearch).
-const FEATURES = '^src/(brands|crawl|media|assets|palette|billing|webhooks|events|usecases|refdata|payments|search|context|transactions|cdn)/';
+const FEATURES = '^src/(brands|crawl|media|assets|palette|billing|webhooks|events|usecases|refdata|payments|search|context|transactions|cdn|dashboard-accounts)/';
 const BACKEND_PACKAGES = '^(fastify|@fastify|pg|better-sqlite3|pg-boss|kysely)($|/)';
 
 module.exports = {
@@ -39,7 +39,7 @@ module.exports = {
       to: {
         path: '^src/',
         pathNot: [
-          '^src/(domain|platform|config|brands|crawl|media|palette|billing|webhooks|events|usecases|refdata|payments|context|transactions|cdn)/',
+          '^src/(domain|platform|config|brands|crawl|media|palette|billing|webhooks|events|usecases|refdata|payments|context|transactions|cdn|dashboard-accounts)/',
           '^src/assets/[^/]+\\.ts$',
           '^src/store/store\\.ts$',
           '^src/store/types\\.ts$',

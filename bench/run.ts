@@ -7,6 +7,10 @@
  * `npm run bench -- --cached-only` measures the cached lookup ratio alone (the figure in the headline of
  * docs/performance.md). The rate limiter is on, as in production, with a limit the load never reaches. First
  * lookups of the shared corpus's real pages (bench/first-lookups.ts) run at the end when the corpus is there.
+ * `npm run bench -- --fleet` runs only the fleet figures (bench/fleet-bench.ts: two API processes vs one, two
+ * worker processes vs one, on PostgreSQL); the full run includes them.
+ * `npm run bench -- --million` runs only bench/million-brands.ts (lookup p50/p99 with 10k, 100k and 1M brands held,
+ * SQLite and PostgreSQL; `--keep` keeps the generated stores for the next run); the full run includes it.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -31,6 +35,8 @@ import { benchLogoCdn } from './logo-cdn.js';
 import { benchWebhookDelivery } from './webhook-delivery.js';
 import { benchTransactionMatch } from './transaction-match.js';
 import { benchContextBuild } from './context-build.js';
+import { benchFleet } from './fleet-bench.js';
+import { benchMillionBrands, millionSizes } from './million-brands.js';
 import type { Brand } from '../src/domain/brand.js';
 import { brandIdForDomain, brandUrn } from '../src/domain/ids.js';
 
@@ -40,6 +46,10 @@ const CONNECTIONS = 32;
 /** On by default, as in production; `BENCH_RATE_LIMIT_PER_MINUTE=0` switches it off to measure what it costs. */
 const BENCH_RATE_LIMIT_PER_MINUTE = Number(process.env.BENCH_RATE_LIMIT_PER_MINUTE ?? 1_000_000_000);
 const CACHED_ONLY = process.argv.includes('--cached-only');
+/** `npm run bench -- --fleet`: only the fleet figures (two API processes vs one, two workers vs one; bench/fleet-bench.ts). */
+const FLEET_ONLY = process.argv.includes('--fleet');
+/** `npm run bench -- --million`: only the lookups with 10k, 100k and 1M brands held (bench/million-brands.ts). */
+const MILLION_ONLY = process.argv.includes('--million');
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 async function waitForHttp(url: string, headers: Record<string, string> = {}): Promise<void> {
@@ -178,7 +188,11 @@ async function measureTheRest(dataDir: string, port: number, headers: Record<str
   const search = await benchSearch();
   // What /metrics recording costs the cached lookup: the same services with and without it (bench/metrics-overhead.ts).
   const metricsOverhead = await benchMetricsOverhead();
-  return { metricsOverhead, batch, extraction, recrawl, cliStart, refdataImport, paletteBuild, industryModelLoad, imageKind, search, logoCdn, webhookDelivery, transactionMatch, contextBuild, ...(firstLookups ? { firstLookups } : {}), ...(revisions ? { revisions } : {}) };
+  // Two API processes vs one and two worker processes vs one, on PostgreSQL (bench/fleet-bench.ts, issue 22).
+  const fleet = await benchFleet({ durationSeconds: DURATION_S, rounds: ROUNDS });
+  // Lookups p50/p99 with 10k, 100k and 1M generated brands held, cached and uncached, SQLite and PostgreSQL (bench/million-brands.ts).
+  const millionBrands = await benchMillionBrands({ sizes: millionSizes(), backends: ['sqlite', 'postgres'], keep: false });
+  return { fleet, millionBrands, metricsOverhead, batch, extraction, recrawl, cliStart, refdataImport, paletteBuild, industryModelLoad, imageKind, search, logoCdn, webhookDelivery, transactionMatch, contextBuild, ...(firstLookups ? { firstLookups } : {}), ...(revisions ? { revisions } : {}) };
 }
 
 /**
@@ -213,6 +227,10 @@ function median(values: number[]): number {
 }
 
 async function main(): Promise<void> {
+  if (MILLION_ONLY) {
+    console.log(JSON.stringify(await benchMillionBrands({ sizes: millionSizes(), backends: ['sqlite', 'postgres'], keep: process.argv.includes('--keep') }), null, 2));
+    return;
+  }
   const sites = await startFixtureSites();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'brandbase-bench-'));
   const port = 18787;
@@ -289,4 +307,5 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (FLEET_ONLY) console.log(JSON.stringify(await benchFleet({ durationSeconds: DURATION_S, rounds: ROUNDS }), null, 2));
+else await main();

@@ -3,6 +3,7 @@
  * document touches), on sparse feature vectors of unit length: the same features leafLogits() reads at prediction
  * time. Deterministic: documents are shuffled by a seeded generator.
  */
+import { seededRandom } from '../../src/platform/seeded-random.js';
 
 export interface TrainingExample {
   features: number[];
@@ -25,23 +26,12 @@ export interface TrainOptions {
   seed: number;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function trainSoftmax(examples: readonly TrainingExample[], features: number, leaves: number, options: TrainOptions): TrainedWeights {
   const weights = new Float64Array(features * leaves);
   const bias = new Float64Array(leaves);
   const g2 = new Float64Array(features * leaves).fill(1e-8);
   const b2 = new Float64Array(leaves).fill(1e-8);
-  const random = mulberry32(options.seed);
+  const random = seededRandom(options.seed);
   const order = examples.map((_, i) => i);
   const p = new Float64Array(leaves);
   for (let epoch = 0; epoch < options.epochs; epoch += 1) {

@@ -49,6 +49,10 @@ export class Accounts {
     return this.store.listOrganizations();
   }
 
+  getOrganization(id: string): Promise<Organization | null> {
+    return this.store.getOrganization(id);
+  }
+
   async createApiKey(input: { orgId: string; name?: string }): Promise<CreatedApiKey> {
     const org = await this.store.getOrganization(input.orgId);
     if (!org) throw new AccountError('org_not_found', `No organization with id ${input.orgId}.`);

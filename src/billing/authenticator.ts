@@ -2,6 +2,7 @@ import { ApiError } from '../domain/errors.js';
 import type { ApiKeyRecord, Organization } from '../domain/accounts.js';
 import type { AccountStore } from '../store/store.js';
 import { hashApiKeySecret } from './api-key-secret.js';
+import { ByteLru, stringBytes } from '../platform/byte-lru.js';
 
 export interface Principal {
   key: ApiKeyRecord;
@@ -26,19 +27,31 @@ interface CacheEntry {
   expires: number;
 }
 
+/** Default budget of verified keys kept (BRANDBASE_KEY_CACHE_MB): tens of thousands of keys. */
+export const DEFAULT_KEY_CACHE_BYTES = 8 * 1024 * 1024;
+
+/** Estimated heap of one entry: the token (the key) and the key and organization records, from their JSON length. */
+function entryBytes(entry: CacheEntry, token: string): number {
+  return stringBytes(token) + JSON.stringify(entry.principal).length * 3;
+}
+
 /**
  * Verifies API keys. Verified keys are cached for `cacheMs` so the lookup hot path does no database read; a
  * revocation made by this process takes effect at once, one made by another process (the CLI) within `cacheMs`.
  * Unknown keys are never cached, so a key created a moment ago works on its first request.
  */
 export class Authenticator {
-  private readonly cache = new Map<string, CacheEntry>();
+  /** Least recently used out, bounded by estimated bytes (ADR 0042). */
+  private readonly cache: ByteLru<string, CacheEntry>;
 
   constructor(
     private readonly store: AccountStore,
     private readonly cacheMs: number,
     private readonly clock: () => number = Date.now,
-  ) {}
+    maxBytes = DEFAULT_KEY_CACHE_BYTES,
+  ) {
+    this.cache = new ByteLru(maxBytes, entryBytes);
+  }
 
   async authenticate(token: string): Promise<Principal> {
     // Keyed by the token itself (memory only, never stored or logged): no hash on the cached path.
@@ -53,15 +66,12 @@ export class Authenticator {
     const org = await this.store.getOrganization(key.orgId);
     if (!org) throw new ApiError('invalid_api_key');
     const principal = { key, org };
-    if (this.cacheMs > 0) {
-      if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(token, { principal, expires: this.clock() + this.cacheMs });
-    }
+    if (this.cacheMs > 0) this.cache.set(token, { principal, expires: this.clock() + this.cacheMs });
     return principal;
   }
 
   /** Drops cached entries of a key (after a revocation in this process). */
   forget(keyId: string): void {
-    for (const [token, entry] of this.cache) if (entry.principal.key.id === keyId) this.cache.delete(token);
+    for (const [token, entry] of [...this.cache.entries()]) if (entry.principal.key.id === keyId) this.cache.delete(token);
   }
 }

@@ -1,7 +1,8 @@
 import { newId } from '../domain/ids.js';
 import type { UsageEntry, UsageSource, UsageSummary } from '../domain/accounts.js';
-import type { UsageStore } from '../store/store.js';
+import type { CreditLeaseStore, UsageStore } from '../store/store.js';
 import { billingPeriod, type BillingPeriod } from './billing-period.js';
+import { CreditLeases, DEFAULT_CREDIT_LEASE_SETTINGS, type CreditLeaseSettings, type HeldLease } from './credit-leases.js';
 
 /** Credits per source. */
 export interface SourceCounts {
@@ -45,6 +46,18 @@ export interface Reservation {
   /** The billing period the reservation was made in. */
   periodKey: string;
   settled: boolean;
+  /** The leases the credits were taken from, per source (ADR 0040). */
+  leases?: Partial<Record<UsageSource, HeldLease>>;
+}
+
+export interface UsageMeterOptions {
+  flushMs?: number;
+  reloadMs?: number;
+  onFlushError?: (error: unknown) => void;
+  /** Credit leases (ADR 0040): timeout, block size and the rest; defaults in DEFAULT_CREDIT_LEASE_SETTINGS. */
+  leases?: Partial<CreditLeaseSettings>;
+  /** A lease could not be renewed or given back (it then expires on its own). */
+  onLeaseError?: (error: unknown) => void;
 }
 
 /** What an organization may use per source beyond what it already used (the prepaid balance is the meter's). */
@@ -74,60 +87,130 @@ export interface UsageSnapshot {
  * `x-api-key-approximate-usage` header may use `approximateUsed`, which the spec allows to trail.
  *
  * Every entry has a source: the period quota, the prepaid balance (which spans periods) or overage. Quota checks
- * reserve credits per source before the work and settle or cancel after, so concurrent requests of one
- * organization in this process can never together pass what each source allows. Other processes' charges (and
- * new credit grants) are picked up when the counter is reloaded (each new period, and every `reloadMs`).
+ * reserve credits per source before the work and settle or cancel after. Credits are reserved from blocks this
+ * process leased from the store (credit-leases.ts, ADR 0040): a grant checks the ledger and every process's leases
+ * against the limit, and the flush moves charged credits from the lease to the ledger in one transaction, so however
+ * many processes serve an organization, together they never pass what a source allows, and a request served from a
+ * block costs no query. The counters (usage figures, warnings) still reload from the ledger every `reloadMs`.
  */
 export class UsageMeter {
   private readonly counters = new Map<string, OrgCounter>();
   private readonly loading = new Map<string, Promise<OrgCounter>>();
   /** Charges not yet written, grouped per (org, key, reason, source, period): one ledger entry per group and flush. */
   private buffer = new Map<string, UsageEntry>();
+  /** Credits charged from each lease since the last flush: the flush debits the lease by as many. */
+  private debits = new Map<HeldLease, number>();
+  private readonly leases: CreditLeases;
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
   private readonly loadedAt = new Map<string, number>();
   private cachedPeriod: BillingPeriod | null = null;
+  private cachedFrom = 0;
+  private cachedTo = 0;
 
   constructor(
-    private readonly store: UsageStore,
+    private readonly store: UsageStore & CreditLeaseStore,
     private readonly now: () => Date = () => new Date(),
-    private readonly options: { flushMs?: number; reloadMs?: number; onFlushError?: (error: unknown) => void } = {},
-  ) {}
+    private readonly options: UsageMeterOptions = {},
+  ) {
+    const settings = { ...DEFAULT_CREDIT_LEASE_SETTINGS, ...options.leases };
+    this.leases = new CreditLeases(store, now, settings, (error) => (options.onLeaseError ?? options.onFlushError)?.(error));
+  }
 
   /** Reserves credits of the period quota if the organization has them; returns null when the quota would be exceeded. */
-  async reserve(orgId: string, keyId: string | null, credits: number, quota: number): Promise<Reservation | null> {
-    const counter = await this.counter(orgId);
-    const used = counter.persisted.quota + counter.buffered.quota + counter.reserved.quota;
-    if (used + credits > quota) return null;
-    counter.reserved.quota += credits;
-    return { orgId, keyId, credits, parts: { quota: credits, prepaid: 0, overage: 0 }, periodKey: counter.periodKey, settled: false };
+  reserve(orgId: string, keyId: string | null, credits: number, quota: number): Promise<Reservation | null> {
+    if (!Number.isInteger(credits) || credits <= 0) return Promise.reject(new RangeError('credits must be a positive integer'));
+    return this.reserveLeased(orgId, keyId, credits, { quota, overage: 0 }, true, ['quota']);
   }
 
   /**
    * Reserves credits from the sources in charging order (quota, prepaid, overage). `all`: exactly `credits` or
    * nothing (null); otherwise as many as available up to `credits`, null when not even one is.
    */
-  async reserveFromSources(orgId: string, keyId: string | null, credits: number, limits: SourceLimits, all: boolean): Promise<Reservation | null> {
-    if (!Number.isInteger(credits) || credits <= 0) throw new RangeError('credits must be a positive integer');
-    const counter = await this.counter(orgId);
-    // From here to the return nothing awaits: the check and the hold are one step for this process.
-    const available = this.availableIn(counter, limits);
-    const availableTotal = total(available);
-    if (all ? availableTotal < credits : availableTotal < 1) return null;
-    let wanted = Math.min(credits, availableTotal);
-    const parts = zero();
-    for (const source of SOURCES) {
-      const take = Math.min(wanted, available[source]);
-      parts[source] = take;
-      counter.reserved[source] += take;
-      wanted -= take;
-    }
-    return { orgId, keyId, credits: total(parts), parts, periodKey: counter.periodKey, settled: false };
+  reserveFromSources(orgId: string, keyId: string | null, credits: number, limits: SourceLimits, all: boolean): Promise<Reservation | null> {
+    if (!Number.isInteger(credits) || credits <= 0) return Promise.reject(new RangeError('credits must be a positive integer'));
+    return this.reserveLeased(orgId, keyId, credits, limits, all, SOURCES);
   }
 
-  /** Credits each source could still give a new reservation. */
+  /**
+   * Takes credits from this process's leases in charging order. A source whose lease lacks credits is topped up
+   * first (an await), unless the store recently had none left for it; then the whole choice is made again, so the
+   * check and the hold are one synchronous step.
+   */
+  private async reserveLeased(
+    orgId: string,
+    keyId: string | null,
+    credits: number,
+    limits: SourceLimits,
+    all: boolean,
+    sources: readonly UsageSource[],
+  ): Promise<Reservation | null> {
+    // The hot path: a fresh counter needs no await (the counter only feeds usage figures; leases decide).
+    if (!this.freshCounter(orgId)) await this.counter(orgId);
+    /** Leases whose grant for this reservation came back short: their source has nothing more to give it. */
+    let drained: Set<HeldLease> | null = null;
+    for (;;) {
+      const at = this.now();
+      const nowMs = at.getTime();
+      const period = this.period(at);
+      const counter = this.counters.get(orgId);
+      const parts = zero();
+      const leases: Partial<Record<UsageSource, HeldLease>> = {};
+      let wanted = credits;
+      let missing: { lease: HeldLease; credits: number; limit: number } | null = null;
+      for (const source of sources) {
+        const limit = source === 'quota' ? limits.quota : source === 'overage' ? limits.overage : Number.POSITIVE_INFINITY;
+        // A source the organization may not use (overage on the free plan, a quota of 0) needs no lease at all.
+        if (limit <= 0) continue;
+        const lease = this.leases.current(orgId, source, source === 'prepaid' ? '' : period.key, nowMs);
+        const take = Math.min(wanted, this.leases.free(lease, nowMs));
+        if (take > 0) {
+          parts[source] = take;
+          leases[source] = lease;
+          wanted -= take;
+        }
+        if (wanted === 0) break;
+        // No query for a prepaid balance this process sees empty (a grant made elsewhere shows at the next reload).
+        const none = source === 'prepaid' && counter !== undefined && counter.prepaidBalance - counter.prepaidPending <= 0;
+        if (!none && !drained?.has(lease) && !this.leases.exhausted(lease, nowMs)) {
+          missing = { lease, credits: wanted, limit };
+          break;
+        }
+      }
+      if (missing) {
+        // A full grant may still be taken by other requests before this one looks again: it then asks again.
+        if (!(await this.leases.acquire(missing.lease, missing.credits, missing.limit, period))) (drained ??= new Set()).add(missing.lease);
+        continue;
+      }
+      const got = total(parts);
+      if (all ? got < credits : got < 1) return null;
+      for (const source of SOURCES) {
+        const lease = leases[source];
+        if (lease) {
+          lease.reserved += parts[source];
+          lease.usedSinceRenewal = true;
+        }
+        if (counter) counter.reserved[source] += parts[source];
+      }
+      return { orgId, keyId, credits: got, parts, periodKey: counter?.periodKey ?? period.key, settled: false, leases };
+    }
+  }
+
+  /**
+   * Credits each source could still give a new reservation, across processes: the limit minus the ledger minus
+   * every live lease, plus what this process's leases hold free. Flushes first; reads the store (refusal path only).
+   */
   async available(orgId: string, limits: SourceLimits): Promise<SourceCounts> {
-    return this.availableIn(await this.counter(orgId), limits);
+    await this.flush();
+    const at = this.now();
+    const period = this.period(at);
+    const [summary, leased] = await Promise.all([this.store.summarizeUsage(orgId, period.start, period.end), this.store.leasedCredits(orgId, period.key, at)]);
+    const mine = (source: UsageSource) => this.leases.usableFree(orgId, source, source === 'prepaid' ? '' : period.key, at.getTime());
+    return {
+      quota: Math.max(0, limits.quota - summary.quota - leased.quota) + mine('quota'),
+      prepaid: Math.max(0, summary.prepaidBalance - leased.prepaid) + mine('prepaid'),
+      overage: Math.max(0, limits.overage - summary.overage - leased.overage) + mine('overage'),
+    };
   }
 
   /**
@@ -149,8 +232,10 @@ export class UsageMeter {
     }
     let left = credits;
     for (const source of SOURCES) {
+      const lease = reservation.leases?.[source];
+      if (lease) lease.reserved -= reservation.parts[source];
       const take = Math.min(left, reservation.parts[source]);
-      if (take > 0) this.charge(reservation.orgId, reservation.keyId, take, reason, source);
+      if (take > 0) this.chargeFrom(reservation.orgId, reservation.keyId, take, reason, source, lease);
       left -= take;
     }
   }
@@ -161,7 +246,21 @@ export class UsageMeter {
 
   /** Appends a charge without a reservation (callers that already checked the quota). */
   charge(orgId: string, keyId: string | null, credits: number, reason: string, source: UsageSource = 'quota'): void {
+    this.chargeFrom(orgId, keyId, credits, reason, source, undefined);
+  }
+
+  /** Makes the next read of the organization reload from the ledger and ask the store for credits again. */
+  forget(orgId: string): void {
+    this.loadedAt.delete(orgId);
+    this.leases.forget(orgId);
+  }
+
+  private chargeFrom(orgId: string, keyId: string | null, credits: number, reason: string, source: UsageSource, lease: HeldLease | undefined): void {
     if (!Number.isInteger(credits) || credits <= 0) throw new Error('credits must be a positive integer');
+    if (lease) {
+      lease.charged += credits;
+      this.debits.set(lease, (this.debits.get(lease) ?? 0) + credits);
+    }
     const at = this.now();
     const periodKey = this.period(at).key;
     const counter = this.counters.get(orgId);
@@ -208,11 +307,6 @@ export class UsageMeter {
     return { ...(await this.store.summarizeUsage(orgId, period.start, period.end)), period };
   }
 
-  /** Makes the next read of the organization reload from the ledger (after a credit grant, for example). */
-  forget(orgId: string): void {
-    this.loadedAt.delete(orgId);
-  }
-
   async flush(): Promise<void> {
     const run = this.flushing.then(() => this.writeBuffer());
     // The chain must survive a failed flush, or every later flush would fail with it.
@@ -220,19 +314,12 @@ export class UsageMeter {
     return run;
   }
 
+  /** Flushes, then gives back the credits this process's leases hold unused (the meter can still be used after). */
   async close(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.flush();
-  }
-
-  private availableIn(counter: OrgCounter, limits: SourceLimits): SourceCounts {
-    const { persisted: p, buffered: b, reserved: r } = counter;
-    return {
-      quota: Math.max(0, limits.quota - (p.quota + b.quota + r.quota)),
-      prepaid: Math.max(0, counter.prepaidBalance - counter.prepaidPending - r.prepaid),
-      overage: Math.max(0, limits.overage - (p.overage + b.overage + r.overage)),
-    };
+    await this.leases.close();
   }
 
   private async writeBuffer(): Promise<void> {
@@ -240,14 +327,24 @@ export class UsageMeter {
     this.timer = null;
     if (this.buffer.size === 0) return;
     const entries = [...this.buffer.values()];
+    const debits = this.debits;
     this.buffer = new Map();
+    this.debits = new Map();
     try {
-      await this.store.appendUsage(entries);
+      await this.store.appendUsage(
+        entries,
+        [...debits].map(([lease, credits]) => ({ leaseId: lease.id, credits })),
+      );
     } catch (error) {
       // Keep what was not written: it goes out with the next flush instead of being lost.
       for (const entry of entries) this.requeue(entry);
+      for (const [lease, credits] of debits) this.debits.set(lease, (this.debits.get(lease) ?? 0) + credits);
       this.scheduleFlush();
       throw error;
+    }
+    for (const [lease, credits] of debits) {
+      lease.held -= credits;
+      lease.charged -= credits;
     }
     for (const entry of entries) {
       const counter = this.counters.get(entry.orgId);
@@ -273,10 +370,15 @@ export class UsageMeter {
 
   /** The billing period of `at`, cached: computing it on every charge showed in the lookup profile. */
   private period(at: Date): BillingPeriod {
+    // Compared as numbers: relational operators on Dates convert both through valueOf on every call.
+    const ms = at.getTime();
     const cached = this.cachedPeriod;
-    if (cached && at >= cached.start && at < cached.end) return cached;
-    this.cachedPeriod = billingPeriod(at);
-    return this.cachedPeriod;
+    if (cached && ms >= this.cachedFrom && ms < this.cachedTo) return cached;
+    const period = billingPeriod(at);
+    this.cachedPeriod = period;
+    this.cachedFrom = period.start.getTime();
+    this.cachedTo = period.end.getTime();
+    return period;
   }
 
   private scheduleFlush(): void {
@@ -287,11 +389,17 @@ export class UsageMeter {
     this.timer.unref();
   }
 
-  private async counter(orgId: string): Promise<OrgCounter> {
-    const period = this.period(this.now());
+  /** The loaded counter when it is of the current period and younger than `reloadMs`. */
+  private freshCounter(orgId: string): OrgCounter | undefined {
+    const at = this.now();
     const existing = this.counters.get(orgId);
-    const fresh = (this.loadedAt.get(orgId) ?? 0) + (this.options.reloadMs ?? 5000) > this.now().getTime();
-    if (existing && existing.periodKey === period.key && fresh) return existing;
+    const fresh = (this.loadedAt.get(orgId) ?? 0) + (this.options.reloadMs ?? 5000) > at.getTime();
+    return existing && fresh && existing.periodKey === this.period(at).key ? existing : undefined;
+  }
+
+  private async counter(orgId: string): Promise<OrgCounter> {
+    const existing = this.freshCounter(orgId);
+    if (existing) return existing;
     let pending = this.loading.get(orgId);
     if (!pending) {
       pending = this.load(orgId).finally(() => this.loading.delete(orgId));

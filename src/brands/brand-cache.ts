@@ -1,4 +1,5 @@
 import type { AssetUrls } from '../assets/asset-urls.js';
+import { ByteLru, ENTRY_OVERHEAD_BYTES, stringBytes } from '../platform/byte-lru.js';
 import type { BoundCounter } from '../platform/metrics.js';
 import type { StoredBrand } from '../store/store.js';
 import { currentQualityScore } from './refresh.js';
@@ -21,6 +22,21 @@ export interface CachedBrand {
   expires: number;
 }
 
+/** Default budget of the brand cache (BRANDBASE_BRAND_CACHE_MB): about 17,000 records of a well-filled brand. */
+export const DEFAULT_BRAND_CACHE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The heap an entry holds, estimated from its JSON length: the JSON string (counted at 2 bytes a character), its
+ * UTF-8 bytes (1), the parsed stored record (objects, arrays and strings: 3.5), plus the domain and identifier keys
+ * that point at it. Calibrated on generated records (2,240 JSON characters on average): the estimate is 15.5 KB an
+ * entry, the measured heap and external memory 15.6 KB (docs/performance.md "A million brands").
+ */
+function entryBytes(entry: CachedBrand, domains: readonly string[], keys: readonly string[]): number {
+  let index = 0;
+  for (const key of [...domains, ...keys]) index += stringBytes(key) + ENTRY_OVERHEAD_BYTES;
+  return Math.ceil(entry.json.length * 3.5) + stringBytes(entry.json) + entry.bytes.length + index;
+}
+
 /**
  * Serialized brands and the domain → brand index, in memory. Saves in this process replace entries at once;
  * writes by other processes (`brandbase crawl`, a worker, another API process) are dropped by `invalidate`, called
@@ -29,7 +45,10 @@ export interface CachedBrand {
  * records held keys.
  */
 export class BrandCache {
-  private readonly byId = new Map<string, CachedBrand>();
+  /** Least recently used out, bounded by the entries' estimated bytes (ADR 0042); the indexes below follow it. */
+  private readonly byId: ByteLru<string, CachedBrand>;
+  /** The domains cached per brand, so an evicted brand takes its domain entries with it. */
+  private readonly domainsById = new Map<string, string[]>();
   private readonly idByDomain = new Map<string, string>();
   /** `ticker:XTKS:7203`, `isin:…`, `crypto:BTC` → brand id: a cached ticker lookup costs one Map lookup, like a domain. */
   private readonly idByKey = new Map<string, string>();
@@ -41,10 +60,17 @@ export class BrandCache {
   constructor(
     private readonly ttlMs: number,
     private readonly assetUrls: AssetUrls,
-    private readonly maxEntries = 50_000,
+    maxBytes = DEFAULT_BRAND_CACHE_BYTES,
     private readonly clock: () => number = Date.now,
     private readonly counters: CacheCounters = UNCOUNTED,
-  ) {}
+  ) {
+    this.byId = new ByteLru(maxBytes, (entry, id) => entryBytes(entry, this.domainsById.get(id) ?? [], this.keysById.get(id) ?? []), (id) => this.dropIndexes(id));
+  }
+
+  /** Estimated bytes held, and entries (tests, the bench). */
+  get usage(): { bytes: number; entries: number; maxBytes: number } {
+    return { bytes: this.byId.bytes, entries: this.byId.size, maxBytes: this.byId.maxBytes };
+  }
 
   getById(id: string): CachedBrand | null {
     return this.counted(this.live(id));
@@ -95,10 +121,13 @@ export class BrandCache {
     const json = JSON.stringify(brand);
     const entry = { stored, json, bytes: Buffer.from(json), expires: this.clock() + this.ttlMs };
     if (fence !== undefined && fence !== this.generation) return entry;
-    if (this.byId.size >= this.maxEntries) this.clear();
-    this.byId.set(stored.brand.id, entry);
-    for (const domain of domains) this.idByDomain.set(domain, stored.brand.id);
-    if (keys.length > 0) this.addKeys(stored.brand.id, keys);
+    const id = stored.brand.id;
+    // The indexes first: the entry's size counts the domains and keys that point at it.
+    for (const domain of domains) this.idByDomain.set(domain, id);
+    this.domainsById.set(id, [...new Set([...(this.domainsById.get(id) ?? []), ...domains])]);
+    if (keys.length > 0) this.addKeys(id, keys);
+    // Larger than the whole budget (or a budget of 0): answered, not kept.
+    if (!this.byId.set(id, entry)) this.dropIndexes(id);
     return entry;
   }
 
@@ -109,8 +138,17 @@ export class BrandCache {
       this.byId.delete(id);
       for (const key of this.keysById.get(id) ?? []) this.idByKey.delete(key);
       this.keysById.delete(id);
+      this.domainsById.delete(id);
     }
     for (const domain of domains) this.idByDomain.delete(domain);
+  }
+
+  /** An evicted brand's domain and identifier entries (only those still pointing at it). */
+  private dropIndexes(id: string): void {
+    for (const domain of this.domainsById.get(id) ?? []) if (this.idByDomain.get(domain) === id) this.idByDomain.delete(domain);
+    for (const key of this.keysById.get(id) ?? []) if (this.idByKey.get(key) === id) this.idByKey.delete(key);
+    this.domainsById.delete(id);
+    this.keysById.delete(id);
   }
 
   private addKeys(id: string, keys: readonly string[]): void {
@@ -129,6 +167,7 @@ export class BrandCache {
   clear(): void {
     this.generation++;
     this.byId.clear();
+    this.domainsById.clear();
     this.idByDomain.clear();
     this.idByKey.clear();
     this.keysById.clear();

@@ -1,6 +1,7 @@
 import type { Brand, FinancialIdentifiers, Logo } from '../domain/brand.js';
 import type { PaletteEvidence } from '../domain/palette.js';
 import type { ContextEvidence } from '../domain/brand-context.js';
+import type { LogoEvidence } from '../domain/logo-evidence.js';
 import { brandIdForDomain, brandUrn } from '../domain/ids.js';
 import type { Logger } from '../platform/logger.js';
 import type { BrandStore, IdentifierRef, RefreshStore, StoredBrand } from '../store/store.js';
@@ -139,7 +140,7 @@ export class BrandIndexer {
     }
     // Mark signatures first: the save's change detection reads them in its transaction (brand-event-log.ts).
     if (outcome.analysis) await this.analyses?.keepMarks(outcome.analysis);
-    const stored = await this.save(domain, outcome.domain, outcome.draft, outcome.paletteEvidence, outcome.contextEvidence);
+    const stored = await this.save(domain, outcome.domain, outcome.draft, outcome.paletteEvidence, outcome.contextEvidence, outcome.logoEvidence);
     if (outcome.paletteEvidence) await this.afterPaletteEvidence(stored, outcome.paletteEvidence);
     if (outcome.analysis) await this.analyses?.keep(outcome.domain, outcome.analysis);
     await this.memory.forget([...new Set([domain, outcome.domain])]);
@@ -159,7 +160,14 @@ export class BrandIndexer {
     }
   }
 
-  private async save(requested: string, finalDomain: string, draft: Omit<Brand, 'id' | 'urn' | 'palette'>, paletteEvidence?: PaletteEvidence, contextEvidence?: ContextEvidence): Promise<StoredBrand> {
+  private async save(
+    requested: string,
+    finalDomain: string,
+    draft: Omit<Brand, 'id' | 'urn' | 'palette'>,
+    paletteEvidence?: PaletteEvidence,
+    contextEvidence?: ContextEvidence,
+    logoEvidence?: LogoEvidence,
+  ): Promise<StoredBrand> {
     const existing =
       (await this.store.findBrandByIdentifier({ kind: 'domain', value: finalDomain })) ??
       (await this.store.findBrandByIdentifier({ kind: 'domain', value: requested }));
@@ -174,8 +182,12 @@ export class BrandIndexer {
     const stored: StoredBrand = { brand, status: 'indexed', crawledAt: now, createdAt: existing?.createdAt ?? now, updatedAt: now };
     const domains = [...new Set([finalDomain, requested])];
     const identifiers: IdentifierRef[] = [...domains.map((value): IdentifierRef => ({ kind: 'domain', value })), ...(await this.declared(brand))];
-    // The crawl's palette and context evidence commit with the record they were observed with (ADR 0023, 0035).
-    await this.store.saveBrand(stored, identifiers, { ...(paletteEvidence ? { paletteEvidence } : {}), ...(contextEvidence ? { contextEvidence } : {}) });
+    // The crawl's palette, context and logo evidence commit with the record they were observed with (ADR 0023, 0035, 0044).
+    await this.store.saveBrand(stored, identifiers, {
+      ...(paletteEvidence ? { paletteEvidence } : {}),
+      ...(contextEvidence ? { contextEvidence } : {}),
+      ...(logoEvidence ? { logoEvidence } : {}),
+    });
     this.options.onSaved?.(stored, domains);
     return stored;
   }

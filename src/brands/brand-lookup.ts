@@ -13,6 +13,8 @@ export interface LookupOptions {
   allowNsfw: boolean | undefined;
   /** Who a live crawl is for (fair turns for crawl workers, ADR 0015); null or unset for the operator's own. */
   owner?: string | null;
+  /** The API request a live crawl is for: named in the indexer's log lines as `reqId` (ADR 0039). */
+  requestId?: string;
 }
 
 export type LookupResult =
@@ -77,7 +79,7 @@ export class BrandLookup {
     for (const reading of [readings.primary, ...readings.fallbacks]) {
       const target = reading.kind === 'domain' ? reading.domain : resolution?.reading === reading ? resolution.domain : null;
       if (!target) continue;
-      const outcome = await this.indexer.index(target, { owner: options.owner ?? null });
+      const outcome = await this.indexer.index(target, { owner: options.owner ?? null, ...(options.requestId === undefined ? {} : { requestId: options.requestId }) });
       if (!outcome.ok) {
         failed ??= { status: 'not_found', message: NOT_FOUND_MESSAGE, domain: target, reason: outcome.reason };
         continue;

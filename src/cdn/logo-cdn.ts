@@ -71,9 +71,12 @@ export class LogoCdn {
     this.clock = options.clock ?? Date.now;
   }
 
-  /** `owner`: the organization the client ID belongs to (a queued crawl takes its fair turn, ADR 0015). */
-  async answer(request: LogoCdnRequest, owner: string | null): Promise<CdnAnswer> {
-    const source = await logoSource(this.usecases, request.readings, { owner, recent: this.recent });
+  /**
+   * `owner`: the organization the client ID belongs to (a queued crawl takes its fair turn, ADR 0015); `requestId`:
+   * the HTTP request, named in a queued crawl's log lines (`reqId`, ADR 0039).
+   */
+  async answer(request: LogoCdnRequest, owner: string | null, requestId?: string): Promise<CdnAnswer> {
+    const source = await logoSource(this.usecases, request.readings, { owner, recent: this.recent, ...(requestId === undefined ? {} : { requestId }) });
     if (source.kind !== 'held') return this.fallback(request, null, source.domain, source.kind === 'queued' ? 'crawl_queued' : 'logo_not_found');
     const logo = pickLogo(source.brand.logos, request.type, request.theme);
     const original = logo ? originalFor(logo, request.format) : null;

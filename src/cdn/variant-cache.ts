@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { VariantStore } from '../assets/asset-store.js';
+import { ByteLru } from '../platform/byte-lru.js';
 
 export interface CachedVariant {
   bytes: Buffer;
@@ -16,8 +17,8 @@ export interface CachedVariant {
 /** Bumped when rendering changes, so variants rendered by an older version are not served again. */
 const RENDER_VERSION = 'v1';
 
-const KEYS_MAX = 10_000;
-const keys = new Map<string, string>();
+/** Recent variant keys: each entry is the joined parts (about 100 characters) and a 69-character key. */
+const keys = new ByteLru<string, string>(2 * 1024 * 1024, (key, text) => (text.length + key.length) * 2);
 
 /**
  * The key of a variant: a hash of everything its bytes are made from, with the output's extension. Recent keys are
@@ -28,7 +29,6 @@ export function variantKey(parts: readonly (string | number | boolean | null)[],
   let key = keys.get(text);
   if (!key) {
     key = `${createHash('sha256').update([RENDER_VERSION, ...parts].join('|')).digest('hex')}.${ext}`;
-    if (keys.size >= KEYS_MAX) keys.clear();
     keys.set(text, key);
   }
   return key;
@@ -39,24 +39,23 @@ export function strongEtag(bytes: Buffer): string {
 }
 
 export class VariantCache {
-  private readonly memory = new Map<string, CachedVariant>();
+  /** Least recently used out, bounded by the variants' bytes plus their ETag and key (ADR 0042). */
+  private readonly memory: ByteLru<string, CachedVariant>;
   private readonly inFlight = new Map<string, Promise<CachedVariant>>();
-  private bytesHeld = 0;
   /** Variants answered from memory, from the store, and rendered (tests and the bench read them). */
   readonly stats = { memory: 0, store: 0, rendered: 0 };
 
   constructor(
     private readonly store: VariantStore,
-    private readonly maxMemoryBytes: number,
-  ) {}
+    maxMemoryBytes: number,
+  ) {
+    this.memory = new ByteLru(maxMemoryBytes, (variant, key) => variant.bytes.length + (variant.etag.length + key.length) * 2);
+  }
 
   /** The variant under `key`: from memory, else the store, else `render()` (stored and kept for next time). */
   async get(key: string, render: () => Promise<Buffer>): Promise<CachedVariant> {
     const hit = this.memory.get(key);
     if (hit) {
-      // Map order is the LRU order: a hit moves to the back.
-      this.memory.delete(key);
-      this.memory.set(key, hit);
       this.stats.memory += 1;
       return hit;
     }
@@ -78,18 +77,7 @@ export class VariantCache {
       await this.store.putVariant(key, bytes);
     }
     const variant = { bytes, etag: strongEtag(bytes) };
-    this.remember(key, variant);
-    return variant;
-  }
-
-  private remember(key: string, variant: CachedVariant): void {
-    if (variant.bytes.length > this.maxMemoryBytes) return;
     this.memory.set(key, variant);
-    this.bytesHeld += variant.bytes.length;
-    for (const [oldest, entry] of this.memory) {
-      if (this.bytesHeld <= this.maxMemoryBytes) break;
-      this.memory.delete(oldest);
-      this.bytesHeld -= entry.bytes.length;
-    }
+    return variant;
   }
 }

@@ -2,7 +2,7 @@
 import { buildProgram } from './program.js';
 
 /** Errors a person caused (a bad setting, an unknown organization): one line, exit code 2, no stack trace. */
-const USER_ERRORS = new Set(['ConfigError', 'AccountError', 'ClientIdError']);
+const USER_ERRORS = new Set(['ConfigError', 'AccountError', 'ClientIdError', 'DashboardAccountError']);
 
 async function main(): Promise<void> {
   try {

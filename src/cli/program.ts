@@ -10,12 +10,15 @@ import { registerBillingCommands } from './billing-commands.js';
 import { registerBrandCommands } from './brand-commands.js';
 import type { GlobalOptions } from './cli-runtime.js';
 import { registerCrawlCommand } from './crawl-command.js';
+import { registerFleetCommand } from './fleet-command.js';
 import { registerPaymentCommands } from './payment-commands.js';
 import { registerRefdataCommands } from './refdata-commands.js';
 import { registerRefreshCommands } from './refresh-commands.js';
 import { registerServeCommands } from './serve-commands.js';
 import { registerWebhookCommands } from './webhook-commands.js';
 import { registerClientIdCommands } from './client-id-commands.js';
+import { registerUserCommands } from './user-commands.js';
+import { registerGenerateCommands } from './generate-commands.js';
 
 /** package.json is two levels up from src/cli/ and from the built program (dist/cli/ or dist/chunks/) alike. */
 function version(): string {
@@ -32,6 +35,7 @@ export function buildProgram(): Command {
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   const globals = (): GlobalOptions => program.opts<GlobalOptions>();
   registerServeCommands(program, globals);
+  registerFleetCommand(program, globals);
   registerAdminCommands(program);
   registerBillingCommands(program);
   registerCrawlCommand(program, globals);
@@ -41,6 +45,8 @@ export function buildProgram(): Command {
   registerPaymentCommands(program);
   registerWebhookCommands(program);
   registerClientIdCommands(program);
+  registerUserCommands(program);
+  registerGenerateCommands(program);
   return program;
 }
 

@@ -11,6 +11,7 @@ import { WEBHOOK_DELIVERY_ENV_VARS, loadWebhookDeliveryConfig, type WebhookDeliv
 import { REFRESH_ENV_VARS, loadRefreshConfig, type RefreshConfig } from './refresh-config.js';
 import { ASSET_STORE_ENV_VARS, loadAssetStoreConfig, type AssetStoreConfig } from './asset-store-config.js';
 import { METRICS_ENV_VARS, loadMetricsConfig, type MetricsConfig } from './metrics-config.js';
+import { CREDIT_LEASE_ENV_VARS, loadCreditLeaseConfig, type CreditLeaseConfig } from './credit-lease-config.js';
 
 export interface Config {
   port: number;
@@ -53,6 +54,10 @@ export interface Config {
   prefetchPerMinute: number;
   /** How long an API key's verification is cached in memory (revocations take effect within this time). */
   keyCacheMs: number;
+  /** Megabytes (estimated heap) of verified API keys each process keeps in memory, least recently used out (ADR 0042). */
+  keyCacheMb: number;
+  /** Megabytes (estimated heap) of serialized brands each API process keeps in memory; 0: none (ADR 0042). */
+  brandCacheMb: number;
   /** How often an API process polls the brand write log to drop cached brands other processes wrote (ADR 0017). */
   cacheSyncMs: number;
   /** Credits per billing period for organizations created without --quota. */
@@ -60,6 +65,8 @@ export interface Config {
   defaultPaidQuota: number;
   /** Time allowed for in-flight requests and running jobs on SIGTERM/SIGINT. */
   shutdownGraceMs: number;
+  /** A claimed job is leased this long; a worker that dies leaves its job to another after it (longer than a crawl). */
+  jobLeaseMs: number;
   /** A brand crawled longer ago than this is re-crawled by `brandbase crawl` (and scores lower for recency). */
   refreshAgeDays: number;
   /** Chromium for rendering JavaScript-built sites; null means /usr/bin/chromium when it exists. */
@@ -111,8 +118,12 @@ export interface Config {
   assetStore: AssetStoreConfig;
   /** Where `/metrics` is served: behind a bearer token on the API's listener, or on its own port (metrics-config.ts, ADR 0039). */
   metrics: MetricsConfig;
+  /** Leased credit blocks: lease timeout and block size (credit-lease-config.ts, ADR 0040). */
+  creditLeases: CreditLeaseConfig;
   /** Installation key for sealed values (webhook secrets); null: `secret.key` in dataDir (src/platform/sealed-box.ts). */
   secretKey: string | null;
+  /** Signs dashboard sessions (ADR 0043); null: a secret generated once and kept in the store, shared by the fleet. */
+  sessionSecret: string | null;
 }
 
 /** Every environment variable Config reads, with its default as documented. */
@@ -140,10 +151,13 @@ export const ENV_VARS = [
   'BRANDBASE_QUEUE_MAX_PER_ORG',
   'BRANDBASE_PREFETCH_PER_MINUTE',
   'BRANDBASE_KEY_CACHE_MS',
+  'BRANDBASE_KEY_CACHE_MB',
+  'BRANDBASE_BRAND_CACHE_MB',
   'BRANDBASE_CACHE_SYNC_MS',
   'BRANDBASE_DEFAULT_FREE_QUOTA',
   'BRANDBASE_DEFAULT_PAID_QUOTA',
   'BRANDBASE_SHUTDOWN_GRACE_MS',
+  'BRANDBASE_JOB_LEASE_MS',
   'BRANDBASE_REFRESH_AGE_DAYS',
   'BRANDBASE_CHROMIUM_PATH',
   'BRANDBASE_BATCH_ITEM_TIMEOUT_MS',
@@ -153,6 +167,7 @@ export const ENV_VARS = [
   'BRANDBASE_DISCARD_BODY_MAX_BYTES',
   'BRANDBASE_SMTP_URL',
   'BRANDBASE_MAIL_FROM',
+  'BRANDBASE_SESSION_SECRET',
   'BRANDBASE_RATE_LIMIT_PER_MINUTE',
   'BRANDBASE_OVERAGE_SPENDING_LIMIT_CENTS',
   'BRANDBASE_HTML_MAX_DEPTH',
@@ -174,6 +189,7 @@ export const ENV_VARS = [
   ...REFRESH_ENV_VARS,
   ...ASSET_STORE_ENV_VARS,
   ...METRICS_ENV_VARS,
+  ...CREDIT_LEASE_ENV_VARS,
 ] as const;
 
 /**
@@ -203,6 +219,13 @@ function integer(env: Env, name: string, fallback: number, min = 0): number {
 function text(env: Env, name: string): string | null {
   const raw = env[name]?.trim();
   return raw ? raw : null;
+}
+
+/** At least 32 characters: a session signing key must not be guessable. */
+function sessionSecret(env: Env): string | null {
+  const secret = text(env, 'BRANDBASE_SESSION_SECRET');
+  if (secret !== null && secret.length < 32) throw new ConfigError('BRANDBASE_SESSION_SECRET must be at least 32 characters');
+  return secret;
 }
 
 export function parseHostMap(raw: string | null): Record<string, string> {
@@ -249,6 +272,17 @@ function crawlIsolation(env: Env): Config['crawlIsolation'] {
   return raw;
 }
 
+/**
+ * A lease shorter than a crawl's longest run (budget plus kill grace) would let a second worker claim a job the first
+ * is still running: refused, so a fleet never crawls the same job twice at once (docs/deployment.md).
+ */
+function jobLeaseMs(env: Env): number {
+  const lease = integer(env, 'BRANDBASE_JOB_LEASE_MS', 120_000, 1000);
+  const longest = integer(env, 'BRANDBASE_CRAWL_TIMEOUT_MS', 20_000, 1000) + integer(env, 'BRANDBASE_CRAWL_KILL_GRACE_MS', 5000, 0);
+  if (lease <= longest) throw new ConfigError(`BRANDBASE_JOB_LEASE_MS must be longer than BRANDBASE_CRAWL_TIMEOUT_MS + BRANDBASE_CRAWL_KILL_GRACE_MS (${longest}), got "${lease}"`);
+  return lease;
+}
+
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const port = integer(env, 'PORT', 8787);
   const dataDir = path.resolve(text(env, 'BRANDBASE_DATA_DIR') ?? path.join(INSTALL_DIR, 'data'));
@@ -277,10 +311,13 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     queueMaxPerOrg: integer(env, 'BRANDBASE_QUEUE_MAX_PER_ORG', 100, 1),
     prefetchPerMinute: integer(env, 'BRANDBASE_PREFETCH_PER_MINUTE', 600),
     keyCacheMs: integer(env, 'BRANDBASE_KEY_CACHE_MS', 5000),
+    keyCacheMb: integer(env, 'BRANDBASE_KEY_CACHE_MB', 8),
+    brandCacheMb: integer(env, 'BRANDBASE_BRAND_CACHE_MB', 256),
     cacheSyncMs: integer(env, 'BRANDBASE_CACHE_SYNC_MS', 1000, 10),
     defaultFreeQuota: integer(env, 'BRANDBASE_DEFAULT_FREE_QUOTA', 500),
     defaultPaidQuota: integer(env, 'BRANDBASE_DEFAULT_PAID_QUOTA', 10_000),
     shutdownGraceMs: integer(env, 'BRANDBASE_SHUTDOWN_GRACE_MS', 25_000, 0),
+    jobLeaseMs: jobLeaseMs(env),
     refreshAgeDays: integer(env, 'BRANDBASE_REFRESH_AGE_DAYS', 30, 1),
     chromiumPath: text(env, 'BRANDBASE_CHROMIUM_PATH'),
     batchItemTimeoutMs: integer(env, 'BRANDBASE_BATCH_ITEM_TIMEOUT_MS', 2000, 1),
@@ -311,6 +348,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     refresh: Object.freeze(loadRefreshConfig(env)),
     assetStore: Object.freeze(loadAssetStoreConfig(env)),
     metrics: Object.freeze(loadMetricsConfig(env)),
+    creditLeases: Object.freeze(loadCreditLeaseConfig(env)),
     secretKey: text(env, 'BRANDBASE_SECRET_KEY'),
+    sessionSecret: sessionSecret(env),
   });
 }

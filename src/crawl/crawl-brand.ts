@@ -35,6 +35,7 @@ import { collectStylesheets } from './fetch/stylesheets.js';
 import type { PageRenderer } from './fetch/render/page-renderer.js';
 import { renderIfNeeded } from './fetch/render/render-if-needed.js';
 import type { ContextEvidence } from '../domain/brand-context.js';
+import type { LogoEvidence } from '../domain/logo-evidence.js';
 import { contextEvidence, type EvidencePage } from '../context/context-evidence.js';
 import { fetchPricingPage } from '../context/pricing-page.js';
 
@@ -58,6 +59,8 @@ export type CrawlOutcome =
       paletteEvidence?: PaletteEvidence;
       /** The text of the pages it read, kept with the brand for its context profile (ADR 0035). */
       contextEvidence?: ContextEvidence;
+      /** How the logos were chosen among the candidates, kept with the brand for its page (ADR 0044). */
+      logoEvidence?: LogoEvidence;
       /** The crawl's content-hash cache use and the files' mark signatures (absent from crawlers that keep none). */
       analysis?: CrawlAnalysis;
     }
@@ -94,16 +97,20 @@ export async function crawlBrand(domain: string, deps: CrawlDeps, opts: CrawlOpt
     // One staging area and one ingest memo for the whole crawl: logos, banners and pictures share downloads.
     const analyses = new AnalysisMemo(deps.knownAnalyses);
     const assetDeps: CrawlAssetDeps = { fetcher: deps.fetcher, assets: new StagedAssetStore(deps.assets), budget, ingested: new Map(), analyses };
-    const { draft, evidence, context } = await extractDraft(page, assetDeps, deps.now ?? (() => new Date()));
+    const { draft, evidence, context, logoEvidence } = await extractDraft(page, assetDeps, deps.now ?? (() => new Date()));
     const analysis: CrawlAnalysis = { entries: analyses.entries(), marks: [...analyses.marks], counts: { ...analyses.counts } };
-    return { ok: true, domain: page.domain, draft, paletteEvidence: evidence, contextEvidence: context, analysis };
+    return { ok: true, domain: page.domain, draft, paletteEvidence: evidence, contextEvidence: context, logoEvidence, analysis };
   } finally {
     budget.dispose();
   }
 }
 
 /** Sub-resources that fail or run out of budget are missing evidence, not a failed crawl. */
-async function extractDraft(page: HtmlPage, deps: CrawlAssetDeps, now: () => Date): Promise<{ draft: BrandDraft; evidence: PaletteEvidence; context: ContextEvidence }> {
+async function extractDraft(
+  page: HtmlPage,
+  deps: CrawlAssetDeps,
+  now: () => Date,
+): Promise<{ draft: BrandDraft; evidence: PaletteEvidence; context: ContextEvidence; logoEvidence: LogoEvidence }> {
   const jsonLd = readJsonLd(page.$);
   const aboutUrls = findAboutPageUrls(page);
   const [manifest, css, aboutPages, productPages, pricingPage] = await Promise.all([
@@ -121,6 +128,7 @@ async function extractDraft(page: HtmlPage, deps: CrawlAssetDeps, now: () => Dat
   const links = extractLinks(page, jsonLd);
   const fonts = extractFonts({ page, css });
   const firmographics = extractFirmographics(page, jsonLd, aboutPages, now(), identity.name);
+  const { logoEvidence, ...visuals } = await pendingVisuals;
   const record = {
     name: identity.name,
     domain: page.domain,
@@ -128,7 +136,7 @@ async function extractDraft(page: HtmlPage, deps: CrawlAssetDeps, now: () => Dat
     description: identity.description,
     longDescription: identity.longDescription,
     links,
-    ...(await pendingVisuals),
+    ...visuals,
     fonts,
     ...firmographics,
   };
@@ -136,7 +144,7 @@ async function extractDraft(page: HtmlPage, deps: CrawlAssetDeps, now: () => Dat
   const draft = { ...record, qualityScore: qualityScore({ ...record, crawledAt: at, now: at }) };
   const pages: EvidencePage[] = [{ page, kind: 'home' }, ...aboutPages.map((p): EvidencePage => ({ page: p, kind: 'about' })), ...productPages.map((p): EvidencePage => ({ page: p, kind: 'product' }))];
   if (pricingPage) pages.push({ page: pricingPage, kind: 'pricing' });
-  return { draft, evidence: paletteEvidence({ page, css, manifest }), context: contextEvidence(pages) };
+  return { draft, evidence: paletteEvidence({ page, css, manifest }), context: contextEvidence(pages), logoEvidence };
 }
 
 interface VisualSources {
@@ -149,7 +157,7 @@ interface VisualSources {
   productPages: HtmlPage[];
 }
 
-async function extractVisuals(sources: VisualSources, deps: CrawlAssetDeps): Promise<Pick<BrandDraft, 'logos' | 'colors' | 'images'>> {
+async function extractVisuals(sources: VisualSources, deps: CrawlAssetDeps): Promise<Pick<BrandDraft, 'logos' | 'colors' | 'images'> & { logoEvidence: LogoEvidence }> {
   const { page, jsonLd, manifest, css, brandName, aboutPages, productPages } = sources;
   const icons = findIconCandidates(page, manifest);
   const marks = findMarkCandidates({ page, jsonLd, brandName, cssRules: css.flatMap((s) => s.rules), sheets: css });
@@ -159,5 +167,6 @@ async function extractVisuals(sources: VisualSources, deps: CrawlAssetDeps): Pro
     logos: logos.logos,
     colors: extractColors({ page, css, manifest, logoColors: logos.logoColors }),
     images,
+    logoEvidence: logos.evidence,
   };
 }

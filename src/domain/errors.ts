@@ -34,6 +34,8 @@ export const ERROR_CODES = {
     retryable: true,
   },
   invalid_api_key: { status: 403, message: 'Invalid API key.' },
+  // A dashboard session token (issue 23, ADR 0043) sent to /v2/viewer that is bad, revoked or expired.
+  invalid_session: { status: 403, message: 'Invalid, expired or revoked session. Sign in to the dashboard again.' },
   paid_plan_required: { status: 403, message: 'This operation requires a paid plan or prepaid credits.', header: 'paid_plan_required' },
   no_credits: { status: 403, message: 'The organization has no credits.' },
   not_found: { status: 404, message: 'No brand found for this identifier.' },

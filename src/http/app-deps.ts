@@ -11,6 +11,10 @@ import type { CdnDeps } from './cdn/cdn-deps.js';
 import type { SearchUseCaseDeps } from '../usecases/search-brands.js';
 import type { WebhookManagement } from '../webhooks/management/webhook-management.js';
 import type { McpDeps } from '../mcp/mcp-tools.js';
+import type { BrandPageDeps } from './pages/brand/brand-page-deps.js';
+import type { OrgPagesDeps } from './pages/dashboard/org-pages-deps.js';
+import type { DashboardAccounts } from '../dashboard-accounts/dashboard-accounts.js';
+import type { Accounts } from '../billing/accounts.js';
 
 /** Everything the HTTP layer needs; main/ builds it from Config. Routes parse, call one use case, shape the answer. */
 export interface AppDeps {
@@ -46,4 +50,12 @@ export interface AppDeps {
   cdn?: CdnDeps | null;
   /** The MCP server at /mcp (ADR 0037); not registered without it. */
   mcp?: McpDeps | null;
+  /** The public brand pages `/brands/{domain}` and `/brands?q=` (ADR 0044); not registered without it. */
+  brandPages?: BrandPageDeps | null;
+  /** Dashboard accounts and sessions (issue 23, ADR 0043): /dashboard and session tokens on /v2/viewer; absent: no dashboard. */
+  dashboard?: DashboardAccounts | null;
+  /** Organizations and API keys (the dashboard's keys page creates and revokes keys through it). */
+  accounts?: Accounts | null;
+  /** The dashboard's organization pages beyond keys (client IDs, usage, billing, webhooks, payments; issue 23). */
+  orgPages?: OrgPagesDeps | null;
 }

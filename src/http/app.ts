@@ -22,6 +22,8 @@ import { registerViewerRoute } from './routes/viewer-route.js';
 import { registerSearchRoute } from './routes/search-route.js';
 import { registerLogoCdnRoutes } from './cdn/logo-cdn-route.js';
 import { registerGraphqlRoute } from './graphql/graphql-route.js';
+import { registerBrandPages } from './pages/brand/brand-pages.js';
+import { registerDashboard } from './pages/dashboard/dashboard-routes.js';
 
 const REQUEST_ID_PREFIX = crypto.randomUUID().slice(0, 8);
 let requestCounter = 0;
@@ -78,6 +80,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerContextRoute(app, deps);
   registerMcpRoute(app, deps);
   registerGraphqlRoute(app, deps);
+  if (deps.brandPages) registerBrandPages(app, deps.brandPages);
+  registerDashboard(app, deps);
   // The logo CDN on the API's listener (BRANDBASE_CDN_PORT unset): under its path prefix, or for its host name only.
   if (deps.cdn) registerLogoCdnRoutes(app, deps.cdn, { path: deps.cdn.path, host: deps.cdn.host });
   return app;

@@ -1,6 +1,8 @@
 import type { AppDeps } from '../http/app-deps.js';
 import { cdnDepsFor } from './cdn-deps.js';
 import { mcpDepsFor } from './mcp-deps.js';
+import { brandPageDepsFor } from './brand-page-deps.js';
+import { orgPagesDepsFor } from './org-pages-deps.js';
 import type { Services } from './services.js';
 
 /** The HTTP layer's dependencies, taken from the services: one place, used by `serve` and by the tests. */
@@ -24,5 +26,9 @@ export function appDepsFor(services: Services): AppDeps {
     // The logo CDN rides on the API's listener unless it has its own port (BRANDBASE_CDN_PORT: serve.ts starts it).
     cdn: services.config.cdn.port === null ? cdnDepsFor(services, services.clientIdGate) : null,
     mcp: mcpDepsFor(services),
+    brandPages: brandPageDepsFor(services),
+    dashboard: services.dashboardAccounts,
+    accounts: services.accounts,
+    orgPages: orgPagesDepsFor(services),
   };
 }

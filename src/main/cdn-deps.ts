@@ -9,9 +9,9 @@ import type { Services } from './services.js';
  * The logo CDN's dependencies, from the services and the client-ID gate: one place, used by `serve` and the tests.
  * Variants are kept in the asset store's variant area (ADR 0034), so CDN processes sharing a store share them.
  */
-export function cdnDepsFor(services: Pick<Services, 'config' | 'logger' | 'usecases'> & { assets: AssetStore & VariantStore }, gate: ClientIdGate): CdnDeps {
+export function cdnDepsFor(services: Pick<Services, 'config' | 'logger' | 'usecases'> & Partial<Pick<Services, 'metrics'>> & { assets: AssetStore & VariantStore }, gate: ClientIdGate): CdnDeps {
   const { cdn: settings, publicUrl } = services.config;
   const variants = new VariantCache(services.assets, settings.memoryBytes);
   const cdn = new LogoCdn(services.usecases, services.assets, variants, { maxAgeSeconds: settings.maxAgeSeconds, fallbackMaxAgeSeconds: settings.fallbackMaxAgeSeconds });
-  return { logger: services.logger, publicUrl, cdn, gate, path: settings.path, host: settings.host };
+  return { logger: services.logger, publicUrl, cdn, gate, path: settings.path, host: settings.host, ...(services.metrics ? { metrics: services.metrics } : {}) };
 }

@@ -49,7 +49,7 @@ export function createWorkerPool(services: Services, options: { paletteRenderTim
       [JOB_NAMES.paletteRender]: async (job) => void (await paletteRender.run(job.payload as PaletteRenderPayload)),
     },
     services.logger,
-    { concurrency: services.config.workerConcurrency },
+    { concurrency: services.config.workerConcurrency, leaseMs: services.config.jobLeaseMs },
   );
 }
 

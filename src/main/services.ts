@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { Accounts } from '../billing/accounts.js';
+import { DashboardAccounts } from '../dashboard-accounts/dashboard-accounts.js';
+import { lazyDashboardKeys } from '../dashboard-accounts/dashboard-secrets.js';
 import { Authenticator } from '../billing/authenticator.js';
 import { UsageMeter } from '../billing/usage-meter.js';
 import { Billing } from '../billing/billing.js';
@@ -60,6 +62,8 @@ export interface Services extends ClientIdServices {
   assets: AssetStore & VariantStore;
   fetcher: SafeFetcher;
   accounts: Accounts;
+  /** Dashboard users, sign-in and sessions (issue 23, ADR 0043). */
+  dashboardAccounts: DashboardAccounts;
   authenticator: Authenticator;
   meter: UsageMeter;
   billing: Billing;
@@ -130,7 +134,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   // Numbers to run the service by (ADR 0039): each feature records through the port, never prom-client itself.
   const metrics = createPromMetrics();
   registerQueueGauges(metrics, queue);
-  const cache = new BrandCache(60_000, new AssetUrls(config.assetBaseUrl), undefined, undefined, brandCacheCounters(metrics));
+  const cache = new BrandCache(60_000, new AssetUrls(config.assetBaseUrl), config.brandCacheMb * 1024 * 1024, undefined, brandCacheCounters(metrics));
   const cacheSync = new BrandCacheSync(store, cache, logger, { intervalMs: config.cacheSyncMs });
   // Crawls and logo renditions run in crawl workers unless BRANDBASE_CRAWL_ISOLATION=off (ADR 0014).
   const crawler = openCrawler(config, { fetcher, assets, assetsDir, logger, metrics });
@@ -153,7 +157,11 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     analysisCacheRows: config.refresh.analysisCacheRows,
     onCrawled: crawlObserver(metrics),
   });
-  const meter = new UsageMeter(store, () => new Date(), { onFlushError: (err) => logger.error({ err }, 'usage ledger flush failed; retrying') });
+  const meter = new UsageMeter(store, () => new Date(), {
+    onFlushError: (err) => logger.error({ err }, 'usage ledger flush failed; retrying'),
+    onLeaseError: (err) => logger.warn({ err }, 'credit lease could not be renewed or given back; it expires on its own'),
+    leases: config.creditLeases,
+  });
   const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : null;
   const billing = new Billing({ store, meter, mailer, logger, defaults: billingDefaults(config), metrics });
   const scheduler = new CrawlScheduler(queue, config.queueMaxDepth, () => listeners.forEach((wake) => wake()), config.queueMaxPerOrg);
@@ -188,7 +196,8 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     assets,
     fetcher,
     accounts: new Accounts(store, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota }),
-    authenticator: new Authenticator(store, config.keyCacheMs),
+    authenticator: new Authenticator(store, config.keyCacheMs, Date.now, config.keyCacheMb * 1024 * 1024),
+    dashboardAccounts: new DashboardAccounts({ store, keys: lazyDashboardKeys(store, config.sessionSecret), mailer, logger, publicUrl: config.publicUrl }),
     meter,
     billing,
     cache,

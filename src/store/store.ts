@@ -5,9 +5,12 @@
  */
 import type { MarkSignature } from '../domain/brand-announcement.js';
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../domain/accounts.js';
+import type { CreditLeaseDebit, CreditLeaseStore } from './credit-lease-store.js';
+export type { CreditLeaseDebit, CreditLeaseGrant, CreditLeaseStore, LeasedCredits } from './credit-lease-store.js';
 import type { Brand } from '../domain/brand.js';
 import type { Palette, PaletteEvidence } from '../domain/palette.js';
 import type { ContextEvidence, ContextProfile } from '../domain/brand-context.js';
+import type { LogoEvidence } from '../domain/logo-evidence.js';
 import type { BrandSavedEvent } from '../domain/brand-changes.js';
 import type { CrawlFailureReason } from '../domain/crawl-failures.js';
 import type { AccessDelivery, AccessPurchase, AccessPurchaseCompletion, AgentPayer, CardCharge, CardChargeResult, CardTokenRecord, McpTokenRecord } from '../domain/access-purchases.js';
@@ -16,6 +19,7 @@ import type { ReferenceData } from '../refdata/reference-data.js';
 import type { ClientIdRecord, ClientIdUsageEntry } from '../domain/client-id-record.js';
 import type { ClientIdProduct } from '../domain/client-ids.js';
 import type { WebhookEventKind } from '../domain/webhooks.js';
+import type { DashboardSessionRecord, DashboardUser, MemberListing, Membership, SignInTokenRecord } from '../domain/dashboard-accounts.js';
 import type { DeliveryPageQuery, NewWebhookDelivery, StoredWebhook, TimeCursor, WebhookAttempt, WebhookDelivery, WebhookPatch, WebhookSecretRotation, WebhookSubscription } from '../domain/webhooks.js';
 
 export type IdentifierKind = 'domain' | 'ticker' | 'isin' | 'crypto';
@@ -53,6 +57,14 @@ export interface SaveBrandOptions {
   paletteEvidence?: PaletteEvidence;
   /** The context evidence (page text) the same crawl kept (ADR 0035): saved like the palette evidence. */
   contextEvidence?: ContextEvidence;
+  /** How the same crawl chose the logos (ADR 0044): kept with the record, replacing the previous crawl's. */
+  logoEvidence?: LogoEvidence;
+}
+
+/** The logo decision kept with a brand's latest crawl (migration 0022, ADR 0044), for the brand page. */
+export interface LogoEvidenceStore {
+  /** The evidence and when its crawl ran; null for a brand crawled before evidence was kept. */
+  getLogoEvidence(brandId: string): Promise<{ evidence: LogoEvidence; observedAt: Date } | null>;
 }
 
 export interface BrandStore {
@@ -71,6 +83,13 @@ export interface BrandStore {
   saveBrand(brand: StoredBrand, identifiers: IdentifierRef[], options?: SaveBrandOptions): Promise<BrandSavedEvent>;
   /** Returns false for an unknown brand. A status change is appended to the brand write log in the same transaction. */
   setBrandStatus(id: string, status: BrandStatus, at: Date): Promise<boolean>;
+  /**
+   * Inserts new brands in bulk, in one transaction (`brandbase generate-brands`): the rows `saveBrand` writes for a
+   * new brand (brand, identifiers, search row, one brand write log entry for the batch), no `brand.saved` event. A
+   * brand whose id or domain is held already is skipped, an identifier held by another brand stays there. Returns
+   * how many were inserted (store/kysely/bulk-brand-rows.ts).
+   */
+  insertBrands(brands: readonly { stored: StoredBrand; identifiers: IdentifierRef[] }[]): Promise<number>;
   listIdentifiers(brandId: string): Promise<IdentifierRef[]>;
   /** The domain's remembered crawl failure, or null (a primary-key read). */
   getCrawlFailure(domain: string): Promise<CrawlFailure | null>;
@@ -99,8 +118,11 @@ export interface AccountStore {
 }
 
 export interface UsageStore {
-  /** Appends entries in one transaction: all are written or none (the usage meter flushes in groups). */
-  appendUsage(entries: readonly UsageEntry[]): Promise<void>;
+  /**
+   * Appends entries in one transaction: all are written or none (the usage meter flushes in groups). `debits`
+   * shrink the credit leases those charges were served from, in the same transaction (ADR 0040).
+   */
+  appendUsage(entries: readonly UsageEntry[], debits?: readonly CreditLeaseDebit[]): Promise<void>;
   /** Sum of credits charged to the organization with createdAt in [from, to). */
   sumUsage(orgId: string, from: Date, to: Date): Promise<number>;
   /** Per-source sums with createdAt in [from, to), plus the all-time prepaid balance, in one consistent read. */
@@ -515,7 +537,74 @@ export interface AccessStore {
   cardTokenCharge(tokenHash: string): Promise<string | null>;
 }
 
-export interface Store extends BrandStore, BrandWriteLog, PaletteStore, ContextStore, BrandEventStore, AccountStore, UsageStore, CreditStore, ReferenceData, PaymentStore, PaymentLedger, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, AccessStore, ClientIdStore, SearchIndexStore {
+/** Credits charged on one UTC day, per source (the dashboard's usage chart, issue 23). */
+export interface DailyUsage {
+  /** `YYYY-MM-DD`, UTC. */
+  day: string;
+  quota: number;
+  prepaid: number;
+  overage: number;
+}
+
+/**
+ * What the dashboard's organization pages read (issue 23; src/store/kysely/usage-by-day-rows.ts and
+ * org-access-rows.ts): daily usage sums, and the organization's standing-access purchases and MCP tokens.
+ */
+export interface OrganizationActivityStore {
+  /** Credits charged with createdAt in [from, to), summed per UTC day and source; days without a charge are absent. Oldest first. */
+  usageByDay(orgId: string, from: Date, to: Date): Promise<DailyUsage[]>;
+  /** The organization's standing-access purchases (ADR 0029), newest first, at most `limit`. */
+  listAccessPurchases(orgId: string, limit: number): Promise<AccessPurchase[]>;
+  /** The organization's MCP tokens (hashes and prefixes only), newest first. */
+  listMcpTokens(orgId: string): Promise<McpTokenRecord[]>;
+}
+
+/**
+ * Dashboard accounts (migration 0021, ADR 0043; SQL in src/store/kysely/dashboard-account-rows.ts): users, their
+ * memberships, sign-in tokens (hashes only), sessions, the sign-in rate-limit counters and the generated secret.
+ */
+export interface DashboardAccountStore {
+  /** Inserts the user unless one has this email; returns the stored user (the existing one when there was one). */
+  createDashboardUser(user: DashboardUser): Promise<DashboardUser>;
+  findDashboardUserByEmail(email: string): Promise<DashboardUser | null>;
+  getDashboardUser(id: string): Promise<DashboardUser | null>;
+  /** Deletes the user with their memberships, sign-in tokens and sessions; false when unknown. */
+  deleteDashboardUser(id: string): Promise<boolean>;
+  /** Adds the membership or changes its role. */
+  setDashboardMembership(membership: Membership): Promise<void>;
+  removeDashboardMembership(userId: string, orgId: string): Promise<boolean>;
+  dashboardMembership(userId: string, orgId: string): Promise<Membership | null>;
+  /** The user's memberships, by organization id. */
+  dashboardMemberships(userId: string): Promise<Membership[]>;
+  /** Members of one organization, or of all when `orgId` is null; by email. */
+  listDashboardMembers(orgId: string | null): Promise<MemberListing[]>;
+  insertSignInToken(token: SignInTokenRecord): Promise<void>;
+  findSignInTokenByLinkHash(linkHash: string): Promise<SignInTokenRecord | null>;
+  /** The user's newest token that is unused and not expired at `now`. */
+  latestSignInToken(userId: string, now: Date): Promise<SignInTokenRecord | null>;
+  /** Marks the token used at `at` if it is unused and not expired then; true only for the one caller that did. */
+  useSignInToken(id: string, at: Date): Promise<boolean>;
+  /** Counts a wrong code; returns the token's wrong codes so far. */
+  addFailedSignInCode(id: string): Promise<number>;
+  /**
+   * Counts one sign-in request under each key (keyed MACs, never an email) at `at`, forgets counts from before
+   * `since`, and returns each key's count in [since, at], this one included.
+   */
+  countSignInRequests(keys: readonly string[], at: Date, since: Date): Promise<number[]>;
+  /** Forgets the counted requests under these keys (a sign-in completed: its address starts afresh). */
+  forgetSignInRequests(keys: readonly string[]): Promise<void>;
+  insertDashboardSession(session: DashboardSessionRecord): Promise<void>;
+  getDashboardSession(id: string): Promise<DashboardSessionRecord | null>;
+  touchDashboardSession(id: string, at: Date): Promise<void>;
+  /** The user's sessions neither revoked nor expired at `now`, newest first. */
+  listDashboardSessions(userId: string, now: Date): Promise<DashboardSessionRecord[]>;
+  /** Revokes the user's live sessions (only `sessionId`, or all but `except`); returns how many were revoked. */
+  revokeDashboardSessions(userId: string, at: Date, scope?: { sessionId?: string; except?: string }): Promise<number>;
+  /** The stored secret `name`, written as `candidate` when missing (the first writer wins). */
+  dashboardSecret(name: string, candidate: string, at: Date): Promise<string>;
+}
+
+export interface Store extends BrandStore, BrandWriteLog, PaletteStore, ContextStore, BrandEventStore, AccountStore, UsageStore, CreditStore, ReferenceData, PaymentStore, PaymentLedger, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, AccessStore, ClientIdStore, SearchIndexStore, OrganizationActivityStore, DashboardAccountStore, LogoEvidenceStore, CreditLeaseStore {
   /** Applies pending migrations. Idempotent. */
   migrate(): Promise<void>;
   /** Cheap round trip used by readiness checks. */

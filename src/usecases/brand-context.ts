@@ -21,6 +21,8 @@ export interface ContextRequest {
   readings: Readings;
   /** Answer from what is held only: no crawl, no re-crawl queued (spec 4.6). */
   cachedOnly: boolean;
+  /** The transport's request id, carried into a live crawl's and a queued re-crawl's log lines (`reqId`, ADR 0039). */
+  requestId?: string;
 }
 
 export type ContextAnswer =
@@ -35,14 +37,15 @@ interface ContextRun {
 }
 
 async function runContext({ deps, request, owner }: ContextRun): Promise<ContextAnswer> {
-  const found = await deps.lookup.lookup(request.readings, { cachedOnly: request.cachedOnly, allowNsfw: undefined, owner });
+  const requestId = request.requestId === undefined ? {} : { requestId: request.requestId };
+  const found = await deps.lookup.lookup(request.readings, { cachedOnly: request.cachedOnly, allowNsfw: undefined, owner, ...requestId });
   if (found.status !== 'found') return found;
   const domain = found.brand.stored.brand.domain;
   const context = deps.contexts ? await deps.contexts.contextOf(found.brand) : null;
   if (context) return { status: 'found', context, domain };
   if (request.cachedOnly) return { status: 'not_indexed', domain };
   // Crawled before contexts existed (or with evidence of an older version): the re-crawl keeps the pages' text.
-  const queued = await deps.scheduler.schedule(domain, owner);
+  const queued = await deps.scheduler.schedule(domain, owner, request.requestId);
   if (queued === 'full') throw new ApiError('temporarily_unavailable', undefined, {}, { 'retry-after': String(CONTEXT_RETRY_AFTER_SECONDS) });
   throw new ApiError('generation_in_progress', undefined, {}, { 'retry-after': String(CONTEXT_RETRY_AFTER_SECONDS) });
 }

@@ -17,6 +17,8 @@ export type LogoSource =
 export interface LogoSourceOptions {
   /** The organization the crawl is queued for (fair turns, ADR 0015); null for the operator's own. */
   owner: string | null;
+  /** The CDN request that queued a crawl, named in the worker's log lines as `reqId` (ADR 0039). */
+  requestId?: string;
   /**
    * The answer given for a domain not held a moment ago: the CDN remembers it briefly, so a page full of `<img>`
    * tags for an uncrawled brand costs one enqueue, not one per request.
@@ -34,13 +36,13 @@ export async function logoSource(deps: UseCaseDeps, readings: Readings, options:
   if (known.state === 'removed' || primary.kind !== 'domain' || primary.source === 'url' || !domain) return { kind: 'unknown', domain };
   const remembered = options.recent.get(domain);
   if (remembered) return remembered;
-  const source = await queued(deps, domain, options.owner);
+  const source = await queued(deps, domain, options.owner, options.requestId);
   options.recent.set(domain, source);
   return source;
 }
 
-async function queued(deps: UseCaseDeps, domain: string, owner: string | null): Promise<LogoSource> {
+async function queued(deps: UseCaseDeps, domain: string, owner: string | null, requestId: string | undefined): Promise<LogoSource> {
   // The failure memory is read only here, where the brand is not held (one primary-key read).
   if ((await deps.lookup.recentFailure(domain)) !== null) return { kind: 'unknown', domain };
-  return (await deps.scheduler.schedule(domain, owner)) === 'queued' ? { kind: 'queued', domain } : { kind: 'unknown', domain };
+  return (await deps.scheduler.schedule(domain, owner, requestId)) === 'queued' ? { kind: 'queued', domain } : { kind: 'unknown', domain };
 }

@@ -12,6 +12,8 @@ export interface LookupRequest {
   /** unset: NSFW brands are returned flagged; false: they answer 404; true: returned. */
   allowNsfw: boolean | undefined;
   palette: boolean;
+  /** The transport's request id, carried into a live crawl's log lines (`reqId`, ADR 0039). */
+  requestId?: string;
 }
 
 export type LookupAnswer =
@@ -28,7 +30,7 @@ interface Lookup {
 }
 
 async function runLookup({ deps, request, owner }: Lookup): Promise<LookupAnswer> {
-  const result = await deps.lookup.lookup(request.readings, { cachedOnly: request.cachedOnly, allowNsfw: request.allowNsfw, owner });
+  const result = await deps.lookup.lookup(request.readings, { cachedOnly: request.cachedOnly, allowNsfw: request.allowNsfw, owner, ...(request.requestId === undefined ? {} : { requestId: request.requestId }) });
   if (result.status !== 'found') return result;
   const palette = request.palette ? await paletteText(deps.palettes, result.brand) : undefined;
   return { status: 'found', brand: result.brand, record: answeredRecord(result.brand, palette), domain: result.domain };

@@ -169,7 +169,7 @@ describe('explicit type routes (rules 4 and 5)', () => {
 describe('IdentifierCache', () => {
   it('answers like parseIdentifier and never keeps URLs or email addresses', async () => {
     const { IdentifierCache } = await import('../../src/domain/identifier-cache.js');
-    const cache = new IdentifierCache(3);
+    const cache = new IdentifierCache(10_000);
     for (const input of ['acme.com', 'https://acme.com/x', 'jane@acme.com', 'AAPL', 'acme.com']) expect(cache.parse(input)).toEqual(parseIdentifier(input));
     const kept = [...(cache as unknown as { entries: Map<string, unknown> }).entries.keys()];
     expect(kept).toEqual(['acme.com']);

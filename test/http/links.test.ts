@@ -127,6 +127,7 @@ async function triggers(): Promise<[ErrorCode, string, Answer][]> {
   const raced = (await raceTwoPayments(stack.app, stack.services.store, '/v2/brands/acme.com')).find((a) => a.statusCode === 402);
   if (raced) await add('payment_settlement_failed', 'balance spent between verify and settle', { status: raced.statusCode, headers: raced.headers as Answer['headers'], body: raced.body });
   await add('invalid_api_key', 'unknown key', inject('GET', '/v2/brands/acme.com', bearer('bb_live_nope')));
+  await add('invalid_session', 'viewer with a forged session token', inject('GET', '/v2/viewer', bearer(`eyJhbGciOiJIUzI1NiJ9.eyJzaWQiOiJzZXNfeCJ9.${'A'.repeat(43)}`)));
   await add('paid_plan_required', 'free plan without credits', inject('GET', '/v2/brands/acme.com', bearer(free.key)));
   await add('no_credits', 'paid plan without credits', inject('GET', '/v2/brands/acme.com', bearer(empty.key)));
   await add('not_found', 'ticker not resolved', inject('GET', '/v2/brands/ticker/AAPL', k));

@@ -1,6 +1,7 @@
 import { describe } from 'vitest';
 import { brandEventsContract } from './brand-events.contract.js';
 import { brandWriteLogContract } from './brand-write-log.contract.js';
+import { creditLeaseContract } from './credit-lease.contract.js';
 import { storeContract } from './store.contract.js';
 import { paletteStoreContract } from './palette-store.contract.js';
 import { paymentStoreContract } from './payment-store.contract.js';
@@ -9,6 +10,7 @@ import { refreshStoreContract } from './refresh-store.contract.js';
 import { webhookDeliveryContract } from './webhook-delivery.contract.js';
 import { clientIdStoreContract } from './client-id-store.contract.js';
 import { searchIndexContract } from './search-index.contract.js';
+import { dashboardAccountContract } from './dashboard-account.contract.js';
 import { spawnStorePeer } from './store-peer-process.js';
 import { NEEDS_POSTGRES, PG_URL, tempPostgres } from './temp-database.js';
 
@@ -22,6 +24,7 @@ describe.skipIf(PG_URL === undefined)('PostgreSQL store', NEEDS_POSTGRES, () => 
   webhookDeliveryContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   clientIdStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   searchIndexContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
+  dashboardAccountContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
 
   const withPeer = async () => {
     const url = PG_URL ?? '';
@@ -43,4 +46,5 @@ describe.skipIf(PG_URL === undefined)('PostgreSQL store', NEEDS_POSTGRES, () => 
 
   brandEventsContract('PostgreSQL (fresh schema)', withPeer);
   brandWriteLogContract('PostgreSQL (fresh schema)', withPeer);
+  creditLeaseContract('PostgreSQL (fresh schema)', withPeer);
 });

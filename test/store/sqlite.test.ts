@@ -1,5 +1,6 @@
 import { brandEventsContract } from './brand-events.contract.js';
 import { brandWriteLogContract } from './brand-write-log.contract.js';
+import { creditLeaseContract } from './credit-lease.contract.js';
 import { storeContract } from './store.contract.js';
 import { paletteStoreContract } from './palette-store.contract.js';
 import { paymentStoreContract } from './payment-store.contract.js';
@@ -8,6 +9,7 @@ import { refreshStoreContract } from './refresh-store.contract.js';
 import { webhookDeliveryContract } from './webhook-delivery.contract.js';
 import { clientIdStoreContract } from './client-id-store.contract.js';
 import { searchIndexContract } from './search-index.contract.js';
+import { dashboardAccountContract } from './dashboard-account.contract.js';
 import { spawnStorePeer } from './store-peer-process.js';
 import { tempSqlite } from './temp-database.js';
 
@@ -19,6 +21,7 @@ refreshStoreContract('SQLite (temp file)', tempSqlite);
 webhookDeliveryContract('SQLite (temp file)', tempSqlite);
 clientIdStoreContract('SQLite (temp file)', tempSqlite);
 searchIndexContract('SQLite (temp file)', tempSqlite);
+dashboardAccountContract('SQLite (temp file)', tempSqlite);
 
 // The peer is another OS process: two better-sqlite3 handles in one thread would only take turns.
 async function sqliteWithPeer() {
@@ -40,3 +43,4 @@ async function sqliteWithPeer() {
 
 brandEventsContract('SQLite (temp file)', sqliteWithPeer);
 brandWriteLogContract('SQLite (temp file)', sqliteWithPeer);
+creditLeaseContract('SQLite (temp file)', sqliteWithPeer);

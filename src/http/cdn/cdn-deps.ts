@@ -1,6 +1,7 @@
 import type { LogoCdn } from '../../cdn/logo-cdn.js';
 import type { ClientIdGate } from '../../domain/client-ids.js';
 import type { Logger } from '../../platform/logger.js';
+import type { MetricsRegistry } from '../../platform/metrics.js';
 
 /** What the logo CDN's HTTP layer needs; main/ builds it from the services (main/cdn-deps.ts). */
 export interface CdnDeps {
@@ -14,4 +15,6 @@ export interface CdnDeps {
   path: string;
   /** On the API's listener: the one host name the CDN answers for (null: any). Ignored by buildCdnApp. */
   host: string | null;
+  /** Counts the CDN listener's requests (BRANDBASE_CDN_PORT) like the API's (ADR 0039); unset: not counted. */
+  metrics?: MetricsRegistry;
 }

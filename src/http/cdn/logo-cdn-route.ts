@@ -44,7 +44,7 @@ async function serveLogo(deps: CdnDeps, request: FastifyRequest, reply: FastifyR
   if (!admission.ok) return refuseClient(deps, reply, admission);
   // Past the monthly volume but under the hard ceiling (soft allowance, ADR 0033): served, and said so.
   if (admission.overAllowance) reply.header('x-bf-over-allowance', 'true');
-  const answer = await deps.cdn.answer(logo, admission.orgId);
+  const answer = await deps.cdn.answer(logo, admission.orgId, request.id);
   if (negotiated) reply.header('vary', 'Accept');
   return send(request, reply, answer);
 }

@@ -39,5 +39,7 @@ export function resolveDocLink(href: string, from: string, pages: ReadonlySet<st
   const file = path.slice('docs/'.length);
   if (file === 'adr' || file === 'adr/') return { kind: 'href', href: `${basePath}/docs/adr${hash}` };
   if (pages.has(file)) return { kind: 'href', href: `${pageUrlPath(basePath, file)}${hash}` };
+  // The screenshots the browser tests make (docs/dashboard.md) are served next to the pages.
+  if (/^screenshots\/[a-z0-9][a-z0-9-]*\.png$/.test(file)) return { kind: 'href', href: `${basePath}/docs/${file}` };
   return { kind: 'repository-path', path };
 }

@@ -85,7 +85,7 @@ async function handle(deps: AppDeps, management: WebhookManagement, request: Fas
   try {
     const { org } = await authenticate(deps, request, { answer: 'unauthorized' });
     management.assertAllowed(org);
-    context = { org, management };
+    context = { org, management, requestId: request.id };
     body = readBody(request.body);
   } catch (error) {
     if (error instanceof ApiError) return sendRequestError(reply, error);

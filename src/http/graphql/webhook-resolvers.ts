@@ -11,6 +11,8 @@ import type { DeliveryView, WebhookManagement } from '../../webhooks/management/
 export interface GraphqlContext {
   org: Organization;
   management: WebhookManagement;
+  /** The HTTP request: crawls a mutation queues carry it into the worker's log lines (`reqId`, ADR 0039). */
+  requestId?: string;
 }
 
 /** `brand.rebranded` ↔ `BRAND_REBRANDED`: GraphQL enum values cannot hold dots. */
@@ -86,8 +88,8 @@ export const webhookResolvers = {
     },
     rotateWebhookSecret: (_: unknown, args: { id: string; expireCurrentInSeconds?: number | null }, { org, management }: GraphqlContext) =>
       management.rotateSecret(org, args.id, args.expireCurrentInSeconds),
-    addWebhookSubscriptions: (_: unknown, args: { webhookId: string; domains: string[] }, { org, management }: GraphqlContext) =>
-      management.addSubscriptions(org, args.webhookId, args.domains),
+    addWebhookSubscriptions: (_: unknown, args: { webhookId: string; domains: string[] }, { org, management, requestId }: GraphqlContext) =>
+      management.addSubscriptions(org, args.webhookId, args.domains, requestId),
     removeWebhookSubscriptions: (_: unknown, args: { webhookId: string; domains: string[] }, { org, management }: GraphqlContext) =>
       management.removeSubscriptions(org, args.webhookId, args.domains),
     sendTestEvent: async (_: unknown, args: { webhookId: string; domain?: string | null }, { org, management }: GraphqlContext) => ({

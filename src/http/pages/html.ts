@@ -86,5 +86,5 @@ export interface PageOptions {
 
 /** The whole document: one `<h1>` is the body's job; the layout adds a skip link, the top bar and `<main>`. */
 export function page(options: PageOptions): string {
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${options.title} · Brandbase</title><style>${raw(BASE_STYLE + (options.style ?? ''))}</style></head><body><a class="skip" href="#main">Skip to content</a><header class="top"><a class="brand" href="/">Brandbase</a><nav aria-label="Main">${options.nav ?? ''}</nav></header><main id="main">${options.body}</main></body></html>`.value;
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${options.title} · Brandbase</title><style>${raw(BASE_STYLE + (options.style ?? ''))}</style></head><body><a class="skip" href="#main">Skip to content</a><header class="top"><a class="brand" href="/brands">Brandbase</a><nav aria-label="Main">${options.nav ?? ''}</nav></header><main id="main">${options.body}</main></body></html>`.value;
 }

@@ -31,7 +31,7 @@ async function answerLookup(deps: AppDeps, request: FastifyRequest, reply: Fasti
   const flags = readLookupFlags(request.query as BrandQueryType);
   let looked: Awaited<ReturnType<typeof lookupBrand>>;
   try {
-    looked = await lookupBrand(deps.usecases, payer, { readings, cachedOnly: flags.cachedOnly, allowNsfw: flags.allowNsfw, palette: flags.palette });
+    looked = await lookupBrand(deps.usecases, payer, { readings, cachedOnly: flags.cachedOnly, allowNsfw: flags.allowNsfw, palette: flags.palette, requestId: request.id });
   } finally {
     // A paid request is settled (charged answer) or released (anything else) before a byte is sent.
     const completing = completePayment(payer, reply);

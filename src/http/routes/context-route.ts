@@ -84,7 +84,7 @@ async function answerContext(deps: AppDeps, request: FastifyRequest, reply: Fast
   const payer = await payerOf(deps, request, { answer: 'payment', route: CONTEXT_ROUTE, payable: true }, 'lookup');
   let result: Awaited<ReturnType<typeof brandContext>>;
   try {
-    result = await brandContext(deps.usecases, payer, { readings, cachedOnly });
+    result = await brandContext(deps.usecases, payer, { readings, cachedOnly, requestId: request.id });
   } finally {
     // A paid request is settled (a returned context) or released (anything else) before a byte is sent.
     const completing = completePayment(payer, reply);

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
 import type { AppDeps } from '../app-deps.js';
@@ -14,8 +16,8 @@ function sendPage(reply: FastifyReply, html: string): FastifyReply {
     .type('text/html; charset=utf-8')
     .header('cache-control', 'public, max-age=300')
     .header('x-content-type-options', 'nosniff')
-    // The pages carry no script and load nothing: inline style only.
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+    // The pages carry no script and load nothing but their screenshots (docs/screenshots): inline style only.
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'")
     .send(html);
 }
 
@@ -43,4 +45,12 @@ export function registerDocsRoutes(app: FastifyInstance, deps: AppDeps, dir: str
   app.get('/docs/adr', options, async (_request, reply) => sendPage(reply, (await loaded()).adrIndex));
   app.get('/docs/:page', options, async (request, reply) => page((request.params as { page: string }).page, reply));
   app.get('/docs/adr/:page', options, async (request, reply) => page(`adr/${(request.params as { page: string }).page}`, reply));
+  // The screenshots docs/dashboard.md shows (made by the browser tests): PNG files by plain name only.
+  app.get('/docs/screenshots/:file', options, async (request, reply) => {
+    const { file } = request.params as { file: string };
+    if (!/^[a-z0-9][a-z0-9-]*\.png$/.test(file)) throw new ApiError('route_not_found');
+    const bytes = await readFile(path.join(dir, 'screenshots', file)).catch(() => null);
+    if (bytes === null) throw new ApiError('route_not_found');
+    return reply.type('image/png').header('cache-control', 'public, max-age=300').header('x-content-type-options', 'nosniff').send(bytes);
+  });
 }

@@ -4,6 +4,7 @@ import { apiKeyUrn, organizationUrn } from '../../domain/ids.js';
 import type { AppDeps } from '../app-deps.js';
 import { authenticate } from '../credentials.js';
 import { ErrorBody } from '../schemas/route-schemas.js';
+import { sessionBearer, UserViewerBody, userViewer } from './viewer-user.js';
 
 /** The API-key shape of spec 2.9. Never credential material: no secret, no hash, no prefix. */
 export const ViewerBody = Type.Object(
@@ -36,8 +37,11 @@ export const ViewerBody = Type.Object(
 export function registerViewerRoute(app: FastifyInstance, deps: AppDeps): void {
   app.get(
     '/v2/viewer',
-    { schema: { summary: 'The calling credential and its credit usage', tags: ['account'], response: { 200: ViewerBody, 401: ErrorBody, 403: ErrorBody } } },
+    { schema: { summary: 'The calling credential and its credit usage', tags: ['account'], response: { 200: Type.Union([ViewerBody, UserViewerBody]), 401: ErrorBody, 403: ErrorBody } } },
     async (request, reply) => {
+      // A dashboard session token (ADR 0043) answers the user-session shape; API keys go on exactly as before.
+      const session = deps.dashboard ? sessionBearer(request) : null;
+      if (session !== null) return reply.send(await userViewer(deps, session));
       const { key, org } = await authenticate(deps, request, { answer: 'agent-access' });
       const [usage, agent] = await Promise.all([deps.billing.usage(org), deps.access ? deps.access.agentOf(key.id) : null]);
       return reply.send({

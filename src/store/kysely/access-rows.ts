@@ -10,7 +10,7 @@ import { apiKeyToRow, creditGrantToRow, organizationToRow } from './row-mapping.
 import type { AccessPurchasesTable, Database, McpTokensTable } from './schema.js';
 import { writeTransaction, type SqlDialect } from './write-transaction.js';
 
-function rowToPurchase(row: AccessPurchasesTable): AccessPurchase {
+export function rowToPurchase(row: AccessPurchasesTable): AccessPurchase {
   const payer: AgentPayer = row.payer_kind === 'wallet' && row.network !== null && row.payer !== null ? { kind: 'wallet', network: row.network, address: row.payer } : { kind: 'card' };
   return {
     paymentKey: row.payment_key,
@@ -26,7 +26,7 @@ function rowToPurchase(row: AccessPurchasesTable): AccessPurchase {
   };
 }
 
-function rowToMcpToken(row: McpTokensTable): McpTokenRecord {
+export function rowToMcpToken(row: McpTokensTable): McpTokenRecord {
   return {
     id: row.id,
     orgId: row.org_id,

@@ -13,6 +13,7 @@ import * as writes from './brand-write-log.js';
 import * as crawlFailures from './crawl-failure-memory.js';
 import * as palettes from './palette-rows.js';
 import * as contexts from './context-rows.js';
+import * as logoEvidence from './logo-evidence-rows.js';
 import type { ContextEvidence, ContextProfile } from '../../domain/brand-context.js';
 import type { StoredContext } from '../store.js';
 import * as refresh from './refresh-rows.js';
@@ -22,6 +23,15 @@ import type { AccessDelivery, AccessPurchase, AccessPurchaseCompletion, AgentPay
 import * as webhookDeliveries from './webhook-delivery-rows.js';
 import * as clientIds from './client-id-rows.js';
 import * as search from './search-rows.js';
+import * as dashboardAccounts from './dashboard-account-rows.js';
+import type { DashboardAccountStore } from '../store.js';
+import * as creditLeases from './credit-lease-rows.js';
+import type { CreditLeaseDebit } from '../credit-lease-store.js';
+import * as bulk from './bulk-brand-rows.js';
+import type { BulkBrand } from './bulk-brand-rows.js';
+import * as orgAccess from './org-access-rows.js';
+import { usageByDay } from './usage-by-day-rows.js';
+import type { DailyUsage } from '../store.js';
 import type { ClientIdRecord, ClientIdUsageEntry } from '../../domain/client-id-record.js';
 import type { ClientIdProduct } from '../../domain/client-ids.js';
 import type { SearchCandidateQuery, SearchNameRow } from '../store.js';
@@ -104,6 +114,31 @@ export class KyselyStore implements Store {
     this.#refdata = new KyselyReferenceData(db, opts.dialect);
   }
 
+  // ---- dashboard accounts (dashboard-account-rows.ts, migration 0021) ----
+
+  createDashboardUser: DashboardAccountStore['createDashboardUser'] = (user) => dashboardAccounts.createDashboardUser(this.db, user);
+  findDashboardUserByEmail: DashboardAccountStore['findDashboardUserByEmail'] = (email) => dashboardAccounts.findDashboardUserByEmail(this.db, email);
+  getDashboardUser: DashboardAccountStore['getDashboardUser'] = (id) => dashboardAccounts.getDashboardUser(this.db, id);
+  deleteDashboardUser: DashboardAccountStore['deleteDashboardUser'] = (id) => dashboardAccounts.deleteDashboardUser(this.db, this.opts.dialect, id);
+  setDashboardMembership: DashboardAccountStore['setDashboardMembership'] = (m) => dashboardAccounts.setDashboardMembership(this.db, m);
+  removeDashboardMembership: DashboardAccountStore['removeDashboardMembership'] = (u, o) => dashboardAccounts.removeDashboardMembership(this.db, u, o);
+  dashboardMembership: DashboardAccountStore['dashboardMembership'] = (u, o) => dashboardAccounts.dashboardMembership(this.db, u, o);
+  dashboardMemberships: DashboardAccountStore['dashboardMemberships'] = (u) => dashboardAccounts.dashboardMemberships(this.db, u);
+  listDashboardMembers: DashboardAccountStore['listDashboardMembers'] = (o) => dashboardAccounts.listDashboardMembers(this.db, o);
+  insertSignInToken: DashboardAccountStore['insertSignInToken'] = (t) => dashboardAccounts.insertSignInToken(this.db, t);
+  findSignInTokenByLinkHash: DashboardAccountStore['findSignInTokenByLinkHash'] = (h) => dashboardAccounts.findSignInTokenByLinkHash(this.db, h);
+  latestSignInToken: DashboardAccountStore['latestSignInToken'] = (u, now) => dashboardAccounts.latestSignInToken(this.db, u, now);
+  useSignInToken: DashboardAccountStore['useSignInToken'] = (id, at) => dashboardAccounts.useSignInToken(this.db, id, at);
+  addFailedSignInCode: DashboardAccountStore['addFailedSignInCode'] = (id) => dashboardAccounts.addFailedSignInCode(this.db, this.opts.dialect, id);
+  countSignInRequests: DashboardAccountStore['countSignInRequests'] = (keys, at, since) => dashboardAccounts.countSignInRequests(this.db, keys, at, since);
+  forgetSignInRequests: DashboardAccountStore['forgetSignInRequests'] = (keys) => dashboardAccounts.forgetSignInRequests(this.db, keys);
+  insertDashboardSession: DashboardAccountStore['insertDashboardSession'] = (s) => dashboardAccounts.insertDashboardSession(this.db, s);
+  getDashboardSession: DashboardAccountStore['getDashboardSession'] = (id) => dashboardAccounts.getDashboardSession(this.db, id);
+  touchDashboardSession: DashboardAccountStore['touchDashboardSession'] = (id, at) => dashboardAccounts.touchDashboardSession(this.db, id, at);
+  listDashboardSessions: DashboardAccountStore['listDashboardSessions'] = (u, now) => dashboardAccounts.listDashboardSessions(this.db, u, now);
+  revokeDashboardSessions: DashboardAccountStore['revokeDashboardSessions'] = (u, at, scope) => dashboardAccounts.revokeDashboardSessions(this.db, u, at, scope);
+  dashboardSecret: DashboardAccountStore['dashboardSecret'] = (name, candidate, at) => dashboardAccounts.dashboardSecret(this.db, name, candidate, at);
+
   // ---- reference data (reference-data-tables.ts) ----
 
   listingsByTicker: ReferenceData['listingsByTicker'] = (t) => this.#refdata.listingsByTicker(t);
@@ -181,11 +216,17 @@ export class KyselyStore implements Store {
       if (options.paletteEvidence) await palettes.savePaletteEvidence(trx, row.id, options.paletteEvidence, stored.crawledAt);
       // The context evidence likewise (ADR 0035).
       if (options.contextEvidence) await contexts.saveContextEvidence(trx, row.id, options.contextEvidence, stored.crawledAt);
+      // And how its logos were chosen (ADR 0044).
+      if (options.logoEvidence) await logoEvidence.saveLogoEvidence(trx, row.id, options.logoEvidence, stored.crawledAt);
       // Caches key brands by domain too: a domain moved here from another brand must be dropped from them.
       const domains = [...new Set([row.domain, ...refs.filter((ref) => ref.kind === 'domain').map((ref) => ref.value)])];
       await writes.appendBrandWrite(trx, this.opts.dialect, row.id, domains, toMillis(event.occurredAt));
       return event;
     });
+  }
+
+  insertBrands(brands: readonly BulkBrand[]): Promise<number> {
+    return bulk.insertBrands(this.db, this.opts.dialect, brands);
   }
 
   async setBrandStatus(id: string, status: BrandStatus, at: Date): Promise<boolean> {
@@ -236,6 +277,20 @@ export class KyselyStore implements Store {
 
   clientIdUsage(orgId: string, product: ClientIdProduct, period: string): Promise<number> {
     return clientIds.clientIdUsage(this.db, orgId, product, period);
+  }
+
+  // ---- the dashboard's organization pages (usage-by-day-rows.ts, org-access-rows.ts; issue 23) ----
+
+  usageByDay(orgId: string, from: Date, to: Date): Promise<DailyUsage[]> {
+    return usageByDay(this.db, orgId, from, to);
+  }
+
+  listAccessPurchases(orgId: string, limit: number): Promise<AccessPurchase[]> {
+    return orgAccess.listAccessPurchases(this.db, orgId, limit);
+  }
+
+  listMcpTokens(orgId: string): Promise<McpTokenRecord[]> {
+    return orgAccess.listMcpTokens(this.db, orgId);
   }
 
   // ---- search by name (search-rows.ts, ADR 0033) ----
@@ -419,6 +474,8 @@ export class KyselyStore implements Store {
   recordRefreshRun: Store['recordRefreshRun'] = (name, run) => refresh.recordRefreshRun(this.db, name, run);
   refreshState: Store['refreshState'] = (name) => refresh.readRefreshState(this.db, name);
 
+  getLogoEvidence: Store['getLogoEvidence'] = (brandId) => logoEvidence.getLogoEvidence(this.db, brandId);
+
   // ---- contexts (context-rows.ts) ----
 
   saveContextEvidence(brandId: string, evidence: ContextEvidence, observedAt: Date): Promise<void> {
@@ -538,14 +595,22 @@ export class KyselyStore implements Store {
 
   // ---- usage ledger ----
 
-  async appendUsage(entries: readonly UsageEntry[]): Promise<void> {
-    if (entries.length === 0) return;
+  async appendUsage(entries: readonly UsageEntry[], debits: readonly CreditLeaseDebit[] = []): Promise<void> {
+    if (entries.length === 0 && debits.length === 0) return;
     const rows = entries.map(usageToRow);
     await writeTransaction(this.db, this.opts.dialect, async (trx) => {
       // Chunks keep each statement well under SQLite's bound-parameter limit.
       for (let i = 0; i < rows.length; i += 500) await trx.insertInto('usage_ledger').values(rows.slice(i, i + 500)).execute();
+      await creditLeases.debitCreditLeases(trx, debits);
     });
   }
+
+  // ---- credit leases (credit-lease-rows.ts, ADR 0040) ----
+
+  acquireCreditLease: Store['acquireCreditLease'] = (grant) => creditLeases.acquireCreditLease(this.db, this.opts.dialect, grant);
+  renewCreditLease: Store['renewCreditLease'] = (leaseId, now, expiresAt) => creditLeases.renewCreditLease(this.db, leaseId, now, expiresAt);
+  releaseCreditLease: Store['releaseCreditLease'] = (leaseId, keep) => creditLeases.releaseCreditLease(this.db, leaseId, keep);
+  leasedCredits: Store['leasedCredits'] = (orgId, period, now) => creditLeases.leasedCredits(this.db, orgId, period, now);
 
   async sumUsage(orgId: string, from: Date, to: Date): Promise<number> {
     const row = await this.db

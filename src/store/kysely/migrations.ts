@@ -14,6 +14,9 @@ import { standingAccessMigration } from './access-migration.js';
 import { referenceDataMigration } from './reference-data-migration.js';
 import { clientIdsAndSearchMigration } from './search-migration.js';
 import { brandContextMigration } from './context-migration.js';
+import { dashboardAccountMigration } from './dashboard-account-migration.js';
+import { logoEvidenceMigration } from './logo-evidence-migration.js';
+import { creditLeaseMigration } from './credit-lease-migration.js';
 
 /** Jobs that hold their (name, key): the predicate of the partial unique index that enforces dedup. */
 export function activeJobPredicate() {
@@ -280,6 +283,9 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0015_webhook_delivery': webhookDeliveryMigration,
   '0017_client_ids_and_search': clientIdsAndSearchMigration,
   '0019_brand_context': brandContextMigration,
+  '0020_credit_leases': creditLeaseMigration,
+  '0021_dashboard_accounts': dashboardAccountMigration,
+  '0022_logo_evidence': logoEvidenceMigration,
 };
 
 export interface MigrateOptions {
@@ -297,8 +303,11 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, opts: MigrateOptions =
   let { error, results } = await migrator.migrateToLatest();
   // Kysely looks for its migration tables by introspecting every schema's tables; on PostgreSQL a table that another
   // schema's owner drops between the catalog read and its cast fails that look-up with undefined_table (42P01) before
-  // any migration ran. Migrating is idempotent, so such a failure is tried again (a few times at most).
-  for (let tries = 0; tries < 3 && error !== undefined && results === undefined && isUndefinedTable(error); tries++) {
+  // any migration ran; a whole schema dropped meanwhile fails it with invalid_schema_name (3F000). Migrating is
+  // idempotent, so such a failure is tried again, after a growing pause: a neighbour creating and dropping tables in
+  // a burst (pg-boss makes one per queue) can fail several look-ups in a row. About 10 s in all at most.
+  for (let tries = 0; tries < 8 && error !== undefined && results === undefined && isUndefinedTable(error); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 50 * 2 ** tries)));
     ({ error, results } = await migrator.migrateToLatest());
   }
   if (error !== undefined) {
@@ -308,5 +317,6 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, opts: MigrateOptions =
 }
 
 function isUndefinedTable(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '42P01';
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return code === '42P01' || code === '3F000';
 }

@@ -15,6 +15,9 @@ import type { JobState } from '../../jobs/queue.js';
 import type { ReferenceDataTables } from './reference-schema.js';
 import type { ClientIdSearchTables } from './search-schema.js';
 import type { BrandContextTables } from './context-schema.js';
+import type { DashboardAccountTables } from './dashboard-account-schema.js';
+import type { LogoEvidenceTables } from './logo-evidence-schema.js';
+import type { CreditLeaseTables } from './credit-lease-schema.js';
 
 /** Epoch milliseconds. */
 export type Millis = number;
@@ -228,7 +231,7 @@ export interface LedgerAuthorizationsTable {
   used_at: Millis;
 }
 
-export interface Database extends ReferenceDataTables, ClientIdSearchTables, BrandContextTables {
+export interface Database extends ReferenceDataTables, ClientIdSearchTables, BrandContextTables, LogoEvidenceTables, CreditLeaseTables, DashboardAccountTables {
   brands: BrandsTable;
   brand_identifiers: BrandIdentifiersTable;
   organizations: OrganizationsTable;

@@ -31,7 +31,7 @@ export async function trgmSchema(db: Kysely<unknown>): Promise<string | null> {
   return rows[0]?.nspname ?? null;
 }
 
-interface BrandRowValues {
+export interface BrandRowValues {
   domain: string;
   name: string;
   brand_id: string;
@@ -40,7 +40,8 @@ interface BrandRowValues {
   quality_score: number;
 }
 
-function brandValues(brand: Brand): BrandRowValues | null {
+/** The brand's own search row, or null when its name normalizes to nothing (also used by bulk-brand-rows.ts). */
+export function brandValues(brand: Brand): BrandRowValues | null {
   const name = brand.name?.trim() || brand.domain;
   if (normalizeName(name) === '') return null;
   return { domain: brand.domain, name, brand_id: brand.id, claimed: brand.claimed ? 1 : 0, icon: iconKey(brand.logos), quality_score: brand.qualityScore };

@@ -12,8 +12,11 @@ import type { BrandStore } from '../../store/store.js';
 export interface WebhookBrands {
   /** The held brand of a registrable domain, serialized as GET answers it (asset URLs rendered); null when not held. */
   heldBrand(domain: string): Promise<Brand | null>;
-  /** Queues a crawl of a domain not held, owned by the organization (its share of the queue); 'full' when refused. */
-  queueIndexing(domain: string, orgId: string): Promise<'queued' | 'full'>;
+  /**
+   * Queues a crawl of a domain not held, owned by the organization (its share of the queue); 'full' when refused.
+   * `requestId`: the API request that asked, named in the crawl's log lines (`reqId`, ADR 0039).
+   */
+  queueIndexing(domain: string, orgId: string, requestId?: string): Promise<'queued' | 'full'>;
 }
 
 export class StoreWebhookBrands implements WebhookBrands {
@@ -31,7 +34,7 @@ export class StoreWebhookBrands implements WebhookBrands {
     return this.assetUrls.renderBrand({ ...stored.brand, qualityScore: currentQualityScore(stored, this.clock()) });
   }
 
-  async queueIndexing(domain: string, orgId: string): Promise<'queued' | 'full'> {
-    return this.scheduler.schedule(domain, orgId);
+  async queueIndexing(domain: string, orgId: string, requestId?: string): Promise<'queued' | 'full'> {
+    return this.scheduler.schedule(domain, orgId, requestId);
   }
 }

@@ -228,7 +228,8 @@ export class WebhookManagement {
     return { webhook: publicWebhook(rotated), secret, previousSecretExpiresAt: rotated.previousSecretExpiresAt };
   }
 
-  async addSubscriptions(org: Organization, webhookId: string, inputs: readonly string[]): Promise<SubscriptionChange> {
+  /** `requestId`: the API request, carried by the crawls queued for brands not held (`reqId`, ADR 0039). */
+  async addSubscriptions(org: Organization, webhookId: string, inputs: readonly string[], requestId?: string): Promise<SubscriptionChange> {
     this.assertAllowed(org);
     const { domains, invalid: rejected } = subscriptionDomains(inputs);
     const added = await this.deps.store.addWebhookSubscriptions(org.id, webhookId, domains, this.clock());
@@ -237,7 +238,7 @@ export class WebhookManagement {
     // Only newly subscribed domains are looked at: the others were when they were added.
     for (const domain of added) {
       if (await this.deps.brands.heldBrand(domain)) continue;
-      const queued = await this.deps.brands.queueIndexing(domain, org.id);
+      const queued = await this.deps.brands.queueIndexing(domain, org.id, requestId);
       (queued === 'queued' ? change.queued : change.notQueued).push(domain);
     }
     return change;

@@ -57,6 +57,8 @@ export interface MarkCandidate {
   scheme?: 'dark' | 'light' | null;
   /** The logo's box inside a CSS sprite sheet. */
   crop?: SpriteCrop | null;
+  /** How a header mark was found when not as an <img> or <svg> itself (the logo evidence names it, ADR 0044). */
+  via?: 'picture-source' | 'css-background';
   /**
    * The background colour the page paints behind the mark (logo-backdrop.ts, #rrggbb or null), which decides
    * the theme of a mark on transparency (logos.ts). A function because the cascade walk is only worth doing
@@ -299,7 +301,7 @@ function pictureVariants(ctx: MarkContext, el: HtmlElement, score: number): Mark
     const scheme = /prefers-color-scheme\s*:\s*dark/i.test(media) ? 'dark' : /prefers-color-scheme\s*:\s*light/i.test(media) ? 'light' : null;
     if (!scheme) continue;
     const url = resolveUrl(largestSrcsetEntry(source.attribs['srcset']), ctx.page.baseUrl);
-    if (url && !isPlaceholderUrl(url)) out.push({ kind: 'header', url, svg: null, score: score - 5, themeHint: schemeTheme(scheme), scheme });
+    if (url && !isPlaceholderUrl(url)) out.push({ kind: 'header', url, svg: null, score: score - 5, themeHint: schemeTheme(scheme), scheme, via: 'picture-source' });
   }
   return out;
 }
@@ -337,7 +339,7 @@ function cssBackgroundMarks(ctx: MarkContext): MarkCandidate[] {
     for (const bg of backgroundLogos(page, el, sheets)) {
       if (isPlaceholderUrl(bg.url)) continue;
       const base = score + siteBonus(bg.url, page) * 1.5 - (bg.scheme === 'dark' ? 5 : 0);
-      const candidate: MarkCandidate = { kind: 'header', url: bg.url, svg: null, score: base, themeHint: themeHint(bg.url) ?? schemeTheme(bg.scheme), scheme: bg.scheme, crop: bg.crop };
+      const candidate: MarkCandidate = { kind: 'header', url: bg.url, svg: null, score: base, themeHint: themeHint(bg.url) ?? schemeTheme(bg.scheme), scheme: bg.scheme, crop: bg.crop, via: 'css-background' };
       elementOf.set(candidate, el);
       out.push(candidate);
     }

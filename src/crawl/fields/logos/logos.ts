@@ -22,6 +22,8 @@ import { svgMarkTag } from './logo-tags.js';
 import { hexToRgb } from '../../../domain/color-math.js';
 import { relativeLuminance } from '../../../media/oklab.js';
 import { themeOnBackdrop } from '../../../media/logo-theme.js';
+import type { LogoDecisionReason, LogoEvidence } from '../../../domain/logo-evidence.js';
+import { traceLogoDecision, type LogoChoice } from './logo-trace.js';
 
 export interface LogosResult {
   logos: Logo[];
@@ -46,14 +48,20 @@ export interface IngestedMark {
 const MIN_PREFERRED_ICON = 64;
 const MAX_SPRITE_BYTES = 5 * 1024 * 1024;
 
-export async function buildLogos(icons: IconCandidate[], marks: MarkCandidate[], deps: CrawlAssetDeps, brandName: string | null = null): Promise<LogosResult> {
+/** The logos and the trace of how they were chosen (the brand page's "why this logo", ADR 0044). */
+export interface BuiltLogos extends LogosResult {
+  evidence: LogoEvidence;
+}
+
+export async function buildLogos(icons: IconCandidate[], marks: MarkCandidate[], deps: CrawlAssetDeps, brandName: string | null = null): Promise<BuiltLogos> {
   // Candidates are judged from memory; only the chosen files reach the asset store.
   const [ingestedIcons, ingestedMarks] = await Promise.all([
     Promise.all(icons.map(async (candidate) => ({ candidate, image: await ingestRemoteImage(candidate.url, deps) }))),
     Promise.all(marks.map(async (candidate) => ({ candidate, image: await ingestMark(candidate, deps) }))),
   ]);
-  const result = chooseLogos(present(ingestedIcons), present(ingestedMarks));
-  return { ...result, logos: await deps.assets.commitAll(await finishLogos(result, deps, brandName)) };
+  const { result, choices } = chooseWithReasons(present(ingestedIcons), present(ingestedMarks));
+  const evidence = traceLogoDecision(ingestedIcons, ingestedMarks, choices, isSquare);
+  return { ...result, logos: await deps.assets.commitAll(await finishLogos(result, deps, brandName)), evidence };
 }
 
 /** Adds the tags the files prove (logo-tags.ts) to the chosen entries. */
@@ -101,34 +109,40 @@ async function ingestSpriteBox(url: string, crop: SpriteCrop, deps: AssetDeps): 
 interface Chosen {
   image: IngestedImage;
   type: LogoType;
+  reason: LogoDecisionReason;
   hint: 'dark' | 'light' | null;
   backdrop?: (() => string | null) | undefined;
 }
 
 /** A chosen mark with what the page tells about it: its hint, and the backdrop unless it is a dark-scheme variant. */
-function chosenMark(m: IngestedMark, type: LogoType): Chosen {
+function chosenMark(m: IngestedMark, type: LogoType, reason: LogoDecisionReason): Chosen {
   // The backdrop found in the page's rules is the default scheme's: a dark-scheme variant is shown on another.
   const backdrop = m.candidate.scheme === 'dark' ? undefined : m.candidate.backdrop;
-  return { image: m.image, type, hint: m.candidate.themeHint, backdrop };
+  return { image: m.image, type, reason, hint: m.candidate.themeHint, backdrop };
 }
 
 /** Pure selection over ingested candidates (marks in descending candidate score). */
 export function chooseLogos(icons: IngestedIcon[], marks: IngestedMark[]): LogosResult {
+  return chooseWithReasons(icons, marks).result;
+}
+
+/** chooseLogos, and each file it picked with the reason (logo-trace.ts). */
+function chooseWithReasons(icons: IngestedIcon[], marks: IngestedMark[]): { result: LogosResult; choices: LogoChoice[] } {
   const chosen: Chosen[] = [];
   const primary = marks.find((m) => m.candidate.scheme !== 'dark') ?? marks[0];
   if (primary) {
     const type = markType(primary.image);
-    chosen.push(chosenMark(primary, type));
+    chosen.push(chosenMark(primary, type, 'primary-mark'));
     const variant = schemeVariant(primary, marks, type);
-    if (variant) chosen.push(chosenMark(variant, type));
+    if (variant) chosen.push(chosenMark(variant, type, 'scheme-variant'));
     if (type === 'logo') {
       const symbol = marks.find((m) => m !== primary && m !== variant && !m.candidate.scheme && markType(m.image) === 'symbol')
         ?? icons.find((i) => i.candidate.kind === 'mask-icon' && isSquare(i.image));
-      if (symbol) chosen.push({ image: symbol.image, type: 'symbol', hint: null, backdrop: 'backdrop' in symbol.candidate ? symbol.candidate.backdrop : undefined });
+      if (symbol) chosen.push({ image: symbol.image, type: 'symbol', reason: 'symbol-beside-logo', hint: null, backdrop: 'backdrop' in symbol.candidate ? symbol.candidate.backdrop : undefined });
     }
   }
   const icon = chooseIcon(icons);
-  if (icon) chosen.push({ image: icon, type: 'icon', hint: null });
+  if (icon) chosen.push({ image: icon, type: 'icon', reason: 'best-icon', hint: null });
   const hashes = new Set<string>();
   const logos: Logo[] = [];
   const images: IngestedImage[] = [];
@@ -140,7 +154,7 @@ export function chooseLogos(icons: IngestedIcon[], marks: IngestedMark[]): Logos
   }
   const colorSource = primary?.image ?? icon;
   const logoColors = colorSource ? colorSource.dominantColors.map((c) => ({ hex: c.hex, share: c.share })) : [];
-  return { logos, logoColors, hashes, images };
+  return { result: { logos, logoColors, hashes, images }, choices: chosen.map(({ image, type, reason }) => ({ image, type, reason })) };
 }
 
 /**
@@ -178,7 +192,7 @@ export function markType(image: IngestedImage): LogoType {
   return aspect >= 0.67 ? 'symbol' : 'other';
 }
 
-function isSquare(image: IngestedImage): boolean {
+export function isSquare(image: IngestedImage): boolean {
   if (image.width === null || image.height === null) return false;
   return Math.abs(image.width - image.height) <= 0.1 * Math.max(image.width, image.height);
 }

@@ -1,0 +1,27 @@
+/**
+ * The dashboard's organization pages' dependencies (issue 23), taken from the services: the store's reads, client
+ * IDs, billing administration with the configured defaults, webhook management and the process's webhook sender.
+ */
+import { BillingAdmin } from '../billing/billing-admin.js';
+import { billingDefaults } from '../billing/billing-defaults.js';
+import type { OrgPagesDeps } from '../http/pages/dashboard/org-pages-deps.js';
+import type { Services } from './services.js';
+
+export function orgPagesDepsFor(services: Services): OrgPagesDeps {
+  const defaults = billingDefaults(services.config);
+  const c = services.config.clientIds;
+  return {
+    store: services.store,
+    clientIds: services.clientIds,
+    usageReport: (org) => services.billing.report(org),
+    billingAdmin: new BillingAdmin(services.store, defaults),
+    defaultSpendingLimitCents: defaults.spendingLimitCents,
+    webhooks: services.webhooks,
+    notifyWebhookSender: () => services.webhookDelivery.sender.notify(),
+    clientIdAllowances: {
+      search: { free: c.search.allowanceFree, paid: c.search.allowancePaid },
+      logo: { free: c.logo.allowanceFree, paid: c.logo.allowancePaid },
+    },
+    now: () => new Date(),
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * Bulk insertion of new brands for KyselyStore (`brandbase generate-brands`, the million-brands bench): multi-row
+ * inserts inside one write transaction, writing the same rows a `saveBrand` writes for a new brand, so a brand
+ * inserted here is found exactly like a crawled one: the `brands` row, its identifier rows, its search-by-name row
+ * (and the brand fields copied onto reference name rows of the same domain, as search-rows.ts does), and one
+ * brand write log entry for the batch (ADR 0017: every API process drops the batch's domains from its cache).
+ *
+ * Only new brands are inserted: a brand whose id or domain is already held is skipped (never replaced), and an
+ * identifier already attached to another brand stays where it is. No `brand.saved` event is written: the records
+ * are not changes to a brand anyone subscribed to, and a million events would only fill the event tables.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { IdentifierRef, StoredBrand } from '../store.js';
+import { brandToRow } from './row-mapping.js';
+import { appendBrandWrite } from './brand-write-log.js';
+import { toMillis } from './column-codec.js';
+import type { Database } from './schema.js';
+import { brandValues, type BrandRowValues } from './search-rows.js';
+import { normalizeName, domainLabel } from '../../domain/search-text.js';
+import { writeTransaction, type SqlDialect } from './write-transaction.js';
+
+export interface BulkBrand {
+  stored: StoredBrand;
+  /** Attached to the brand like saveBrand's identifiers; its own domain is attached whether listed or not. */
+  identifiers: IdentifierRef[];
+}
+
+/**
+ * Rows per statement. The widest row (search_names) binds 10 parameters: 1,000 rows stay far under PostgreSQL's
+ * 65,535 and SQLite's 32,766 bound-parameter limits.
+ */
+const ROWS_PER_STATEMENT = 1000;
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Inserts the brands that are new, in one transaction; returns how many were inserted. */
+export async function insertBrands(db: Kysely<Database>, dialect: SqlDialect, brands: readonly BulkBrand[]): Promise<number> {
+  if (brands.length === 0) return 0;
+  // SQLite's default page cache (2 MB) thrashes once the indexes outgrow it: inserts at random places in a
+  // million-row b-tree then read most pages from disk. A bulk writer gets 256 MB (this connection only).
+  if (dialect === 'sqlite') await sql`pragma cache_size = -262144`.execute(db);
+  return writeTransaction(db, dialect, async (trx) => {
+    const fresh: BulkBrand[] = [];
+    for (const chunk of chunks(brands, ROWS_PER_STATEMENT)) fresh.push(...(await insertBrandRows(trx, chunk)));
+    if (fresh.length === 0) return 0;
+    await insertIdentifiers(trx, fresh);
+    await indexForSearch(trx, fresh);
+    const domains = fresh.map((b) => b.stored.brand.domain);
+    await appendBrandWrite(trx, dialect, fresh[0]!.stored.brand.id, domains, toMillis(new Date()));
+    return fresh.length;
+  });
+}
+
+/** Inserts one chunk's brands whose domain no brand holds yet; returns those inserted (an id already held is skipped). */
+async function insertBrandRows(trx: Kysely<Database>, chunk: readonly BulkBrand[]): Promise<BulkBrand[]> {
+  const held = await trx
+    .selectFrom('brand_identifiers')
+    .select('value')
+    .where('kind', '=', 'domain')
+    .where(
+      'value',
+      'in',
+      chunk.map((b) => b.stored.brand.domain),
+    )
+    .execute();
+  const heldDomains = new Set(held.map((row) => row.value));
+  const candidates = chunk.filter((b) => !heldDomains.has(b.stored.brand.domain));
+  if (candidates.length === 0) return [];
+  const inserted = await trx
+    .insertInto('brands')
+    .values(candidates.map((b) => brandToRow(b.stored)))
+    .onConflict((oc) => oc.doNothing())
+    .returning('id')
+    .execute();
+  const ids = new Set(inserted.map((row) => row.id));
+  return candidates.filter((b) => ids.has(b.stored.brand.id));
+}
+
+async function insertIdentifiers(trx: Kysely<Database>, brands: readonly BulkBrand[]): Promise<void> {
+  const byKey = new Map<string, { kind: IdentifierRef['kind']; value: string; brand_id: string }>();
+  for (const { stored, identifiers } of brands) {
+    for (const ref of [{ kind: 'domain' as const, value: stored.brand.domain }, ...identifiers]) {
+      const key = `${ref.kind}\u0000${ref.value}`;
+      // The first brand to name an identifier keeps it, as the existing rows do (on conflict do nothing).
+      if (!byKey.has(key)) byKey.set(key, { kind: ref.kind, value: ref.value, brand_id: stored.brand.id });
+    }
+  }
+  for (const chunk of chunks([...byKey.values()], ROWS_PER_STATEMENT)) {
+    await trx.insertInto('brand_identifiers').values(chunk).onConflict((oc) => oc.doNothing()).execute();
+  }
+}
+
+/**
+ * The search rows `indexBrandForSearch` writes for a new brand: its `brand` row (size class from the reference rows
+ * of its domain, 9 without any) and its fields on those reference rows.
+ */
+async function indexForSearch(trx: Kysely<Database>, brands: readonly BulkBrand[]): Promise<void> {
+  const values = brands.filter((b) => b.stored.status === 'indexed').flatMap((b) => brandValues(b.stored.brand) ?? []);
+  for (const chunk of chunks(values, ROWS_PER_STATEMENT)) {
+    const ranks = await referenceRanks(trx, chunk);
+    await trx
+      .insertInto('search_names')
+      .values(chunk.map((v) => ({ ...v, source: 'brand', norm: normalizeName(v.name), label: domainLabel(v.domain), size_rank: ranks.get(v.domain) ?? 9 })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    for (const v of chunk.filter((row) => ranks.has(row.domain))) {
+      await trx
+        .updateTable('search_names')
+        .set({ brand_id: v.brand_id, claimed: v.claimed, icon: v.icon, quality_score: v.quality_score })
+        .where('domain', '=', v.domain)
+        .where('source', '!=', 'brand')
+        .execute();
+    }
+  }
+}
+
+/** The best size class among the reference name rows of each domain that has any (usually none). */
+async function referenceRanks(trx: Kysely<Database>, chunk: readonly BrandRowValues[]): Promise<Map<string, number>> {
+  const rows = await trx
+    .selectFrom('search_names')
+    .select((eb) => ['domain', eb.fn.min<number>('size_rank').as('rank')])
+    .where(
+      'domain',
+      'in',
+      chunk.map((v) => v.domain),
+    )
+    .where('source', '!=', 'brand')
+    .groupBy('domain')
+    .execute();
+  return new Map(rows.map((row) => [row.domain, Number(row.rank)]));
+}

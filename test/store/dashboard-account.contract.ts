@@ -1,0 +1,158 @@
+/**
+ * The dashboard-account part of the Store contract (migration 0021, ADR 0043), on every backend against a real
+ * database: users by email (one per address, first insert wins), memberships with roles, sign-in tokens used at most
+ * once and never after expiry (concurrent uses included), wrong-code counts, sign-in request counts per key and
+ * window, sessions listed and revoked by scope, and the generated secret written once.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DashboardSessionRecord, SignInTokenRecord } from '../../src/domain/dashboard-accounts.js';
+import type { Store } from '../../src/store/store.js';
+
+const T0 = new Date('2026-03-04T05:06:07.123Z');
+const at = (ms: number): Date => new Date(T0.getTime() + ms);
+const id = (prefix: string): string => `${prefix}_${randomBytes(8).toString('hex')}`;
+
+export function dashboardAccountContract(name: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+  describe(`Store contract, dashboard accounts: ${name}`, () => {
+    let store: Store;
+    let cleanup: () => Promise<void>;
+
+    beforeAll(async () => {
+      ({ store, cleanup } = await open());
+      await store.migrate();
+    });
+    afterAll(async () => {
+      await cleanup();
+    });
+
+    async function org(orgName = 'Widgets'): Promise<string> {
+      return (await store.createOrganization({ id: id('org'), name: orgName, plan: 'free', quota: 0, createdAt: T0 })).id;
+    }
+
+    async function user(email = `${id('u')}@example.com`) {
+      return store.createDashboardUser({ id: id('usr'), email, createdAt: T0 });
+    }
+
+    function token(userId: string, overrides: Partial<SignInTokenRecord> = {}): SignInTokenRecord {
+      return { id: id('sit'), userId, linkHash: randomBytes(16).toString('hex'), codeHash: 'mac', createdAt: at(0), expiresAt: at(60_000), usedAt: null, failedCodes: 0, ...overrides };
+    }
+
+    function session(userId: string, overrides: Partial<DashboardSessionRecord> = {}): DashboardSessionRecord {
+      return { id: id('ses'), userId, createdAt: at(0), lastSeenAt: at(0), expiresAt: at(3_600_000), revokedAt: null, userAgent: 'Firefox ✓', ...overrides };
+    }
+
+    it('keeps one user per email: a second insert returns the first user', async () => {
+      const first = await user('same@example.com');
+      const second = await store.createDashboardUser({ id: id('usr'), email: 'same@example.com', createdAt: at(5) });
+      expect(second).toEqual(first);
+      expect(await store.findDashboardUserByEmail('same@example.com')).toEqual(first);
+      expect(await store.getDashboardUser(first.id)).toEqual({ id: first.id, email: 'same@example.com', createdAt: T0 });
+      expect(await store.findDashboardUserByEmail('other@example.com')).toBeNull();
+    });
+
+    it('adds memberships, changes a role in place, lists members by organization, removes them', async () => {
+      const [a, b] = [await org('A'), await org('B')];
+      const u = await user('member@example.com');
+      const v = await user('another@example.com');
+      await store.setDashboardMembership({ userId: u.id, orgId: a, role: 'member', createdAt: at(1) });
+      await store.setDashboardMembership({ userId: u.id, orgId: a, role: 'owner', createdAt: at(2) });
+      await store.setDashboardMembership({ userId: u.id, orgId: b, role: 'member', createdAt: at(3) });
+      await store.setDashboardMembership({ userId: v.id, orgId: a, role: 'member', createdAt: at(4) });
+      expect(await store.dashboardMembership(u.id, a)).toEqual({ userId: u.id, orgId: a, role: 'owner', createdAt: at(1) });
+      expect((await store.dashboardMemberships(u.id)).map((m) => m.orgId).sort()).toEqual([a, b].sort());
+      expect((await store.listDashboardMembers(a)).map((m) => [m.user.email, m.role])).toEqual([
+        ['another@example.com', 'member'],
+        ['member@example.com', 'owner'],
+      ]);
+      expect(await store.removeDashboardMembership(u.id, b)).toBe(true);
+      expect(await store.removeDashboardMembership(u.id, b)).toBe(false);
+      expect(await store.dashboardMembership(u.id, b)).toBeNull();
+    });
+
+    it('deletes a user with memberships, tokens and sessions', async () => {
+      const o = await org();
+      const u = await user();
+      await store.setDashboardMembership({ userId: u.id, orgId: o, role: 'member', createdAt: T0 });
+      const t = token(u.id);
+      await store.insertSignInToken(t);
+      const s = session(u.id);
+      await store.insertDashboardSession(s);
+      expect(await store.deleteDashboardUser(u.id)).toBe(true);
+      expect(await store.getDashboardUser(u.id)).toBeNull();
+      expect(await store.listDashboardMembers(o)).toEqual([]);
+      expect(await store.findSignInTokenByLinkHash(t.linkHash)).toBeNull();
+      expect(await store.getDashboardSession(s.id)).toBeNull();
+      expect(await store.deleteDashboardUser(u.id)).toBe(false);
+    });
+
+    it('uses a sign-in token once, never after expiry, and one of concurrent uses wins', async () => {
+      const u = await user();
+      const t = token(u.id);
+      await store.insertSignInToken(t);
+      expect(await store.findSignInTokenByLinkHash(t.linkHash)).toEqual(t);
+      expect(await store.latestSignInToken(u.id, at(1))).toEqual(t);
+      const wins = await Promise.all(Array.from({ length: 5 }, () => store.useSignInToken(t.id, at(10))));
+      expect(wins.filter(Boolean)).toHaveLength(1);
+      expect((await store.findSignInTokenByLinkHash(t.linkHash))?.usedAt).toEqual(at(10));
+      expect(await store.latestSignInToken(u.id, at(11))).toBeNull();
+      const late = token(u.id);
+      await store.insertSignInToken(late);
+      expect(await store.useSignInToken(late.id, at(60_000))).toBe(false);
+      expect(await store.latestSignInToken(u.id, at(60_000))).toBeNull();
+    });
+
+    it('returns the newest live token and counts wrong codes', async () => {
+      const u = await user();
+      const old = token(u.id, { createdAt: at(0) });
+      const newer = token(u.id, { createdAt: at(1000) });
+      await store.insertSignInToken(old);
+      await store.insertSignInToken(newer);
+      expect((await store.latestSignInToken(u.id, at(2000)))?.id).toBe(newer.id);
+      expect(await store.addFailedSignInCode(newer.id)).toBe(1);
+      expect(await store.addFailedSignInCode(newer.id)).toBe(2);
+      expect((await store.latestSignInToken(u.id, at(2000)))?.failedCodes).toBe(2);
+    });
+
+    it('counts sign-in requests per key within the window, and forgets them on request', async () => {
+      const [k1, k2] = [id('k'), id('k')];
+      expect(await store.countSignInRequests([k1, k2], at(0), at(-1000))).toEqual([1, 1]);
+      expect(await store.countSignInRequests([k1], at(500), at(-500))).toEqual([2]);
+      // The first request falls out of a window that starts after it.
+      expect(await store.countSignInRequests([k1, k2], at(2000), at(1))).toEqual([2, 1]);
+      await store.forgetSignInRequests([k1]);
+      expect(await store.countSignInRequests([k1, k2], at(2001), at(1))).toEqual([1, 2]);
+      expect(await store.countSignInRequests([], at(0), at(0))).toEqual([]);
+    });
+
+    it('lists live sessions newest first, touches them, and revokes one, all but one, or all', async () => {
+      const u = await user();
+      const other = await user();
+      const [s1, s2, s3] = [session(u.id, { createdAt: at(1) }), session(u.id, { createdAt: at(2) }), session(u.id, { createdAt: at(3), userAgent: null })];
+      const expired = session(u.id, { expiresAt: at(10) });
+      const theirs = session(other.id);
+      for (const s of [s1, s2, s3, expired, theirs]) await store.insertDashboardSession(s);
+      expect((await store.listDashboardSessions(u.id, at(100))).map((s) => s.id)).toEqual([s3.id, s2.id, s1.id]);
+      await store.touchDashboardSession(s1.id, at(50));
+      expect((await store.getDashboardSession(s1.id))?.lastSeenAt).toEqual(at(50));
+      expect(await store.getDashboardSession(s3.id)).toEqual(s3);
+      // Another user's session is out of scope, whatever id is named.
+      expect(await store.revokeDashboardSessions(u.id, at(100), { sessionId: theirs.id })).toBe(0);
+      expect(await store.revokeDashboardSessions(u.id, at(100), { sessionId: s1.id })).toBe(1);
+      expect(await store.revokeDashboardSessions(u.id, at(100), { sessionId: s1.id })).toBe(0);
+      expect((await store.getDashboardSession(s1.id))?.revokedAt).toEqual(at(100));
+      expect(await store.revokeDashboardSessions(u.id, at(200), { except: s3.id })).toBe(1);
+      expect((await store.listDashboardSessions(u.id, at(200))).map((s) => s.id)).toEqual([s3.id]);
+      expect(await store.revokeDashboardSessions(u.id, at(300))).toBe(1);
+      expect(await store.listDashboardSessions(u.id, at(300))).toEqual([]);
+      expect((await store.getDashboardSession(theirs.id))?.revokedAt).toBeNull();
+    });
+
+    it('writes the generated secret once: the first candidate wins', async () => {
+      const name = id('secret');
+      const results = await Promise.all(['one', 'two', 'three'].map((candidate) => store.dashboardSecret(name, candidate, T0)));
+      expect(new Set(results).size).toBe(1);
+      expect(await store.dashboardSecret(name, 'later', at(1))).toBe(results[0]);
+    });
+  });
+}
