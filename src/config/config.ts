@@ -67,6 +67,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** A claimed job is leased this long; a worker that dies leaves its job to another after it (longer than a crawl). */
   jobLeaseMs: number;
+  /** Finished jobs are deleted this long after they ended (BRANDBASE_JOB_RETENTION_DAYS); null keeps them forever. */
+  jobRetentionMs: number | null;
   /** A brand crawled longer ago than this is re-crawled by `brandbase crawl` (and scores lower for recency). */
   refreshAgeDays: number;
   /** Chromium for rendering JavaScript-built sites; null means /usr/bin/chromium when it exists. */
@@ -158,6 +160,7 @@ export const ENV_VARS = [
   'BRANDBASE_DEFAULT_PAID_QUOTA',
   'BRANDBASE_SHUTDOWN_GRACE_MS',
   'BRANDBASE_JOB_LEASE_MS',
+  'BRANDBASE_JOB_RETENTION_DAYS',
   'BRANDBASE_REFRESH_AGE_DAYS',
   'BRANDBASE_CHROMIUM_PATH',
   'BRANDBASE_BATCH_ITEM_TIMEOUT_MS',
@@ -283,6 +286,12 @@ function jobLeaseMs(env: Env): number {
   return lease;
 }
 
+/** Days finished jobs are kept (0: forever); what a support question about a crawl a week ago needs. */
+function jobRetentionMs(env: Env): number | null {
+  const days = integer(env, 'BRANDBASE_JOB_RETENTION_DAYS', 7, 0);
+  return days === 0 ? null : days * 86_400_000;
+}
+
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const port = integer(env, 'PORT', 8787);
   const dataDir = path.resolve(text(env, 'BRANDBASE_DATA_DIR') ?? path.join(INSTALL_DIR, 'data'));
@@ -318,6 +327,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     defaultPaidQuota: integer(env, 'BRANDBASE_DEFAULT_PAID_QUOTA', 10_000),
     shutdownGraceMs: integer(env, 'BRANDBASE_SHUTDOWN_GRACE_MS', 25_000, 0),
     jobLeaseMs: jobLeaseMs(env),
+    jobRetentionMs: jobRetentionMs(env),
     refreshAgeDays: integer(env, 'BRANDBASE_REFRESH_AGE_DAYS', 30, 1),
     chromiumPath: text(env, 'BRANDBASE_CHROMIUM_PATH'),
     batchItemTimeoutMs: integer(env, 'BRANDBASE_BATCH_ITEM_TIMEOUT_MS', 2000, 1),

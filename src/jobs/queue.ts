@@ -87,6 +87,11 @@ export interface JobQueue {
    */
   oldestQueuedAt(): Promise<Date | null>;
   get(id: string): Promise<Job | null>;
+  /**
+   * Deletes up to `limit` finished jobs (`done` or `failed`) last updated before `before`; returns how many. Queued
+   * and running jobs are never touched. The retention sweep of the worker pool calls it (ADR 0041).
+   */
+  purgeFinished(before: Date, limit: number): Promise<number>;
 }
 
 export class QueueFullError extends Error {

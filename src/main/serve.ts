@@ -7,6 +7,7 @@ import { buildMetricsApp } from '../http/metrics-app.js';
 import { JOB_NAMES, type CrawlBrandPayload, type PaletteRenderPayload } from '../jobs/queue.js';
 import { PaletteRenderJob } from '../palette/palette-render-job.js';
 import { WorkerPool } from '../jobs/worker-pool.js';
+import { JobRetention } from '../jobs/job-retention.js';
 import type { Logger } from '../platform/logger.js';
 import { appDepsFor } from './app-deps.js';
 import { cdnDepsFor } from './cdn-deps.js';
@@ -59,6 +60,9 @@ export async function serve(config: Readonly<Config>, logger: Logger, roles: { a
   const pool = roles.worker && config.workerConcurrency > 0 ? createWorkerPool(services) : null;
   if (pool) services.onJobQueued(() => pool.notify());
   pool?.start();
+  // Finished jobs past their retention are deleted wherever jobs run (ADR 0041).
+  const retention = pool && config.jobRetentionMs !== null ? new JobRetention(services.queue, logger, { retentionMs: config.jobRetentionMs, everyMs: 10 * 60_000 }) : null;
+  retention?.start();
   // Webhook fan-out and delivery run wherever crawl workers do (ADR 0031).
   if (roles.worker) await services.webhookDelivery.start();
   // Scheduled refresh (docs/refresh.md): every crawling process runs it; one at a time leads, through a store lease.
@@ -97,6 +101,7 @@ export async function serve(config: Readonly<Config>, logger: Logger, roles: { a
       // Before the pool: nothing is queued while it drains, and another process takes the lease at once.
       await services.refresh.stop();
       await pool?.stop(config.shutdownGraceMs);
+      await retention?.stop();
       await services.webhookDelivery.stop(config.shutdownGraceMs);
       logger.info('workers stopped');
       await services.close();

@@ -46,7 +46,8 @@ async function consecutivePorts(n: number): Promise<number> {
 
 function startFleet(args: string[]): Fleet {
   const env = { ...process.env, HOST: '127.0.0.1', BRANDBASE_DATA_DIR: dataDir, BRANDBASE_WORKER_CONCURRENCY: '1', BRANDBASE_CRAWL_WORKERS: '1', BRANDBASE_REFRESH: 'off' };
-  const child = reapOnExit(spawn(process.execPath, [BIN, 'fleet', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  // Its own process group, so a failed test can end the fleet and every member it started at once (killGroup).
+  const child = reapOnExit(spawn(process.execPath, [BIN, 'fleet', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true }));
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
@@ -75,8 +76,17 @@ beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'brandbase-fleet-'));
 });
 
+/** SIGKILL to the fleet's whole process group: the members too, which a SIGKILL of the fleet alone would orphan. */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // The group is already gone.
+  }
+}
+
 afterEach(() => {
-  if (fleet && fleet.child.exitCode === null) fleet.child.kill('SIGKILL');
+  if (fleet) killGroup(fleet.child);
   fleet = null;
 });
 

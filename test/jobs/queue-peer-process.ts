@@ -71,6 +71,9 @@ class PeerQueue implements JobQueue {
   get(id: string): Promise<Job | null> {
     return this.#call('get', [id]);
   }
+  purgeFinished(before: Date, limit: number): Promise<number> {
+    return this.#call('purgeFinished', [before, limit]);
+  }
 }
 
 export async function spawnQueuePeer(file: string): Promise<{ queue: JobQueue; kill(): Promise<void> }> {

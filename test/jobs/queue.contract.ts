@@ -298,5 +298,31 @@ export function queueContract(name: string, open: () => Promise<QueueHarness>): 
         expect(await queue.claim([NAME], LEASE, at(0))).toMatchObject({ id, attempts: 1 });
       });
     });
+
+    describe('retention', () => {
+      it('purges finished jobs older than the cut-off, in batches, and never a queued or running one', async () => {
+        const done = await Promise.all(['a.com', 'b.com', 'c.com'].map((key) => enqueue(key)));
+        for (let i = 0; i < done.length; i++) await queue.claim([NAME], LEASE, at(0));
+        for (const job of done) await queue.complete(job.id);
+        const failed = await enqueue('failed.com');
+        await queue.claim([NAME], LEASE, at(0));
+        await queue.fail(failed.id, 'robots.txt forbids', null);
+        const running = await enqueue('running.com');
+        await queue.claim([NAME], LEASE, at(0));
+        const queued = await enqueue('queued.com');
+
+        // Finished just now: an hour-old cut-off keeps them (updated_at is when they ended, on the service's clock).
+        expect(await queue.purgeFinished(new Date(Date.now() - 3_600_000), 100)).toBe(0);
+        const later = new Date(Date.now() + 60_000);
+        expect(await queue.purgeFinished(later, 3)).toBe(3);
+        expect(await queue.purgeFinished(later, 3)).toBe(1);
+        expect(await queue.purgeFinished(later, 3)).toBe(0);
+        for (const job of [...done, failed]) expect(await queue.get(job.id)).toBeNull();
+        expect(await queue.get(running.id)).toMatchObject({ state: 'running' });
+        expect(await queue.get(queued.id)).toMatchObject({ state: 'queued' });
+        // A purged key is free: the same crawl can be queued again.
+        expect(await enqueue('a.com')).toMatchObject({ created: true });
+      });
+    });
   });
 }

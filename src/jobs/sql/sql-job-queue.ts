@@ -236,6 +236,18 @@ export class SqlJobQueue implements JobQueue {
     return row === undefined ? null : fromMillis(row.run_at);
   }
 
+  async purgeFinished(before: Date, limit: number): Promise<number> {
+    // A bounded batch per call: one statement never holds the table long, however many jobs a fleet has finished.
+    const batch = this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('state', 'in', ['done', 'failed'])
+      .where('updated_at', '<', toMillis(before))
+      .limit(limit);
+    const result = await this.db.deleteFrom('jobs').where('id', 'in', batch).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async get(id: string): Promise<Job | null> {
     const row = await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
     return row === undefined ? null : rowToJob(row);
