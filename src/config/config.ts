@@ -126,6 +126,11 @@ export interface Config {
   secretKey: string | null;
   /** Signs dashboard sessions (ADR 0043); null: a secret generated once and kept in the store, shared by the fleet. */
   sessionSecret: string | null;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (per-address limits): false (none, the
+   * default), true (any), or a list of addresses/CIDRs (Fastify's `trustProxy`).
+   */
+  trustProxy: boolean | string[];
 }
 
 /** Every environment variable Config reads, with its default as documented. */
@@ -171,6 +176,7 @@ export const ENV_VARS = [
   'BRANDBASE_SMTP_URL',
   'BRANDBASE_MAIL_FROM',
   'BRANDBASE_SESSION_SECRET',
+  'BRANDBASE_TRUST_PROXY',
   'BRANDBASE_RATE_LIMIT_PER_MINUTE',
   'BRANDBASE_OVERAGE_SPENDING_LIMIT_CENTS',
   'BRANDBASE_HTML_MAX_DEPTH',
@@ -229,6 +235,18 @@ function sessionSecret(env: Env): string | null {
   const secret = text(env, 'BRANDBASE_SESSION_SECRET');
   if (secret !== null && secret.length < 32) throw new ConfigError('BRANDBASE_SESSION_SECRET must be at least 32 characters');
   return secret;
+}
+
+/** `true`, or addresses/CIDRs separated by commas; empty: no proxy is trusted. */
+function trustProxy(env: Env): boolean | string[] {
+  const raw = text(env, 'BRANDBASE_TRUST_PROXY');
+  if (raw === null || raw === 'false') return false;
+  if (raw === 'true') return true;
+  const list = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  if (list.some((entry) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry))) {
+    throw new ConfigError(`BRANDBASE_TRUST_PROXY must be true or addresses/CIDRs separated by commas, got "${raw}"`);
+  }
+  return list;
 }
 
 export function parseHostMap(raw: string | null): Record<string, string> {
@@ -361,5 +379,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     creditLeases: Object.freeze(loadCreditLeaseConfig(env)),
     secretKey: text(env, 'BRANDBASE_SECRET_KEY'),
     sessionSecret: sessionSecret(env),
+    trustProxy: trustProxy(env),
   });
 }

@@ -20,6 +20,8 @@ import type { Accounts } from '../billing/accounts.js';
 export interface AppDeps {
   logger: Logger;
   publicUrl: string;
+  /** Whose X-Forwarded-For gives the client address (`request.ip`): Config.trustProxy; unset trusts none. */
+  trustProxy?: boolean | string[];
   authenticator: Authenticator;
   /** Admission of API-key payers (plan, credits, throughput) and the viewer's exact usage. */
   billing: Billing;

@@ -49,6 +49,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler: clientErrorHandler(deps.logger),
     // A process prefix and a counter: unique enough to follow a request, and cheaper than a UUID per request.
     genReqId: nextRequestId,
+    // Behind a load balancer the client address (per-address limits) comes from X-Forwarded-For, but only from the
+    // proxies the operator names (BRANDBASE_TRUST_PROXY): trusting any sender would let a client pick its address.
+    trustProxy: deps.trustProxy ?? false,
     // No child logger per request (a measurable cost on the cached lookup path): the one request line carries the
     // request id itself (request-logging.ts), and errors are logged with it explicitly (error-handler.ts).
     childLoggerFactory: (logger) => logger,

@@ -10,6 +10,7 @@ export function appDepsFor(services: Services): AppDeps {
   return {
     logger: services.logger,
     publicUrl: services.config.publicUrl,
+    trustProxy: services.config.trustProxy,
     authenticator: services.authenticator,
     billing: services.billing,
     usecases: services.usecases,

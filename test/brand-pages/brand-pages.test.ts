@@ -194,6 +194,37 @@ describe('brand pages', () => {
   });
 });
 
+describe('the client address behind a load balancer (BRANDBASE_TRUST_PROXY)', () => {
+  const search = (stack: TestStack, forwardedFor: string) =>
+    stack.app.inject({ method: 'GET', url: '/brands?q=rockets', remoteAddress: '10.0.0.5', headers: { 'x-forwarded-for': forwardedFor } });
+
+  async function exhaust(stack: TestStack, forwardedFor: string): Promise<void> {
+    for (let i = 0; i < PAGE_SEARCHES_PER_MINUTE; i++) expect((await search(stack, forwardedFor)).statusCode).toBe(200);
+  }
+
+  it('counts the forwarded client address when the balancer is trusted', async () => {
+    const stack = await startTestStack({ BRANDBASE_TRUST_PROXY: '10.0.0.0/24' });
+    try {
+      await exhaust(stack, '198.51.100.7');
+      expect((await search(stack, '198.51.100.7')).statusCode).toBe(429);
+      expect((await search(stack, '198.51.100.8')).statusCode).toBe(200);
+    } finally {
+      await stack.close();
+    }
+  });
+
+  it('ignores X-Forwarded-For from a sender it does not trust: the connection is the client', async () => {
+    const stack = await startTestStack();
+    try {
+      await exhaust(stack, '198.51.100.7');
+      // Another forwarded address does not buy a new limit: the untrusted header is not believed.
+      expect((await search(stack, '198.51.100.8')).statusCode).toBe(429);
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
 describe('brand pages when the store is down', () => {
   it('answer a search page with 503, not a JSON error', async () => {
     const broken = await startTestStack();
