@@ -18,6 +18,7 @@ import { createServices } from '../src/main/services.js';
 import { silentLogger } from '../src/platform/logger.js';
 import { sampleBrand } from '../test/store/sample-brand.js';
 import { sharedPostgres, sharedSqlite, type SharedDatabase } from '../test/helpers/shared-database.js';
+import { waitForHttp } from './fleet-processes.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DOMAIN = 'bench-logo.test';
@@ -29,21 +30,6 @@ export interface LogoCdnBenchOptions {
   rounds: number;
   cdnPort?: number;
   staticPort?: number;
-}
-
-/** Until `url` answers; generous, as a start on a loaded 2-core machine can take a minute or more. */
-async function waitForHttp(url: string): Promise<void> {
-  const deadline = Date.now() + 300_000;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
-      if (res.status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${url}`);
 }
 
 async function load(url: string, durationSeconds: number): Promise<number> {

@@ -27,6 +27,7 @@ import { openPostgresStore } from '../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../src/store/store.js';
 import { sampleBrand } from '../test/store/sample-brand.js';
+import { postgresReachable } from './fleet-processes.js';
 
 const BRANDS = Number(process.env.BENCH_SEARCH_BRANDS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SEARCH_SECONDS ?? 4);
@@ -180,19 +181,8 @@ async function onSqlite(): Promise<Record<string, unknown>> {
   }
 }
 
-async function reachable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function onPostgres(url: string): Promise<Record<string, unknown> | { skipped: string }> {
-  if (!(await reachable(url))) return { skipped: `no PostgreSQL at ${url.replace(/\/\/[^@]*@/, '//')}` };
+  if (!(await postgresReachable(url))) return { skipped: `no PostgreSQL at ${url.replace(/\/\/[^@]*@/, '//')}` };
   const schema = `bench_${randomBytes(5).toString('hex')}`;
   const { store, db } = await openPostgresStore({ url, schema });
   try {

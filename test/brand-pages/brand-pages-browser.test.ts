@@ -4,7 +4,6 @@
  * zero serious axe violations and no horizontal overflow at 375 and 1440 px (screenshots into docs/screenshots);
  * the pages read without JavaScript and the copy buttons appear with it.
  */
-import { createServer } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Brand, Logo } from '../../src/domain/brand.js';
@@ -13,21 +12,13 @@ import { BRAND_PAGE_BACKDROPS } from '../../src/http/pages/brand/brand-page-styl
 import { checkLayout, chromiumPath, launchBrowser, seriousAxeViolations } from '../helpers/browser-page.js';
 import { startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { sampleBrand } from '../store/sample-brand.js';
+import { freePort } from '../helpers/brandbase-process.js';
 
 const NOW = new Date('2026-01-02T03:04:05Z');
 
 /** A wide mark in one color on transparency (its theme says which backdrop it is made for). */
 function markSvg(fill: string): Buffer {
   return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="320" height="80" viewBox="0 0 320 80"><rect x="4" y="10" width="60" height="60" rx="12" fill="${fill}"/><rect x="80" y="28" width="230" height="24" rx="6" fill="${fill}"/></svg>`);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 /** rgb(r, g, b) as #rrggbb. */

@@ -4,7 +4,6 @@
  * API, see the credits used move on the overview, revoke it, and the API then refuses it (403). Every page E owns
  * has zero serious axe violations and no horizontal overflow at 375 and 1440 px (screenshots into docs/screenshots).
  */
-import { createServer } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '../billing/smtp-sink.js';
@@ -13,17 +12,9 @@ import { addMember, signInSecrets } from '../helpers/dashboard-sign-in.js';
 import { startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { until } from '../helpers/until.js';
 import { sampleBrand } from '../store/sample-brand.js';
+import { freePort } from '../helpers/brandbase-process.js';
 
 const EMAIL = 'dana@example.com';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 describe.skipIf(!chromiumPath)('the dashboard in Chromium', () => {
   let smtp: SmtpSink;
