@@ -3,11 +3,11 @@
  * way: `crawl` in, the crawl's outcome (the draft record, holding asset keys) out. A worker asks the main side
  * only to render a page in the one shared Chromium, and forwards its log lines.
  */
-import type { Config } from '../config/config.js';
-import type { Logo } from '../domain/brand.js';
-import type { CrawlOutcome } from '../crawl/crawl-brand.js';
-import type { AnalysisRecord } from '../crawl/analysis-memo.js';
-import type { RenderedPage } from '../crawl/fetch/render/page-renderer.js';
+import type { Config } from '../../config/config.js';
+import type { Logo } from '../../domain/brand.js';
+import type { CrawlOutcome } from '../crawl-brand.js';
+import type { AnalysisRecord } from '../analysis-memo.js';
+import type { RenderedPage } from '../fetch/render/page-renderer.js';
 
 /** What a worker is started with (the first message it receives). */
 export interface CrawlWorkerData {

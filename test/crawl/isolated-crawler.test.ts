@@ -12,7 +12,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ASSET_KEY_PATTERN } from '../../src/assets/asset-store.js';
 import { loadConfig } from '../../src/config/config.js';
 import { findChromium, openRenderer } from '../../src/crawl/fetch/render/browser-renderer.js';
-import { IsolatedCrawler, type IsolatedCrawlerOptions } from '../../src/main/isolated-crawler.js';
+import { IsolatedCrawler, type IsolatedCrawlerOptions } from '../../src/crawl/isolation/isolated-crawler.js';
+import { crawlWorkerEntry } from '../../src/main/crawler.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { SafeFetcher, USER_AGENT } from '../../src/platform/safe-fetcher.js';
 import { FIXTURE_HOSTS, startFixtureSites } from '../helpers/fixture-sites.js';
@@ -62,6 +63,7 @@ function pool(options: Partial<IsolatedCrawlerOptions> = {}, hostMap = sites.hos
   });
   const config = loadConfig({ BRANDBASE_DATA_DIR: dir, BRANDBASE_CRAWL_HOSTS: JSON.stringify(hostMap), BRANDBASE_CRAWL_TIMEOUT_MS: '20000', ...env });
   const created = new IsolatedCrawler({
+    entry: crawlWorkerEntry(),
     config,
     assetsDir: path.join(dir, 'assets'),
     logger: createLogger({ level: 'info', destination: sink }),

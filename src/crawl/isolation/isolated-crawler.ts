@@ -1,5 +1,6 @@
 /**
- * Crawls outside the API's event loop (ADR 0014): a pool of crawl workers, each running `crawl-worker.ts` and one
+ * Crawls outside the API's event loop (ADR 0014): a pool of crawl workers, each running the worker entry the
+ * composition root names (`main/crawl-worker.ts`) and one
  * task at a time (a crawl, or the logo renditions of a record about to be saved). One message per crawl each way:
  * `{domain}` in, the crawl's outcome out; the worker writes the crawl's asset files to the shared folder itself.
  *
@@ -19,17 +20,28 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Config } from '../config/config.js';
-import type { Logo } from '../domain/brand.js';
-import type { CrawlOutcome } from '../crawl/crawl-brand.js';
-import type { AnalysisRecord } from '../crawl/analysis-memo.js';
-import type { PageRenderer } from '../crawl/fetch/render/page-renderer.js';
-import type { Logger } from '../platform/logger.js';
+import type { Config } from '../../config/config.js';
+import type { Logo } from '../../domain/brand.js';
+import type { CrawlOutcome } from '../crawl-brand.js';
+import type { AnalysisRecord } from '../analysis-memo.js';
+import type { PageRenderer } from '../fetch/render/page-renderer.js';
+import type { Logger } from '../../platform/logger.js';
 import type { CrawlWorkerData, FromWorker, ToWorker } from './crawl-worker-protocol.js';
 
 export type IsolationMode = 'process' | 'thread';
 
+/**
+ * The module a worker runs: a file URL, and whether it is TypeScript (run through tsx: tests and `npm run dev`) or
+ * the built JavaScript (ADR 0018). The composition root names it; this pool knows no entry of its own.
+ */
+export interface WorkerEntry {
+  url: URL;
+  typescript: boolean;
+}
+
 export interface IsolatedCrawlerOptions {
+  /** The worker's module (`main/crawl-worker`, see main/crawler.ts). */
+  entry: WorkerEntry;
   config: Readonly<Config>;
   assetsDir: string;
   logger: Logger;
@@ -107,16 +119,6 @@ export interface CrawlPoolStats {
   waiting: number;
 }
 
-/**
- * The worker entry: `src/main/crawl-worker.ts` run through tsx when this runs from the sources (tests, `npm run
- * dev`), `dist/main/crawl-worker.js` in the built program (ADR 0018). Written as `../main/` because the build puts
- * this code in `dist/chunks/`, one level below the root like `src/main/`.
- */
-function workerEntry(): { url: URL; typescript: boolean } {
-  const ext = path.extname(fileURLToPath(import.meta.url));
-  return { url: new URL(`../main/crawl-worker${ext}`, import.meta.url), typescript: ext === '.ts' };
-}
-
 /** A file URL of one of tsx's exports (`.` is its `--import` loader, `./esm/api` its `register`), by its `import` condition. */
 function tsxModule(subpath: '.' | './esm/api'): string {
   const require = createRequire(import.meta.url);
@@ -128,8 +130,7 @@ function tsxModule(subpath: '.' | './esm/api'): string {
   return pathToFileURL(path.join(path.dirname(manifest), relative)).href;
 }
 
-function startProcess(data: CrawlWorkerData, heapMb: number, onMessage: (m: FromWorker) => void, onExit: (failure: Error) => void): WorkerHandle {
-  const entry = workerEntry();
+function startProcess(entry: WorkerEntry, data: CrawlWorkerData, heapMb: number, onMessage: (m: FromWorker) => void, onExit: (failure: Error) => void): WorkerHandle {
   const execArgv = [...(entry.typescript ? ['--import', tsxModule('.')] : []), `--max-old-space-size=${heapMb}`];
   // Own stdin closed; stdout and stderr shared (the worker logs through messages; a fatal error still shows).
   const child: ChildProcess = fork(fileURLToPath(entry.url), [], { execArgv, env: workerEnv(), serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -171,8 +172,7 @@ function startProcess(data: CrawlWorkerData, heapMb: number, onMessage: (m: From
  * tsx's `register()`) are not inherited by workers on Node 20, and `--import` in a worker's execArgv is not
  * honoured, so a one-line bootstrap registers tsx in the thread, then imports the entry.
  */
-function startThread(data: CrawlWorkerData, heapMb: number, onMessage: (m: FromWorker) => void, onExit: (failure: Error) => void): WorkerHandle {
-  const entry = workerEntry();
+function startThread(entry: WorkerEntry, data: CrawlWorkerData, heapMb: number, onMessage: (m: FromWorker) => void, onExit: (failure: Error) => void): WorkerHandle {
   const options = { workerData: data, env: workerEnv(), resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB } };
   const boot = `import(${JSON.stringify(tsxModule('./esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry.url.href)}); });`;
   const worker = entry.typescript ? new Worker(boot, { ...options, eval: true }) : new Worker(entry.url, options);
@@ -321,13 +321,13 @@ export class IsolatedCrawler {
   }
 
   private spawn(): void {
-    const { config, assetsDir, renderer, heapMb, mode } = this.options;
+    const { entry, config, assetsDir, renderer, heapMb, mode } = this.options;
     const data = workerData(config, assetsDir, renderer !== undefined);
     const start = mode === 'thread' ? startThread : startProcess;
     let settle = (): void => undefined;
     const settled = new Promise<void>((resolve) => (settle = resolve));
     const slot = { ready: false, settled, settle, task: null, taskId: 0, startedAt: 0, timer: null, renders: new Map(), idleTimer: null, baselineBytes: null } as Omit<Slot, 'handle'> as Slot;
-    slot.handle = start(data, heapMb, (message) => this.onMessage(slot, message), (failure) => this.onExit(slot, failure));
+    slot.handle = start(entry, data, heapMb, (message) => this.onMessage(slot, message), (failure) => this.onExit(slot, failure));
     this.counts.started += 1;
     this.slots.push(slot);
   }
