@@ -16,6 +16,8 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 /** One setting: how its text is read, its value when unset, and its line in docs/configuration.md. */
 export interface Setting<T> {
+  /** The type's name (`int`, `text`, `secret`, ...): which parser reads it. */
+  readonly kind: string;
   /** The "meaning" column of docs/configuration.md. */
   readonly doc: string;
   /** The "default" column: the default as written by its type, or a phrase where it is derived from other settings. */
@@ -45,8 +47,8 @@ export function readSettings<S extends Record<string, AnySetting>>(schema: S, en
   return values as SettingValues<S>;
 }
 
-function setting<T>(described: Described, fallback: T, shown: string, parse: (raw: string, name: string) => T): Setting<T> {
-  return Object.freeze({ doc: described.doc, shownDefault: described.shown ?? shown, fallback, parse });
+function setting<T>(kind: string, described: Described, fallback: T, shown: string, parse: (raw: string, name: string) => T): Setting<T> {
+  return Object.freeze({ kind, doc: described.doc, shownDefault: described.shown ?? shown, fallback, parse });
 }
 
 function code(value: string | number): string {
@@ -55,7 +57,7 @@ function code(value: string | number): string {
 
 /** A whole number within [min, max]. */
 export function int<D extends number | null>(o: Described & { default: D; min: number; max?: number }): Setting<number | D> {
-  return setting<number | D>(o, o.default, o.default === null ? 'empty' : code(o.default), (raw, name) => {
+  return setting<number | D>('int', o, o.default, o.default === null ? 'empty' : code(o.default), (raw, name) => {
     const value = Number(raw);
     if (Number.isSafeInteger(value) && value >= o.min && value <= (o.max ?? Number.MAX_SAFE_INTEGER)) return value;
     const range = o.max === undefined ? `>= ${o.min}` : `from ${o.min} to ${o.max}`;
@@ -65,12 +67,12 @@ export function int<D extends number | null>(o: Described & { default: D; min: n
 
 /** Free text. */
 export function text<D extends string | null>(o: Described & { default: D }): Setting<string | D> {
-  return setting<string | D>(o, o.default, o.default === null ? 'empty' : code(o.default), (raw) => raw);
+  return setting<string | D>('text', o, o.default, o.default === null ? 'empty' : code(o.default), (raw) => raw);
 }
 
 /** A key or token: at least `minLength` characters, never echoed in an error. */
 export function secret(o: Described & { minLength: number }): Setting<string | null> {
-  return setting<string | null>(o, null, 'empty', (raw, name) => {
+  return setting<string | null>('secret', o, null, 'empty', (raw, name) => {
     if (raw.length < o.minLength) throw new ConfigError(`${name} must be at least ${o.minLength} characters`);
     return raw;
   });
@@ -78,7 +80,7 @@ export function secret(o: Described & { minLength: number }): Setting<string | n
 
 /** Text of a given form (`what` names it in the error); `echo: false` keeps a secret out of the error. */
 export function matching<D extends string | null>(o: Described & { default: D; pattern: RegExp; what: string; echo?: boolean }): Setting<string | D> {
-  return setting<string | D>(o, o.default, o.default === null ? 'empty' : code(o.default), (raw, name) => {
+  return setting<string | D>('matching', o, o.default, o.default === null ? 'empty' : code(o.default), (raw, name) => {
     if (o.pattern.test(raw)) return raw;
     throw new ConfigError(`${name} must be ${o.what}${o.echo === false ? '' : `, got "${raw}"`}`);
   });
@@ -86,7 +88,7 @@ export function matching<D extends string | null>(o: Described & { default: D; p
 
 /** One of a few words. */
 export function oneOf<const V extends string, D extends V | null>(o: Described & { values: readonly V[]; default: D }): Setting<V | D> {
-  return setting<V | D>(o, o.default, o.default === null ? 'empty' : code(o.default), (raw, name) => {
+  return setting<V | D>('oneOf', o, o.default, o.default === null ? 'empty' : code(o.default), (raw, name) => {
     if ((o.values as readonly string[]).includes(raw)) return raw as V;
     throw new ConfigError(`${name} must be ${o.values.slice(0, -1).join(', ')} or ${o.values.at(-1)}, got "${raw}"`);
   });
@@ -95,12 +97,12 @@ export function oneOf<const V extends string, D extends V | null>(o: Described &
 /** An `on`/`off` switch. */
 export function onOff<D extends boolean | null>(o: Described & { default: D }): Setting<boolean | D> {
   const word = oneOf({ doc: o.doc, values: ['on', 'off'], default: null });
-  return setting<boolean | D>(o, o.default, o.default === null ? 'empty' : code(o.default ? 'on' : 'off'), (raw, name) => word.parse(raw, name) === 'on');
+  return setting<boolean | D>('onOff', o, o.default, o.default === null ? 'empty' : code(o.default ? 'on' : 'off'), (raw, name) => word.parse(raw, name) === 'on');
 }
 
 /** An http(s) URL, trailing slashes dropped; `echo: false` keeps it out of the error (it may carry credentials). */
 export function httpUrl(o: Described & { echo?: boolean }): Setting<string | null> {
-  return setting<string | null>(o, null, 'empty', (raw, name) => {
+  return setting<string | null>('httpUrl', o, null, 'empty', (raw, name) => {
     const url = URL.canParse(raw) ? new URL(raw) : null;
     if (url !== null && (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '') return raw.replace(/\/+$/, '');
     throw new ConfigError(`${name} must be an http(s) URL${o.echo === false ? '' : `, got "${raw}"`}`);
@@ -109,7 +111,7 @@ export function httpUrl(o: Described & { echo?: boolean }): Setting<string | nul
 
 /** IP addresses separated by commas. */
 export function ipList(o: Described): Setting<readonly string[]> {
-  return setting<readonly string[]>(o, Object.freeze([]), 'empty', (raw, name) => {
+  return setting<readonly string[]>('ipList', o, Object.freeze([]), 'empty', (raw, name) => {
     const list = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
     const bad = list.find((entry) => isIP(entry) === 0);
     if (bad !== undefined) throw new ConfigError(`${name} must list IP addresses separated by commas, got ${bad}`);
@@ -119,7 +121,7 @@ export function ipList(o: Described): Setting<readonly string[]> {
 
 /** A JSON object mapping host names (lower-cased) to `ip:port`. */
 export function hostMap(o: Described): Setting<Readonly<Record<string, string>>> {
-  return setting<Readonly<Record<string, string>>>(o, Object.freeze({}), 'empty', (raw, name) => {
+  return setting<Readonly<Record<string, string>>>('hostMap', o, Object.freeze({}), 'empty', (raw, name) => {
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw);
@@ -140,7 +142,7 @@ export function hostMap(o: Described): Setting<Readonly<Record<string, string>>>
  * `true`, `false`, or addresses/CIDRs separated by commas (Fastify's `trustProxy`): whose X-Forwarded-For to believe.
  */
 export function proxyTrust(o: Described): Setting<boolean | string[]> {
-  return setting<boolean | string[]>(o, false, 'empty', (raw, name) => {
+  return setting<boolean | string[]>('proxyTrust', o, false, 'empty', (raw, name) => {
     if (raw === 'false' || raw === 'true') return raw === 'true';
     const list = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
     if (list.some((entry) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry))) {
@@ -156,7 +158,7 @@ export function proxyTrust(o: Described): Setting<boolean | string[]> {
  * the value with `/`, ready to be prepended.
  */
 export function pathSetting<D extends string | null>(o: Described & { default: D; form: 'prefix' | 'key'; example: string }): Setting<string | D> {
-  return setting<string | D>(o, o.default, o.default === null || o.default === '' ? 'empty' : code(o.default), (raw, name) => {
+  return setting<string | D>('path', o, o.default, o.default === null || o.default === '' ? 'empty' : code(o.default), (raw, name) => {
     const trimmed = raw.replace(/^\/+|\/+$/g, '');
     if (trimmed === '') return '';
     const segments = trimmed.split('/');
