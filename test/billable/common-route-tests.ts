@@ -23,7 +23,7 @@ import type { SharedDatabase } from '../helpers/shared-database.js';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { ASSET, challengeOf, NETWORK, newWallet, PRICE } from '../payments/x402-wallet.js';
 import { sampleBrand } from '../store/sample-brand.js';
-import { BILLABLE_ROUTES, BILLABLE_TOOLS, type BillableRouteCase, type FixtureBrand } from './billable-routes.js';
+import { BILLABLE_ROUTES, BILLABLE_TOOLS, routeKey, type BillableRouteCase, type FixtureBrand } from './billable-routes.js';
 
 const PUBLIC_URL = 'http://brandbase.test';
 const FUNDS = 1_000_000n;
@@ -146,7 +146,7 @@ export function commonRouteTests(open: OpenBackend): void {
     return { account, mppx, balance: () => stack.services.store.ledgerBalance(NETWORK, ASSET, account.address) };
   }
 
-  describe.each(BILLABLE_ROUTES)('$method $pattern', (route) => {
+  describe.each(BILLABLE_ROUTES.map((route) => [routeKey({ method: route.method, url: route.pattern }), route] as const))('%s', (_name, route) => {
     if (route.payable) {
       it('no credential: 402 with the spec body, the x402 PAYMENT-REQUIRED and the MPP WWW-Authenticate: Payment challenges', async () => {
         const res = await send(route, BRAND_A);
@@ -321,7 +321,7 @@ export function commonRouteTests(open: OpenBackend): void {
     const costOf = (result: CallToolResult): unknown => result._meta?.['brandbase/cost'];
     const call = async (client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> => (await client.callTool({ name, arguments: args })) as CallToolResult;
 
-    describe.each(BILLABLE_TOOLS)('$name', (tool) => {
+    describe.each(BILLABLE_TOOLS.map((tool) => [tool.name, tool] as const))('%s', (_name, tool) => {
       it('no credential: 401 with WWW-Authenticate: Bearer', async () => {
         const res = await rawCall(tool.name, tool.arguments(BRAND_A), {});
         await expectRefused(res, 401, MESSAGES.missingMcp);
