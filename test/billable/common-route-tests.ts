@@ -14,13 +14,12 @@ import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { Receipt } from 'mppx';
-import { evm, Mppx } from 'mppx/client';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateMcpToken } from '../../src/billing/mcp-token-secret.js';
 import { CONTEXT_EVIDENCE_VERSION, type ContextEvidence } from '../../src/domain/brand-context.js';
 import type { SharedDatabase } from '../helpers/shared-database.js';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
+import { newMppWallet, type MppWallet } from '../payments/mpp-wallet.js';
 import { ASSET, challengeOf, NETWORK, newWallet, PRICE } from '../payments/x402-wallet.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { BILLABLE_ROUTES, BILLABLE_TOOLS, routeKey, type BillableRouteCase, type FixtureBrand } from './billable-routes.js';
@@ -139,12 +138,7 @@ export function commonRouteTests(open: OpenBackend): void {
   }
 
   /** A wallet paying through the real `mppx` client (evm charge method) on the embedded ledger. */
-  async function mppClient() {
-    const account = privateKeyToAccount(generatePrivateKey());
-    await stack.services.store.creditLedger(NETWORK, ASSET, account.address, FUNDS);
-    const mppx = Mppx.create({ methods: [evm.charge({ account, networks: [84532], authorization: { name: 'USDC', version: '2' } })], polyfill: false });
-    return { account, mppx, balance: () => stack.services.store.ledgerBalance(NETWORK, ASSET, account.address) };
-  }
+  const mppClient = (): Promise<MppWallet> => newMppWallet(stack.services.store, FUNDS);
 
   describe.each(BILLABLE_ROUTES.map((route) => [routeKey({ method: route.method, url: route.pattern }), route] as const))('%s', (_name, route) => {
     if (route.payable) {
@@ -257,7 +251,7 @@ export function commonRouteTests(open: OpenBackend): void {
     });
 
     /** A credential the mppx client builds from the 402 of the request for `brand`, and that request paid with it. */
-    async function paidCredential(client: Awaited<ReturnType<typeof mppClient>>, brand: FixtureBrand): Promise<{ credential: string; receipt: string }> {
+    async function paidCredential(client: MppWallet, brand: FixtureBrand): Promise<{ credential: string; receipt: string }> {
       const credential = await client.mppx.createCredential(await send(route, brand));
       const first = await send(route, brand, { authorization: credential });
       const receipt = first.headers.get('payment-receipt') ?? '';

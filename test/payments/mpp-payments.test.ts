@@ -6,13 +6,12 @@
  * through `mppx.fetch` on loopback, on every payable route, are in test/billable/common-route-tests.ts.
  */
 import { Receipt } from 'mppx';
-import { evm, Mppx } from 'mppx/client';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brandIdForDomain } from '../../src/domain/ids.js';
 import { startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { sampleBrand } from '../store/sample-brand.js';
-import { ASSET, NETWORK, PRICE } from './x402-wallet.js';
+import { newMppWallet, type MppWallet } from './mpp-wallet.js';
+import { PRICE } from './x402-wallet.js';
 
 let stack: TestStack;
 
@@ -24,15 +23,10 @@ beforeAll(async () => {
 
 afterAll(async () => stack?.close());
 
-async function client(funds: bigint) {
-  const account = privateKeyToAccount(generatePrivateKey());
-  if (funds > 0n) await stack.services.store.creditLedger(NETWORK, ASSET, account.address, funds);
-  const mppx = Mppx.create({ methods: [evm.charge({ account, networks: [84532], authorization: { name: 'USDC', version: '2' } })], polyfill: false });
-  return { account, mppx, balance: () => stack.services.store.ledgerBalance(NETWORK, ASSET, account.address) };
-}
+const client = (funds: bigint): Promise<MppWallet> => newMppWallet(stack.services.store, funds);
 
 /** A credential for the 402 of `url`, as the mppx client builds it. */
-async function credentialFor(mppx: Awaited<ReturnType<typeof client>>['mppx'], url: string): Promise<string> {
+async function credentialFor(mppx: MppWallet['mppx'], url: string): Promise<string> {
   const res = await stack.app.inject({ url });
   const challenge = new Response(res.body, { status: res.statusCode, headers: res.headers as Record<string, string> });
   return mppx.createCredential(challenge);
