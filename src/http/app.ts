@@ -5,6 +5,7 @@ import { clientErrorHandler, frameworkErrors } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
 import { installRequestLogging } from './request-logging.js';
+import { recordRoutes } from './route-registry.js';
 import { registerAgentsAccessRoutes } from './routes/agents-access-route.js';
 import { registerAssetRoutes } from './routes/assets-route.js';
 import { registerBatchRoute } from './routes/batch-route.js';
@@ -62,6 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Declared once so every request object has the same shape (adding them per request deoptimizes the hot path).
   app.decorateRequest('resolvedDomain', null);
   app.decorateRequest('payer', undefined);
+  recordRoutes(app);
   installErrorHandling(app, requestBodies(limits));
   installBodyLimit(app, limits);
   installRequestLogging(app);

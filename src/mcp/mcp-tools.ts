@@ -65,6 +65,8 @@ export interface McpToolDefinition<S extends TSchema> {
   name: string;
   title: string;
   description: string;
+  /** Charges credits like its route: covered by the shared route tests of billable routes (test/billable/). */
+  billable?: boolean;
   inputSchema: S;
   call(args: Static<S>, deps: McpToolDeps, caller: McpCaller): Promise<ToolAnswer>;
 }
@@ -74,6 +76,7 @@ export interface McpTool {
   name: string;
   title: string;
   description: string;
+  billable?: boolean;
   inputSchema: TSchema;
   call(args: unknown, deps: McpToolDeps, caller: McpCaller): Promise<ToolAnswer>;
 }
@@ -107,6 +110,7 @@ const GetBrandInput = Type.Object(
 
 const getBrand = defineTool({
   name: 'get_brand',
+  billable: true,
   title: 'Get brand',
   description:
     'The brand record of a company (name, descriptions, logos with URLs, colors, fonts, images, links, company facts, industries) for a domain, website URL, email address, brand ID, ticker, ISIN or crypto symbol. A brand not held yet is indexed live from its website (a few seconds). Costs one credit when a brand is returned.',
@@ -132,6 +136,7 @@ const ContextInput = Type.Object(
 
 const getBrandContext = defineTool({
   name: 'get_brand_context',
+  billable: true,
   title: 'Get brand context',
   description:
     "A compact profile of a company for a prompt: tagline, mission, description, value proposition, target audiences, products and services, voice and style, with links to its logos and colors. Every text is quoted from the company's own website (null where the site does not say it). Costs one credit when a context is returned.",
@@ -160,6 +165,7 @@ const TransactionInput = Type.Object(
 
 const enrichTransactionTool = defineTool({
   name: 'enrich_transaction',
+  billable: true,
   title: 'Enrich a card transaction',
   description:
     'The merchant behind a raw card descriptor ("AMZN Mktp US*2K4", "PAYPAL *SPOTIFY") as its full brand record, with how confident the match is and the alias it matched. No confident match answers an error (a retry will not change it). Costs one credit when a brand is returned.',

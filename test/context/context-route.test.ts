@@ -1,7 +1,8 @@
 /**
  * GET /v2/context/{identifier} through the real service (SQLite temp file, live crawls of sites on loopback through
  * the host map), HTTP through Fastify inject: JSON and Markdown carrying the same facts, traceable to the site,
- * identifiers as rule 4 allows, billing like a lookup, and every error path (204, 400, 402, 403, 404, 429, 503).
+ * identifiers as rule 4 allows, billing like a lookup, and the route's own error paths (204, 400, 404, 503); the
+ * credential, quota and payment answers every billable route shares are in test/billable/common-route-tests.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrandContext } from '../../src/domain/brand-context.js';
@@ -122,26 +123,6 @@ describe('error paths', () => {
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
     expect(usage(res)).toBe(0);
-  });
-
-  it('402 with a payment challenge without any credential', async () => {
-    const res = await stack.app.inject({ method: 'GET', url: `/v2/context/${FERNHOLLOW}` });
-    expect(res.statusCode).toBe(402);
-    expect(res.json()).toMatchObject({ message: 'Payment required: send an API key or pay for this request.' });
-  });
-
-  it('403 for an unknown key', async () => {
-    const res = await stack.app.inject({ method: 'GET', url: `/v2/context/${FERNHOLLOW}`, headers: bearer('bb_live_unknownunknownunknown') });
-    expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ message: 'Invalid API key.' });
-  });
-
-  it('429 for a key whose quota is used up, before anything is crawled', async () => {
-    const { key: spent } = await stack.newKey({ quota: 1, overage: false });
-    expect((await stack.app.inject({ method: 'GET', url: `/v2/context/${FERNHOLLOW}`, headers: bearer(spent) })).statusCode).toBe(200);
-    const res = await stack.app.inject({ method: 'GET', url: `/v2/context/${FERNHOLLOW}`, headers: bearer(spent) });
-    expect(res.statusCode).toBe(429);
-    expect(res.headers['x-bf-error']).toBe('quota_exceeded');
   });
 
   it('400 for an identifier that is not a domain, URL or email, never billed', async () => {

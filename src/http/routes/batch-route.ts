@@ -74,6 +74,7 @@ export function registerBatchRoute(app: FastifyInstance, deps: AppDeps): void {
         },
         responseHeaders: { 200: USAGE_HEADERS },
       },
+      config: { billable: true },
       // Authentication comes before body validation: a request without a valid key is refused as such.
       preValidation: async (request) => {
         request.payer = await payerOf(deps, request, { answer: 'unauthorized' }, 'batch');

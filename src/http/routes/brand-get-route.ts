@@ -55,7 +55,7 @@ export function registerBrandGetRoutes(app: FastifyInstance, deps: AppDeps): voi
     const template = `/v2/brands/${type}/{identifier}`;
     app.get(
       `/v2/brands/${type}/:identifier`,
-      { schema: { summary: `Brand by ${type}`, tags: ['brands'], params: typedParams(type), querystring: BrandQuery, response: brandResponses(), responseHeaders: LOOKUP_HEADERS } },
+      { schema: { summary: `Brand by ${type}`, tags: ['brands'], params: typedParams(type), querystring: BrandQuery, response: brandResponses(), responseHeaders: LOOKUP_HEADERS }, config: { billable: true } },
       async (request, reply) => {
         const payer = await payerOf(deps, request, { answer: 'payment', route: template, payable: true }, 'lookup');
         return answerLookup(deps, request, reply, payer, typedReadings(type, (request.params as { identifier: string }).identifier, exchangeOf(request.query)));
@@ -79,6 +79,7 @@ export function registerBrandGetRoutes(app: FastifyInstance, deps: AppDeps): voi
       // The query is documented but not validated at run time: its values are read by exact match (`true`, `1`),
       // any other value keeps the default (spec 4.1), so validation could only cost time on the hottest route.
       validatorCompiler: () => () => true,
+      config: { billable: true },
     },
     async (request, reply) => {
       const payer = await payerOf(deps, request, { answer: 'payment', route: '/v2/brands/{identifier}', payable: true }, 'lookup');

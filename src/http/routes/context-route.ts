@@ -129,6 +129,7 @@ export function registerContextRoute(app: FastifyInstance, deps: AppDeps): void 
       },
       // Read by exact match (`cachedOnly=true`), like the lookup: other values keep the default.
       validatorCompiler: () => () => true,
+      config: { billable: true },
     },
     async (request, reply) => answerContext(deps, request, reply, contextReadings((request.params as { '*': string })['*'], identifiers)),
   );

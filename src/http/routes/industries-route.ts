@@ -33,7 +33,7 @@ async function answerAvailability(deps: AppDeps, request: FastifyRequest, reply:
 type ReadingsOf = (request: FastifyRequest) => Readings;
 
 function registerIndustries(app: FastifyInstance, deps: AppDeps, route: { path: string; template: string; summary: string; readings: ReadingsOf }): void {
-  app.get(route.path, { schema: { summary: route.summary, tags: ['brands'], response: responses, responseHeaders } }, async (request, reply) => {
+  app.get(route.path, { schema: { summary: route.summary, tags: ['brands'], response: responses, responseHeaders }, config: { billable: true } }, async (request, reply) => {
     const payer = await payerOf(deps, request, { answer: 'payment', route: route.template }, 'lookup');
     return answerIndustries(deps, request, reply, payer, route.readings(request));
   });

@@ -63,6 +63,7 @@ export function registerTransactionRoute(app: FastifyInstance, deps: AppDeps): v
       },
       // Validation errors reach the handler, which answers them before reading the credential (spec 7.2).
       attachValidation: true,
+      config: { billable: true },
     },
     async (request, reply) => {
       if (request.validationError) throw new ApiError('invalid_transaction');
