@@ -11,6 +11,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { authorizationTypes } from '@x402/evm';
 import {
   decodeFunctionData,
   encodeAbiParameters,
@@ -42,17 +43,6 @@ const MULTICALL3 = getAddress('0xcA11bde05977b3631167028862bE2a173976CA11');
 const ERROR_ABI = parseAbi(['error Error(string)']);
 /** Any non-empty code: the token is a contract, every other address an externally owned account. */
 const TOKEN_CODE = '0x6080604052';
-
-const AUTHORIZATION_TYPES = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const;
 
 export interface LocalToken {
   chainId: number;
@@ -122,7 +112,7 @@ export async function startLocalTokenChain(token: LocalToken): Promise<LocalToke
     if (usedNonces.has(key(`${t.from}:${t.nonce}`))) throw new Revert('FiatTokenV2: authorization is used or canceled');
     const domain = { name: token.name, version: token.version, chainId: token.chainId, verifyingContract: getAddress(token.address) };
     const message = { from: t.from, to: t.to, value: t.value, validAfter: t.validAfter, validBefore: t.validBefore, nonce: t.nonce };
-    const signer = await recoverTypedDataAddress({ domain, types: AUTHORIZATION_TYPES, primaryType: 'TransferWithAuthorization', message, signature: t.signature });
+    const signer = await recoverTypedDataAddress({ domain, types: authorizationTypes, primaryType: 'TransferWithAuthorization', message, signature: t.signature });
     if (signer !== getAddress(t.from)) throw new Revert('FiatTokenV2: invalid signature');
     if (balanceOf(t.from) < t.value) throw new Revert('ERC20: transfer amount exceeds balance');
   }
