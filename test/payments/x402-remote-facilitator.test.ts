@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 
 /** A wallet funded on the chain and an `@x402/fetch` that pays with it, keeping the PAYMENT-SIGNATURE it sent. */
-function payer(funds: bigint): { account: PrivateKeyAccount; paidFetch: typeof fetch; signatures: string[] } {
+function payer(funds: bigint, maxAmountPerPayment = '$1'): { account: PrivateKeyAccount; paidFetch: typeof fetch; signatures: string[] } {
   const account = privateKeyToAccount(generatePrivateKey());
   chain.fund(account.address, funds);
   const signatures: string[] = [];
@@ -51,7 +51,7 @@ function payer(funds: bigint): { account: PrivateKeyAccount; paidFetch: typeof f
     if (signature !== null) signatures.push(signature);
     return fetch(input, init);
   };
-  const paidFetch = wrapFetchWithPaymentFromConfig(recording, { schemes: [{ network: NETWORK, client: new ExactEvmScheme(account) }] });
+  const paidFetch = wrapFetchWithPaymentFromConfig(recording, { schemes: [{ network: NETWORK, client: new ExactEvmScheme(account) }], spendControls: { maxAmountPerPayment } });
   return { account, paidFetch, signatures };
 }
 
@@ -120,6 +120,21 @@ function remoteFacilitatorSuite(name: string, openDatabase: () => Promise<Shared
         expect(chain.balance(account.address)).toBe(1_000_000n - PRICE);
       });
 
+      it('standing access bought through the facilitator: the key, one transfer of the dollars on the chain, one ledger row; the key pays a lookup', async () => {
+        const { account, paidFetch } = payer(5_000_000n, '$2');
+        const before = chain.transfers().length;
+        const res = await paidFetch(`${service.baseUrl}/v2/agents/access?usd=2`, { method: 'POST' });
+        expect(res.status).toBe(200);
+        const receipt = decodePaymentResponseHeader(res.headers.get('payment-response') ?? '');
+        const bought = (await res.json()) as { apiKey: string; credits: { added: number } };
+        expect(bought.credits.added).toBe(40);
+        expect(chain.transfers().slice(before)).toEqual([expect.objectContaining({ transaction: receipt.transaction, from: account.address, value: 2_000_000n })]);
+        expect(await ledgerRows(stack, receipt.transaction)).toEqual([expect.objectContaining({ method: 'x402', amount: 2_000_000n, route: '/v2/agents/access' })]);
+        const lookup = await fetch(`${service.baseUrl}/v2/brands/acme.com`, { headers: { authorization: `Bearer ${bought.apiKey}` } });
+        expect(lookup.status).toBe(200);
+        expect(chain.transfers()).toHaveLength(before + 1);
+      });
+
       it('a payment the facilitator refuses (the balance does not cover it): 402 payment_invalid with its reason, nothing moves', async () => {
         const { account, paidFetch } = payer(PRICE - 1n);
         const transfers = chain.transfers().length;
@@ -145,7 +160,8 @@ function remoteFacilitatorSuite(name: string, openDatabase: () => Promise<Shared
             () => 'no answer',
           );
           // The transfer is on the chain; the facilitator's answer never reaches the service, which is killed now.
-          const transaction = await settled;
+          const transaction = await Promise.race([settled, lost]);
+          if (!transaction.startsWith('0x')) throw new Error(`the request ended before the facilitator settled: ${transaction}`);
           own.child.kill('SIGKILL');
           await own.exited;
           expect(await lost).toBe('no answer');
