@@ -47,6 +47,7 @@ const facilitator = new x402Facilitator();
 registerExactEvmScheme(facilitator, { signer, networks: network });
 
 let holding = false;
+/** Settlements carried out but never answered (kept open until the service that asked is gone). */
 const held: ServerResponse[] = [];
 
 interface Body {

@@ -57,8 +57,9 @@ function payer(funds: bigint, maxAmountPerPayment = '$1'): { account: PrivateKey
 
 /** Presents a used PAYMENT-SIGNATURE again: refused (402, no brand) with nothing moving on the chain; its message. */
 async function presentAgain(baseUrl: string, signature: string | undefined): Promise<string> {
+  if (signature === undefined) throw new Error('the client sent no PAYMENT-SIGNATURE');
   const transfers = chain.transfers().length;
-  const res = await fetch(`${baseUrl}/v2/brands/acme.com`, { headers: { 'payment-signature': signature ?? '' } });
+  const res = await fetch(`${baseUrl}/v2/brands/acme.com`, { headers: { 'payment-signature': signature } });
   expect(res.status).toBe(402);
   const body = (await res.json()) as { message: string; domain?: string };
   expect(body.domain).toBeUndefined();
