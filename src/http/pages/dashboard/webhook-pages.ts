@@ -195,7 +195,7 @@ class WebhookPages {
   }
 
   async organization(session: DashboardSession): Promise<Organization | null> {
-    return this.org.store.getOrganization(session.orgId);
+    return this.org.accounts.getOrganization(session.orgId);
   }
 
   send(reply: FastifyReply, session: DashboardSession, title: string, body: Html, status = 200): FastifyReply {
