@@ -86,7 +86,7 @@ async function accessAnswer(failing: boolean, pay: boolean): Promise<Answer> {
         beforeDelivery: () => Promise.reject(new Error('injected: the answer could not be written')),
       })
     : null;
-  const app = await buildApp({ ...appDepsFor(stack.services), access: sales });
+  const app = await buildApp({ ...appDepsFor(stack.services), ...(sales ? { access: sales } : {}) });
   try {
     const headers = pay ? { 'payment-signature': await (await newWallet(stack.services.store, 1_000_000n)).pay(challengeOf((await inject('POST', '/v2/agents/access?usd=1')).headers)) } : {};
     const res = await app.inject({ method: 'POST', url: '/v2/agents/access?usd=1', headers });

@@ -92,7 +92,6 @@ async function ownerPost(deps: AppDeps, request: FastifyRequest<OrgParams>, repl
 
 export function registerBillingPages(app: FastifyInstance, deps: AppDeps): void {
   const org = deps.orgPages;
-  if (!org || !deps.dashboard) return;
   const page = (orgId: string): string => `/dashboard/orgs/${encodeURIComponent(orgId)}/billing`;
 
   app.get<OrgParams>('/dashboard/orgs/:orgId/billing', async (request, reply) => {

@@ -127,7 +127,6 @@ async function sendList(org: OrgPagesDeps, session: DashboardSession, reply: Fas
 
 export function registerClientIdsPages(app: FastifyInstance, deps: AppDeps): void {
   const org = deps.orgPages;
-  if (!org || !deps.dashboard) return;
 
   app.get<OrgParams>('/dashboard/orgs/:orgId/client-ids', async (request, reply) => {
     const session = await requireOrgSession(deps, request, reply, request.params.orgId);

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AccessPurchase, AgentPayer, McpTokenRecord } from '../../../domain/access-purchases.js';
-import type { ApiKeyRecord, CreditGrant } from '../../../domain/accounts.js';
+import type { CreditGrant } from '../../../domain/accounts.js';
 import type { OrganizationPayments } from '../../../payments/payment-admin.js';
 import type { AppDeps } from '../../app-deps.js';
 import { html, type Html } from '../html.js';
@@ -69,7 +69,6 @@ const STYLE = ORG_PAGE_STYLE;
 
 export function registerPaymentPages(app: FastifyInstance, deps: AppDeps): void {
   const org = deps.orgPages;
-  if (!org || !deps.dashboard) return;
 
   app.get<{ Params: { orgId: string } }>('/dashboard/orgs/:orgId/payments', async (request, reply) => {
     const session = await requireOrgSession(deps, request, reply, request.params.orgId);

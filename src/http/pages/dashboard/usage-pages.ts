@@ -46,7 +46,6 @@ const STYLE = ORG_PAGE_STYLE + '.big{font-size:1.6rem;font-weight:700;margin:.25
 
 export function registerUsagePages(app: FastifyInstance, deps: AppDeps): void {
   const org = deps.orgPages;
-  if (!org || !deps.dashboard) return;
 
   app.get<{ Params: { orgId: string } }>('/dashboard/orgs/:orgId/usage', async (request, reply) => {
     const session = await requireOrgSession(deps, request, reply, request.params.orgId);

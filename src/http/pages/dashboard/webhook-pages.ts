@@ -278,7 +278,6 @@ function subscriptionNotice(verb: string, changed: readonly string[], invalid: r
 
 export function registerWebhookPages(app: FastifyInstance, deps: AppDeps): void {
   const org = deps.orgPages;
-  if (!org || !deps.dashboard) return;
   const pages = new WebhookPages(deps, org);
 
   app.get<OrgParams>('/dashboard/orgs/:orgId/webhooks', async (request, reply) => {
