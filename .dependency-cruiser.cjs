@@ -88,6 +88,13 @@ module.exports = {
       to: { path: '^src/store/' },
     },
     {
+      name: 'transports-use-billing-services',
+      comment: 'Transports reach billing/ through its services (accounts, authentication, billing, its administration, client IDs, the period rule), never its meters, leases, limiters or secrets.',
+      severity: 'error',
+      from: { path: '^src/(cli|http|mcp)/', pathNot: '^src/mcp/mcp-credentials\\.ts$' },
+      to: { path: '^src/billing/', pathNot: '^src/billing/(accounts|authenticator|billing|billing-admin|billing-period|client-ids)\\.ts$' },
+    },
+    {
       name: 'routes-charge-through-use-cases',
       comment: 'Route files parse, call one use case and shape the answer; holds, charges and admission live in usecases/ (ADR 0012).',
       severity: 'error',
