@@ -68,11 +68,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installBodyLimit(app, limits);
   installRequestLogging(app);
   // Requests by route template and status (ADR 0039); /metrics itself needs the metrics token on this listener.
-  if (deps.metrics) installRequestMetrics(app, deps.metrics.registry);
+  installRequestMetrics(app, deps.metrics.registry);
   await registerOpenApi(app, deps.publicUrl);
   registerDocsRoutes(app, deps);
   registerHealthRoutes(app, deps);
-  if (deps.metrics) registerMetricsRoute(app, { registry: deps.metrics.registry, token: deps.metrics.token });
+  registerMetricsRoute(app, { registry: deps.metrics.registry, token: deps.metrics.token });
   registerAssetRoutes(app, deps);
   registerViewerRoute(app, deps);
   registerSearchRoute(app, deps);
@@ -85,7 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerContextRoute(app, deps);
   registerMcpRoute(app, deps);
   registerGraphqlRoute(app, deps);
-  if (deps.brandPages) registerBrandPages(app, deps.brandPages);
+  registerBrandPages(app, deps.brandPages);
   registerDashboard(app, deps);
   // The logo CDN on the API's listener (BRANDBASE_CDN_PORT unset): under its path prefix, or for its host name only.
   if (deps.cdn) registerLogoCdnRoutes(app, deps.cdn, { path: deps.cdn.path, host: deps.cdn.host });

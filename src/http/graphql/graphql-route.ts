@@ -103,10 +103,9 @@ async function handle(deps: AppDeps, management: WebhookManagement, request: Fas
   return reply.send(result);
 }
 
-/** Registers `POST /graphql` in its own scope (mercurius decorates that scope only). No route without the service. */
+/** Registers `POST /graphql` in its own scope (mercurius decorates that scope only). */
 export function registerGraphqlRoute(app: FastifyInstance, deps: AppDeps): void {
   const management = deps.webhooks;
-  if (!management) return;
   void app.register(async (scope) => {
     await scope.register(mercurius, {
       schema: WEBHOOK_SDL,

@@ -40,10 +40,10 @@ export function registerViewerRoute(app: FastifyInstance, deps: AppDeps): void {
     { schema: { summary: 'The calling credential and its credit usage', tags: ['account'], response: { 200: Type.Union([ViewerBody, UserViewerBody]), 401: ErrorBody, 403: ErrorBody } } },
     async (request, reply) => {
       // A dashboard session token (ADR 0043) answers the user-session shape; API keys go on exactly as before.
-      const session = deps.dashboard ? sessionBearer(request) : null;
+      const session = sessionBearer(request);
       if (session !== null) return reply.send(await userViewer(deps, session));
       const { key, org } = await authenticate(deps, request, { answer: 'agent-access' });
-      const [usage, agent] = await Promise.all([deps.billing.usage(org), deps.access ? deps.access.agentOf(key.id) : null]);
+      const [usage, agent] = await Promise.all([deps.orgUsage.usage(org), deps.access.agentOf(key.id)]);
       return reply.send({
         type: 'api-key',
         id: key.id,

@@ -44,13 +44,13 @@ export function sessionBearer(request: FastifyRequest): string | null {
 /** The viewer of a session token; 403 `invalid_session` when it is bad, revoked or expired. */
 export async function userViewer(deps: AppDeps, token: string): Promise<Record<string, unknown>> {
   const accounts = deps.dashboard;
-  const active = accounts ? await accounts.readSession(token) : null;
-  if (!accounts || !active) throw new ApiError('invalid_session');
+  const active = await accounts.readSession(token);
+  if (!active) throw new ApiError('invalid_session');
   const orgs = await accounts.organizationsOf(active.user.id);
   const organizations = await Promise.all(
     orgs.map(async (o) => {
-      const org = await deps.accounts?.getOrganization(o.id);
-      const usage = org ? await deps.billing.usage(org) : { used: 0, quota: 0 };
+      const org = await deps.accounts.getOrganization(o.id);
+      const usage = org ? await deps.orgUsage.usage(org) : { used: 0, quota: 0 };
       return { id: o.id, urn: organizationUrn(o.id), name: o.name, role: o.role, usage: { used: usage.used, quota: usage.quota } };
     }),
   );

@@ -77,7 +77,7 @@ export function dashboardHeaders(reply: FastifyReply): FastifyReply {
 /** The live session of the request's cookie, or null. */
 export async function currentSession(deps: AppDeps, request: FastifyRequest): Promise<ActiveSession | null> {
   const token = readCookie(request, SESSION_COOKIE);
-  if (!token || !deps.dashboard) return null;
+  if (!token) return null;
   return deps.dashboard.readSession(token);
 }
 
@@ -115,7 +115,7 @@ export async function requireSession(deps: AppDeps, request: FastifyRequest, rep
  */
 export async function requireOrgSession(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, orgId: string): Promise<DashboardSession | null> {
   const active = await requireSession(deps, request, reply);
-  if (!active || !deps.dashboard) return null;
+  if (!active) return null;
   const org = (await deps.dashboard.organizationsOf(active.user.id)).find((o) => o.id === orgId);
   if (!org) {
     await sendNotFound(reply);
@@ -170,7 +170,6 @@ export function checkCsrf(session: Pick<DashboardSession, 'csrfToken' | 'origin'
 
 /** checkCsrf for pages outside an organization (the org picker, sessions, sign-out): the same token and Origin rule. */
 export async function checkSessionCsrf(deps: AppDeps, active: ActiveSession, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-  if (!deps.dashboard) return false;
   const csrfToken = await deps.dashboard.csrfToken(active.session.id);
   return checkCsrf({ csrfToken, origin: publicOrigin(deps) }, request, reply);
 }
