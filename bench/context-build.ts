@@ -14,7 +14,7 @@ import { LocalAssetStore } from '../src/assets/local/local-asset-store.js';
 import { BrandIndexer } from '../src/brands/brand-indexer.js';
 import type { CachedBrand } from '../src/brands/brand-cache.js';
 import { ContextService } from '../src/context/context-service.js';
-import { contextEvidence } from '../src/context/context-evidence.js';
+import { contextEvidence } from '../src/crawl/fields/context-evidence.js';
 import { crawlBrand } from '../src/crawl/crawl-brand.js';
 import { parseHtmlPage } from '../src/crawl/page/html-page.js';
 import { silentLogger } from '../src/platform/logger.js';

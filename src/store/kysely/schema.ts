@@ -4,7 +4,7 @@
  * Time: every timestamp column holds epoch milliseconds as an integer (`bigint` on PostgreSQL; SQLite gives a
  * `bigint` column INTEGER affinity). One representation on both dialects keeps comparisons, ordering and the
  * millisecond precision of `Date` exact without per-dialect parsing; the PostgreSQL pool parses int8 to a
- * number (see postgres-store.ts), which is safe for any date before the year 287396.
+ * number (see src/db/postgres/open-postgres-database.ts), which is safe for any date before the year 287396.
  *
  * JSON: documents (`brands.record`, `jobs.payload`) are stored as text on both dialects. Text round-trips
  * byte-for-byte (jsonb would reorder keys) and the store never queries inside them.
@@ -19,8 +19,9 @@ import type { DashboardAccountTables } from './dashboard-account-schema.js';
 import type { LogoEvidenceTables } from './logo-evidence-schema.js';
 import type { CreditLeaseTables } from './credit-lease-schema.js';
 
-/** Epoch milliseconds. */
-export type Millis = number;
+import type { Millis } from '../../db/column-codec.js';
+
+export type { Millis };
 
 export interface BrandsTable {
   id: string;
