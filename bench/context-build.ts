@@ -20,7 +20,7 @@ import { parseHtmlPage } from '../src/crawl/page/html-page.js';
 import { silentLogger } from '../src/platform/logger.js';
 import { SafeFetcher } from '../src/platform/safe-fetcher.js';
 import type { StoredBrand } from '../src/store/store.js';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../test/store/open-store.js';
 import { startContextSites } from '../test/context/context-sites.js';
 
 const REPEAT = 20;

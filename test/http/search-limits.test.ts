@@ -15,7 +15,7 @@ import { buildApp } from '../../src/http/app.js';
 import { appDepsFor } from '../../src/main/app-deps.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { BrandSearch } from '../../src/search/brand-search.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../store/open-store.js';
 import { startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { gatedApp, saveHeld, type GatedApp } from './search-helpers.js';
 

@@ -2,7 +2,7 @@
  * Standing access for KyselyStore (both dialects; migration 0012, ADR 0029): the purchase transaction, the
  * one-time delivery, the agent a key was bought by, and MCP tokens by hash.
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { AccessDelivery, AccessPurchase, AccessPurchaseCompletion, AgentPayer, CardCharge, CardChargeResult, CardTokenRecord, McpTokenRecord } from '../../domain/access-purchases.js';
 import type { PaymentMethod } from '../../domain/payments.js';
 import { fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';

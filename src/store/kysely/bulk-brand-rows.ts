@@ -9,7 +9,7 @@
  * identifier already attached to another brand stays where it is. No `brand.saved` event is written: the records
  * are not changes to a brand anyone subscribed to, and a million events would only fill the event tables.
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { IdentifierRef, StoredBrand } from '../store.js';
 import { brandToRow } from './row-mapping.js';
 import { appendBrandWrite } from './brand-write-log.js';
