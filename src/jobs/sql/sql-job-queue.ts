@@ -17,8 +17,7 @@ import { newId } from '../../domain/ids.js';
 import { QueueFullError } from '../queue.js';
 import type { EnqueueOptions, EnqueueResult, Job, JobName, JobPayloads, JobQueue } from '../queue.js';
 import { fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
-import { activeJobPredicate } from '../../store/kysely/migrations.js';
-import type { Database, JobsTable } from '../../store/kysely/schema.js';
+import { activeJobPredicate, type JobsTable, type JobTables as Database } from './jobs-table.js';
 
 /** Error texts are kept for operators, not archived: a stack trace of a few KB is plenty. */
 const MAX_ERROR_LENGTH = 4000;

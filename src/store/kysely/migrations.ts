@@ -4,9 +4,9 @@
  * PostgreSQL: timestamps are `bigint` epoch milliseconds and documents are `text` on both (see schema.ts).
  * Migrations are append-only: never edit one that has shipped; add the next one.
  */
-import { sql } from 'kysely';
-import type { Kysely, Migration, SqlBool } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 import type { ProductMigrations } from '../../db/migrations.js';
+import { activeJobPredicate } from '../../jobs/sql/jobs-table.js';
 import { convertAssetUrlsToKeys } from './asset-key-migration.js';
 import { webhooksMigration } from './webhook-migration.js';
 import { refreshMigration } from './refresh-migration.js';
@@ -20,10 +20,6 @@ import { dashboardAccountMigration } from './dashboard-account-migration.js';
 import { logoEvidenceMigration } from './logo-evidence-migration.js';
 import { creditLeaseMigration } from './credit-lease-migration.js';
 
-/** Jobs that hold their (name, key): the predicate of the partial unique index that enforces dedup. */
-export function activeJobPredicate() {
-  return sql<SqlBool>`state in ('queued', 'running')`;
-}
 
 async function createBrandTables(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -11,7 +11,7 @@
  */
 import type { Plan, UsageSource } from '../../domain/accounts.js';
 import type { BrandStatus, IdentifierKind } from '../store.js';
-import type { JobState } from '../../jobs/queue.js';
+import type { JobsTable } from '../../jobs/sql/jobs-table.js';
 import type { ReferenceDataTables } from './reference-schema.js';
 import type { ClientIdSearchTables } from './search-schema.js';
 import type { BrandContextTables } from './context-schema.js';
@@ -91,22 +91,6 @@ export interface UsageNoticesTable {
   created_at: Millis;
 }
 
-export interface JobsTable {
-  id: string;
-  name: string;
-  key: string;
-  /** The payload as JSON text. */
-  payload: string;
-  state: JobState;
-  attempts: number;
-  run_at: Millis;
-  locked_until: Millis | null;
-  last_error: string | null;
-  created_at: Millis;
-  updated_at: Millis;
-  /** 0005: the organization that queued the job; null for the operator's own work. */
-  owner: string | null;
-}
 
 /** 0003: one row per `brand.saved` event, written in the save's transaction; never updated. */
 export interface BrandEventsTable {
