@@ -3,9 +3,10 @@
  * enqueued next to the write that causes it and every worker process sees the same queue.
  *
  * Guarantees, all enforced by the database rather than by this process:
- * - dedup: a partial unique index on (name, key) over queued and running jobs (see store/kysely/migrations.ts);
- * - claims: one UPDATE ... WHERE id = (SELECT ... LIMIT 1) RETURNING statement, with FOR UPDATE SKIP LOCKED on
- *   PostgreSQL so concurrent workers pass over each other's rows instead of queueing behind them;
+ * - dedup: a partial unique index on (name, key) over queued and running jobs (jobs-table.ts);
+ * - claims: the dialect quirks' `claimOne` in the fair order: one UPDATE ... WHERE id = (SELECT ...) RETURNING on
+ *   SQLite, FOR UPDATE SKIP LOCKED on PostgreSQL so concurrent workers pass over each other's rows instead of
+ *   queueing behind them;
  * - crash recovery: a running job whose lease (locked_until) has passed is claimable again, attempts + 1.
  * Ordering is by run_at, then created_at, then id: jobs enqueued in the same millisecond have no FIFO order.
  */
