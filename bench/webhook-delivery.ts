@@ -31,8 +31,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { openPostgresStore } from '../src/store/postgres/postgres-store.js';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { openPostgresStore, openSqliteStore } from '../test/store/open-store.js';
 
 const HOOK_HOST = 'hooks.bench';
 /** The sender's default (BRANDBASE_WEBHOOK_SENDERS). */

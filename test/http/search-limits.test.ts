@@ -16,7 +16,7 @@ import { appDepsFor } from '../../src/main/app-deps.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { NO_METRICS } from '../../src/platform/metrics.js';
 import { BrandSearch } from '../../src/search/brand-search.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../store/open-store.js';
 import { startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { gatedApp, saveHeld, type GatedApp } from './search-helpers.js';
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyFromSecret, sealedBox } from '../../../src/platform/sealed-box.js';
-import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../store/open-store.js';
 import type { Database } from '../../../src/store/kysely/schema.js';
 import type { Store } from '../../../src/store/store.js';
 import type { Kysely } from 'kysely';

@@ -1,7 +1,9 @@
 /**
  * Conversions between domain values and column values, identical on both dialects.
  */
-import type { Millis } from './schema.js';
+
+/** Epoch milliseconds: every timestamp column, on both backends (`bigint`). */
+export type Millis = number;
 
 export function toMillis(date: Date): Millis {
   const ms = date.getTime();

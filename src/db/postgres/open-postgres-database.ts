@@ -4,11 +4,10 @@
 import pg from 'pg';
 import type { CustomTypesConfig } from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
-import type { Store } from '../store.js';
-import { KyselyStore } from '../kysely/kysely-store.js';
-import type { Database } from '../kysely/schema.js';
+import { createDatabase, type Database } from '../database.js';
+import { postgresQuirks } from './postgres-quirks.js';
 
-export interface PostgresStoreOptions {
+export interface PostgresDatabaseOptions {
   /** A `postgres://` connection URL. */
   url: string;
   /**
@@ -46,8 +45,8 @@ async function ensureSchema(url: string, schema: string): Promise<void> {
   }
 }
 
-/** Opens (without migrating) the database; `store.close()` ends the pool. Share `db` with the SQL job queue. */
-export async function openPostgresStore(opts: PostgresStoreOptions): Promise<{ store: Store; db: Kysely<Database> }> {
+/** Opens (without migrating) the database; `close()` ends the pool. Share it between the store and the SQL job queue. */
+export async function openPostgresDatabase(opts: PostgresDatabaseOptions): Promise<Database> {
   const { schema } = opts;
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
   if (schema !== undefined) await ensureSchema(opts.url, schema);
@@ -58,7 +57,6 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<{ s
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
     ...(opts.maxConnections === undefined ? {} : { max: opts.maxConnections }),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  const store = new KyselyStore(db, { dialect: 'postgres', ...(schema === undefined ? {} : { migrationTableSchema: schema }) });
-  return { store, db };
+  const quirks = postgresQuirks(schema === undefined ? {} : { schema });
+  return createDatabase(new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) }), quirks);
 }

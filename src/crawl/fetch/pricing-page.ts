@@ -4,11 +4,11 @@
  * the home page on the brand's own registrable domain, fetched in the crawl's round of linked pages, within its
  * budget; a page that fails is missing evidence, never a failed crawl.
  */
-import type { Fetcher } from '../platform/fetcher.js';
-import type { CrawlBudget } from '../crawl/crawl-budget.js';
-import { fetchResource } from '../crawl/fetch/fetch-resource.js';
-import { sameSiteLinks } from '../crawl/fetch/same-site-links.js';
-import { parseHtmlPage, type HtmlPage } from '../crawl/page/html-page.js';
+import type { Fetcher } from '../../platform/fetcher.js';
+import type { CrawlBudget } from '../crawl-budget.js';
+import { fetchResource } from './fetch-resource.js';
+import { sameSiteLinks } from './same-site-links.js';
+import { parseHtmlPage, type HtmlPage } from '../page/html-page.js';
 
 const MAX_PAGE_BYTES = 1024 * 1024;
 const PRICING_PATH = /(^|[/_-])(pricing|prices|plans|tarifs|preise|precios)([/_.-]|$)/i;

@@ -7,9 +7,9 @@
  * so a hostile page cannot make the row large.
  */
 import type { CheerioAPI } from 'cheerio';
-import { CONTEXT_EVIDENCE_VERSION, type ContextBlock, type ContextEvidence, type ContextJsonLd, type ContextPage, type ContextPageKind } from '../domain/brand-context.js';
-import { cleanText, type HtmlPage } from '../crawl/page/html-page.js';
-import { nodeTypes, nodeValue, readJsonLd, stringList, stringValue, type JsonLdNode } from '../crawl/page/json-ld.js';
+import { CONTEXT_EVIDENCE_VERSION, type ContextBlock, type ContextEvidence, type ContextJsonLd, type ContextPage, type ContextPageKind } from '../../domain/brand-context.js';
+import { cleanText, type HtmlPage } from '../page/html-page.js';
+import { nodeTypes, nodeValue, readJsonLd, stringList, stringValue, type JsonLdNode } from '../page/json-ld.js';
 
 export const CONTEXT_LIMITS = {
   pages: 6,
