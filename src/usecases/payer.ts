@@ -105,6 +105,8 @@ export async function charged<C, T>(
     await hold.complete();
     throw error;
   }
-  const receipt = await hold.complete();
+  // Credit holds complete synchronously: no await (no extra turn) on the keyed hot path.
+  const completing = hold.complete();
+  const receipt = completing instanceof Promise ? await completing : completing;
   return { value, cost: charge, usage: await payer.usage(), receipt };
 }
