@@ -13,7 +13,7 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ApiError } from '../domain/errors.js';
-import { parseIdentifier, type Readings } from '../domain/identifiers.js';
+import { detectedReadings, domainReadings } from '../usecases/identifier-readings.js';
 import { contextMarkdown } from '../context/context-markdown.js';
 import { brandContext } from '../usecases/brand-context.js';
 import { lookupBrand } from '../usecases/lookup-brand.js';
@@ -22,7 +22,7 @@ import type { Payer, UsageSnapshot } from '../usecases/payer.js';
 import { searchBrands, type SearchUseCaseDeps } from '../usecases/search-brands.js';
 import type { UseCaseDeps } from '../usecases/use-case-deps.js';
 import { buildLogoUrls } from './logo-url-builder.js';
-import type { McpTokenAuthenticator } from './mcp-credentials.js';
+import type { McpTokenAuthenticator } from '../billing/mcp-token-authenticator.js';
 
 /** What the tools run on; main/ builds it once. */
 export interface McpToolDeps {
@@ -87,13 +87,6 @@ function defineTool<S extends TSchema>(tool: McpToolDefinition<S>): McpTool {
 
 const Identifier = Type.String({ minLength: 1, maxLength: 2048, description: 'domain (acme.com), website URL, email address, brand ID, stock or ETF ticker, ISIN or crypto symbol' });
 
-/** The identifier's readings, or the route's 400 (invalid_identifier; `Bad Request` for an ISIN, spec 7.1). */
-function readingsOf(raw: string): Readings {
-  const parsed = parseIdentifier(raw);
-  if (!parsed.ok) throw new ApiError(parsed.message === 'Bad Request' ? 'bad_request' : 'invalid_identifier', parsed.message);
-  return parsed.readings;
-}
-
 function notFound(message: string, reason?: string): never {
   throw new ApiError('not_found', message, reason ? { reason } : {});
 }
@@ -117,7 +110,7 @@ const getBrand = defineTool({
   inputSchema: GetBrandInput,
   async call(args, deps, caller) {
     const payer = await caller.payer();
-    const { value, cost, usage } = await lookupBrand(deps.usecases, payer, { readings: readingsOf(args.identifier), cachedOnly: args.cachedOnly ?? false, allowNsfw: args.allowNsfw, palette: args.palette ?? false });
+    const { value, cost, usage } = await lookupBrand(deps.usecases, payer, { readings: detectedReadings(args.identifier), cachedOnly: args.cachedOnly ?? false, allowNsfw: args.allowNsfw, palette: args.palette ?? false });
     if (value.status === 'not_indexed') return { text: 'This brand is not indexed yet (cachedOnly: nothing was crawled).', structured: { status: 'not_indexed' }, cost, usage };
     if (value.status === 'not_found') notFound(value.message, value.reason);
     const record = typeof value.record === 'string' ? value.record : value.record.toString('utf8');
@@ -142,10 +135,9 @@ const getBrandContext = defineTool({
     "A compact profile of a company for a prompt: tagline, mission, description, value proposition, target audiences, products and services, voice and style, with links to its logos and colors. Every text is quoted from the company's own website (null where the site does not say it). Costs one credit when a context is returned.",
   inputSchema: ContextInput,
   async call(args, deps, caller) {
-    const readings = readingsOf(args.identifier);
-    if (readings.primary.kind !== 'domain') throw new ApiError('invalid_identifier', 'The context takes a domain, website URL or email address.');
+    const readings = domainReadings(args.identifier);
     const payer = await caller.payer();
-    const { value, cost, usage } = await brandContext(deps.usecases, payer, { readings: { primary: readings.primary, fallbacks: [] }, cachedOnly: args.cachedOnly ?? false });
+    const { value, cost, usage } = await brandContext(deps.usecases, payer, { readings, cachedOnly: args.cachedOnly ?? false });
     if (value.status === 'not_indexed') return { text: 'No context is held for this brand yet (cachedOnly: nothing was crawled).', structured: { status: 'not_indexed' }, cost, usage };
     if (value.status === 'not_found') notFound(value.message, value.reason);
     const structured = value.context as unknown as Record<string, unknown>;

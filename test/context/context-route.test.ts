@@ -6,6 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrandContext } from '../../src/domain/brand-context.js';
+import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from '@x402/fetch';
+import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { challengeOf, NETWORK, newWallet, PRICE } from '../payments/x402-wallet.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { FERNHOLLOW, QUIETPINE, startContextSites, type ContextSites } from './context-sites.js';
@@ -124,6 +127,19 @@ describe('error paths', () => {
     expect(res.body).toBe('');
     expect(usage(res)).toBe(0);
   });
+
+  it('@x402/fetch pays a context on loopback: 200, a PAYMENT-RESPONSE receipt, one payment for the context route', async () => {
+    const wallet = await newWallet(stack.services.store, 1_000_000n);
+    const address = await stack.app.listen({ port: 0, host: '127.0.0.1' });
+    const paidFetch = wrapFetchWithPaymentFromConfig(fetch, { schemes: [{ network: NETWORK, client: new ExactEvmScheme(wallet.account) }] });
+    const res = await paidFetch(`${address}/v2/context/${FERNHOLLOW}`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as BrandContext).meta.domain).toBe(FERNHOLLOW);
+    expect(decodePaymentResponseHeader(res.headers.get('payment-response') ?? '')).toMatchObject({ success: true, payer: wallet.account.address });
+    expect(await wallet.balance()).toBe(1_000_000n - PRICE);
+    const rows = (await stack.services.store.listPayments({ limit: 1000 })).filter((p) => p.payer === wallet.account.address.toLowerCase());
+    expect(rows.map((p) => p.route)).toEqual(['/v2/context/{identifier}']);
+  }, 120_000);
 
   it('400 for an identifier that is not a domain, URL or email, never billed', async () => {
     const { key: own } = await stack.newKey({ quota: 10 });

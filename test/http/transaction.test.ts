@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_HOSTS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { holdBrand } from '../../eval/transactions/eval-store.js';
-import { challengeOf, newWallet, PRICE } from '../payments/x402-wallet.js';
+import { evm, Mppx } from 'mppx/client';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { ASSET, challengeOf, NETWORK, newWallet, PRICE } from '../payments/x402-wallet.js';
 
 let stack: TestStack;
 let sites: FixtureSites;
@@ -116,6 +118,23 @@ describe('POST /v2/brands/transaction', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toBe('Failed to enrich transaction');
     expect(await other.balance()).toBe(PRICE);
+  });
+
+  it('pay per request (MPP): a credential pays for the exact request it was challenged for, not another descriptor', async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    await stack.services.store.creditLedger(NETWORK, ASSET, account.address, 1_000_000n);
+    const mppx = Mppx.create({ methods: [evm.charge({ account, networks: [84532], authorization: { name: 'USDC', version: '2' } })], polyfill: false });
+    const body = { transactionLabel: 'SQ *BLUE BOTTLE COF 4', countryCode: 'US' };
+    const unpaid = await post(body);
+    const credential = await mppx.createCredential(new Response(unpaid.body, { status: 402, headers: unpaid.headers as Record<string, string> }));
+    const another = await post({ ...body, transactionLabel: 'SQ *BLUE BOTTLE COF 5' }, { authorization: credential });
+    expect(another.statusCode).toBe(402);
+    const paid = await post(body, { authorization: credential });
+    expect(paid.statusCode).toBe(200);
+    expect(paid.headers['payment-receipt']).toBeTruthy();
+    // The response was lost: the retry of the same request is served from the same payment.
+    expect((await post(body, { authorization: credential })).statusCode).toBe(200);
+    expect(await stack.services.store.ledgerBalance(NETWORK, ASSET, account.address)).toBe(1_000_000n - PRICE);
   });
 
   it('503 (retry) when the merchant is known but its site cannot be read now; never charged', async () => {

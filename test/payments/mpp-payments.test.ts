@@ -7,6 +7,7 @@
  */
 import { Receipt } from 'mppx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../src/domain/errors.js';
 import { brandIdForDomain } from '../../src/domain/ids.js';
 import { startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { sampleBrand } from '../store/sample-brand.js';
@@ -42,18 +43,46 @@ describe('MPP', () => {
     expect(again.statusCode).toBe(200);
     expect(Receipt.deserialize(String(again.headers['payment-receipt'])).reference).toBe(Receipt.deserialize(String(first.headers['payment-receipt'])).reference);
     expect(await payer.balance()).toBe(1_000_000n - PRICE);
-    // On another route template it is a replay.
+    // On another route template it pays for nothing: the challenge was issued for the request it answered.
     expect((await stack.app.inject({ url: '/v2/brands/domain/acme.com', headers: { authorization: credential } })).statusCode).toBe(402);
   });
 
-  it('a 404 is not charged and the same credential then pays for a brand once', async () => {
+  it('a 404 is not charged and the same credential then pays for the same request once its brand is held', async () => {
     const payer = await client(1_000_000n);
-    const credential = await credentialFor(payer.mppx, '/v2/brands/acme.com');
-    const missing = await stack.app.inject({ url: `/v2/brands/${brandIdForDomain('never-indexed.test')}`, headers: { authorization: credential } });
+    const url = `/v2/brands/${brandIdForDomain('indexed-later.test')}`;
+    const credential = await credentialFor(payer.mppx, url);
+    const missing = await stack.app.inject({ url, headers: { authorization: credential } });
     expect(missing.statusCode).toBe(404);
     expect(await payer.balance()).toBe(1_000_000n);
-    expect((await stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: credential } })).statusCode).toBe(200);
+    const now = new Date();
+    await stack.services.store.saveBrand({ brand: sampleBrand('indexed-later.test'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'indexed-later.test' }]);
+    expect((await stack.app.inject({ url, headers: { authorization: credential } })).statusCode).toBe(200);
     expect(await payer.balance()).toBe(1_000_000n - PRICE);
+  });
+
+  it('a credential paid for one brand serves a retry of that request only: other brands are refused, nothing more is charged', async () => {
+    const payer = await client(1_000_000n);
+    const now = new Date();
+    for (const domain of ['other-one.test', 'other-two.test']) {
+      await stack.services.store.saveBrand({ brand: sampleBrand(domain), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: domain }]);
+    }
+    // The mppx client answers the 402 of acme.com; the credential pays for that request.
+    const credential = await credentialFor(payer.mppx, '/v2/brands/acme.com');
+    const first = await stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: credential } });
+    expect(first.statusCode).toBe(200);
+    expect(await payer.balance()).toBe(1_000_000n - PRICE);
+    for (const other of ['/v2/brands/other-one.test', '/v2/brands/other-two.test', '/v2/brands/acme.com?palette=true', '/v2/context/acme.com']) {
+      const res = await stack.app.inject({ url: other, headers: { authorization: credential } });
+      expect(res.statusCode, other).toBe(402);
+      expect(res.json<{ message: string }>().message, other).toBe(ERROR_CODES.payment_invalid.message);
+      expect(String(res.headers['www-authenticate']), other).toMatch(/^Payment /);
+    }
+    // The retry of the very request it paid for is served from that payment.
+    const retry = await stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: credential } });
+    expect(retry.statusCode).toBe(200);
+    expect(Receipt.deserialize(String(retry.headers['payment-receipt'])).reference).toBe(Receipt.deserialize(String(first.headers['payment-receipt'])).reference);
+    expect(await payer.balance()).toBe(1_000_000n - PRICE);
+    expect((await stack.services.store.listPayments({ limit: 1000 })).filter((p) => p.payer === payer.account.address.toLowerCase())).toHaveLength(1);
   });
 
   it('refuses a tampered credential and a wallet without funds, charging nothing', async () => {

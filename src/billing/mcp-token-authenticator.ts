@@ -1,20 +1,15 @@
 /**
- * Who calls the MCP server (spec 5.4, docs/mcp.md#authentication, ADR 0037): an MCP token bought with standing
- * access (`bb_mcp_…`, spec 5.3), which acts for the API key it was sold with, or an API key itself. The token is
- * checked by billing/mcp-token-secret.ts (`verifyMcpToken`: its SHA-256 only; a revoked token, or one whose key was
- * revoked, is refused like an unknown one).
+ * MCP tokens bought with standing access (`bb_mcp_…`, spec 5.3, 5.4; docs/mcp.md#authentication, ADR 0037): each
+ * acts for the API key it was sold with. Checked by `verifyMcpToken` (its SHA-256 only; a revoked token, or one whose
+ * key was revoked, is refused like an unknown one). The credential resolver (usecases/credential-payer.ts) calls it
+ * where MCP tokens are accepted, as it calls the API-key authenticator elsewhere.
  */
-import type { Principal } from '../billing/authenticator.js';
-import { MCP_TOKEN_PREFIX, verifyMcpToken } from '../billing/mcp-token-secret.js';
+import type { Principal } from './authenticator.js';
+import { verifyMcpToken } from './mcp-token-secret.js';
 import { ApiError } from '../domain/errors.js';
 import type { AccessStore, AccountStore } from '../store/store.js';
 
 export type McpTokenStore = Pick<AccessStore, 'findMcpTokenByHash'> & Pick<AccountStore, 'getApiKey' | 'getOrganization'>;
-
-/** A bearer token that is an MCP token (by its prefix), not an API key. */
-export function isMcpToken(token: string): boolean {
-  return token.startsWith(MCP_TOKEN_PREFIX);
-}
 
 export class McpTokenAuthenticator {
   constructor(private readonly store: McpTokenStore) {}
