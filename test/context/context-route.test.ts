@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrandContext } from '../../src/domain/brand-context.js';
 import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
-import { challengeOf, NETWORK, newWallet, PRICE } from '../payments/x402-wallet.js';
+import { NETWORK, newWallet, PRICE } from '../payments/x402-wallet.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { FERNHOLLOW, QUIETPINE, startContextSites, type ContextSites } from './context-sites.js';
