@@ -95,13 +95,14 @@ export interface RefreshConfig {
 
 export interface S3Settings {
   bucket: string;
-  /** '' or a prefix ending with `/`, prepended to every object name. */
+  /** Prepended to every object name: '' or ending with `/` (several installations can share one bucket). */
   prefix: string;
-  /** An S3-compatible server's URL; null: AWS S3 of `region`. */
+  /** An S3-compatible server's URL (MinIO, R2, s3rver…); null: AWS S3 of `region`. */
   endpoint: string | null;
   region: string;
-  /** Null: the AWS SDK's default credential chain (AWS_* variables, shared config files, instance role). */
+  /** Null: the AWS SDK's default chain (AWS_* variables, shared config, instance or task role). */
   credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  /** `https://endpoint/bucket/key` rather than `https://bucket.endpoint/key` (what most S3-compatible servers need). */
   forcePathStyle: boolean;
 }
 

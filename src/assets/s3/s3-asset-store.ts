@@ -1,21 +1,12 @@
 import { createHash } from 'node:crypto';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ASSET_KEY_PATTERN, type AssetStore, type StoredAsset, type VariantStore } from '../asset-store.js';
+import type { S3Settings } from '../../config/feature-configs.js';
 
 export type AssetExt = 'svg' | 'png' | 'webp' | 'jpeg';
 
-/** Where the bucket is and how to reach it (docs/configuration.md, "Assets in object storage"; ADR 0038). */
-export interface S3AssetStoreOptions {
-  bucket: string;
-  /** Prepended to every object name: '' or ending with `/` (several installations can share one bucket). */
-  prefix: string;
-  /** An S3-compatible server's URL (MinIO, R2, s3rver…); null: AWS S3 of `region`. */
-  endpoint: string | null;
-  region: string;
-  /** Null: the AWS SDK's default chain (AWS_* variables, shared config, instance or task role). */
-  credentials: { accessKeyId: string; secretAccessKey: string } | null;
-  /** `https://endpoint/bucket/key` rather than `https://bucket.endpoint/key` (what most S3-compatible servers need). */
-  forcePathStyle: boolean;
+/** Where the bucket is and how to reach it: the configured settings (docs/configuration.md, "Assets in object storage"; ADR 0038). */
+export interface S3AssetStoreOptions extends S3Settings {
   /** Milliseconds a request may take before it is abandoned (and retried by the SDK). */
   requestTimeoutMs?: number;
 }
