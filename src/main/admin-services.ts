@@ -4,6 +4,7 @@
  * light ones are built at once; the dashboard accounts and webhook management load their modules when asked, so
  * `brandbase orgs list` loads no JWT library.
  */
+import { AssetUrls } from '../assets/asset-urls.js';
 import { Accounts } from '../billing/accounts.js';
 import { BillingAdmin } from '../billing/billing-admin.js';
 import { billingDefaults } from '../billing/billing-defaults.js';
@@ -58,7 +59,7 @@ export function adminServicesFor(config: Readonly<Config>, backends: Backends): 
     async webhooks() {
       const [{ lazySealedBox, webhookManagementFor }, { CrawlScheduler }] = await Promise.all([import('./webhook-services.js'), import('../brands/crawl-scheduler.js')]);
       const scheduler = new CrawlScheduler(queue, config.queueMaxDepth, undefined, config.queueMaxPerOrg);
-      return webhookManagementFor(config, store, scheduler, lazySealedBox(config));
+      return webhookManagementFor(config, store, scheduler, lazySealedBox(config), new AssetUrls(config.assetBaseUrl));
     },
   };
 }

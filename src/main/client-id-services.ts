@@ -6,7 +6,7 @@ import type { Config } from '../config/config.js';
 import { ClientIdGateService } from '../billing/client-id-gate.js';
 import { ClientIdUsage } from '../billing/client-id-usage.js';
 import { ClientIds } from '../billing/client-ids.js';
-import { AssetUrls } from '../assets/asset-urls.js';
+import type { AssetUrls } from '../assets/asset-urls.js';
 import type { Logger } from '../platform/logger.js';
 import { BrandSearch } from '../search/brand-search.js';
 import type { Store } from '../store/store.js';
@@ -18,7 +18,7 @@ export interface ClientIdServices {
   brandSearch: BrandSearch;
 }
 
-export function clientIdServicesFor(config: Readonly<Config>, store: Store, logger: Logger, clock: () => number = Date.now): ClientIdServices {
+export function clientIdServicesFor(config: Readonly<Config>, store: Store, logger: Logger, icons: AssetUrls, clock: () => number = Date.now): ClientIdServices {
   const c = config.clientIds;
   const clientIdUsage = new ClientIdUsage(store, () => new Date(clock()), { onFlushError: (err) => logger.error({ err }, 'client ID usage flush failed; retrying') });
   const policy = (p: typeof c.search) => ({ perClientId: p.perClientId, perIp: p.perIp, allowance: { free: p.allowanceFree, paid: p.allowancePaid } });
@@ -30,7 +30,6 @@ export function clientIdServicesFor(config: Readonly<Config>, store: Store, logg
     cacheMs: c.cacheMs,
     clock,
   });
-  const icons = new AssetUrls(config.assetBaseUrl);
   const brandSearch = new BrandSearch(store, (key) => icons.src(key), { timeoutMs: c.searchTimeoutMs, referenceCheckMs: 60_000, logger, now: clock });
   return { clientIds: new ClientIds(store), clientIdUsage, clientIdGate, brandSearch };
 }

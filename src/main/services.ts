@@ -58,6 +58,8 @@ export interface Services extends ClientIdServices {
   config: Readonly<Config>;
   logger: Logger;
   store: Store;
+  /** Renders records' asset keys as URLs (BRANDBASE_ASSET_BASE_URL); built once, shared by everything that sends records out. */
+  assetUrls: AssetUrls;
   /** Where the store is and whether this start created it (open-backends.ts): commands say so. */
   backends: Pick<Backends, 'location' | 'created'>;
   queue: JobQueue;
@@ -141,7 +143,9 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   // Numbers to run the service by (ADR 0039): each feature records through the port, never prom-client itself.
   const metrics = createPromMetrics();
   registerQueueGauges(metrics, queue);
-  const cache = new BrandCache(60_000, new AssetUrls(config.assetBaseUrl), config.brandCacheMb * 1024 * 1024, undefined, brandCacheCounters(metrics));
+  // Built once: every record sent out (lookups, webhooks, search icons) renders its asset URLs from the same base.
+  const assetUrls = new AssetUrls(config.assetBaseUrl);
+  const cache = new BrandCache(60_000, assetUrls, config.brandCacheMb * 1024 * 1024, undefined, brandCacheCounters(metrics));
   const cacheSync = new BrandCacheSync(store, cache, logger, { intervalMs: config.cacheSyncMs });
   // Crawls and logo renditions run in crawl workers unless BRANDBASE_CRAWL_ISOLATION=off (ADR 0014).
   const crawler = openCrawler(config, { fetcher, assets, assetsDir, logger, metrics });
@@ -177,9 +181,9 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   const refresh = new RefreshScheduler({ store, queue, logger, notify: () => listeners.forEach((wake) => wake()) }, refreshSettingsFor(config));
   const batch = new BatchLookup(lookup, scheduler);
   const sealedBox = lazySealedBox(config, logger);
-  const webhookDelivery = webhookDeliveryFor(config, { store, billing, box: sealedBox, mailer, logger });
+  const webhookDelivery = webhookDeliveryFor(config, { store, billing, box: sealedBox, mailer, logger, assetUrls });
   // Client IDs, their gate and search by name (issue 20, ADR 0033).
-  const clientIdParts = clientIdServicesFor(config, store, logger);
+  const clientIdParts = clientIdServicesFor(config, store, logger, assetUrls);
   const usecases: UseCaseDeps = {
     lookup,
     batch,
@@ -195,6 +199,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     transactions: new MerchantMatcher(store, AliasTable.load(), { onSyncError: (err) => logger.warn({ err }, 'transaction matcher: reference names could not be synced') }),
   };
   return {
+    assetUrls,
     config,
     logger,
     store,
@@ -222,7 +227,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     access: accessSalesFor(config, store, logger, meter),
     paymentAdmin: paymentAdminFor(config, store),
     sealedBox,
-    webhooks: webhookManagementFor(config, store, scheduler, sealedBox),
+    webhooks: webhookManagementFor(config, store, scheduler, sealedBox, assetUrls),
     webhookDelivery,
     onJobQueued: (listener) => void listeners.push(listener),
     warmCrawler: () => crawler.warm(),

@@ -2,7 +2,7 @@
  * Wiring of the webhook delivery engine (ADR 0031): the fan-out consumer and the sender over the store, the
  * installation's sealed box, the billing hold and the mailer. Started by worker processes (serve.ts).
  */
-import { AssetUrls } from '../assets/asset-urls.js';
+import type { AssetUrls } from '../assets/asset-urls.js';
 import type { Billing } from '../billing/billing.js';
 import type { Mailer } from '../billing/mailer.js';
 import type { Config } from '../config/config.js';
@@ -17,7 +17,7 @@ import { WebhookFanOut } from '../webhooks/delivery/webhook-fan-out.js';
 import { WebhookPoster } from '../webhooks/delivery/webhook-poster.js';
 import { WebhookSender } from '../webhooks/delivery/webhook-sender.js';
 
-export function webhookDeliveryFor(config: Readonly<Config>, deps: { store: Store; billing: Billing; box: SealedBox; mailer: Mailer | null; logger: Logger }): WebhookDeliveryEngine {
+export function webhookDeliveryFor(config: Readonly<Config>, deps: { store: Store; billing: Billing; box: SealedBox; mailer: Mailer | null; logger: Logger; assetUrls: AssetUrls }): WebhookDeliveryEngine {
   const { store, billing, box, mailer, logger } = deps;
   const settings = config.webhookDelivery;
   const poster = new WebhookPoster({ hostMap: config.crawlHosts, sourceAddresses: settings.sourceAddresses, timeoutMs: settings.timeoutMs });
@@ -27,6 +27,6 @@ export function webhookDeliveryFor(config: Readonly<Config>, deps: { store: Stor
     // The lease outlasts an attempt's whole time budget, so a live sender never loses its delivery to another.
     { concurrency: settings.senders, leaseMs: settings.timeoutMs * 4 },
   );
-  const fanOut = new WebhookFanOut(store, new AssetUrls(config.assetBaseUrl), logger);
+  const fanOut = new WebhookFanOut(store, deps.assetUrls, logger);
   return new WebhookDeliveryEngine(store, fanOut, sender, logger, { senders: settings.senders });
 }

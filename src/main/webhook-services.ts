@@ -2,7 +2,7 @@
  * Wiring of webhook management (GraphQL and `brandbase webhooks`): the installation's sealed box and the
  * WebhookManagement service over the store, the brand store's rendering and the crawl queue.
  */
-import { AssetUrls } from '../assets/asset-urls.js';
+import type { AssetUrls } from '../assets/asset-urls.js';
 import type { CrawlScheduler } from '../brands/crawl-scheduler.js';
 import type { Config } from '../config/config.js';
 import { parseHostMap } from '../platform/fetch-target.js';
@@ -29,11 +29,11 @@ export function lazySealedBox(config: Readonly<Config>, logger?: Logger): Sealed
   return { seal: (plain) => open().seal(plain), open: (sealed) => open().open(sealed) };
 }
 
-export function webhookManagementFor(config: Readonly<Config>, store: Store, scheduler: CrawlScheduler, box: SealedBox): WebhookManagement {
+export function webhookManagementFor(config: Readonly<Config>, store: Store, scheduler: CrawlScheduler, box: SealedBox, assetUrls: AssetUrls): WebhookManagement {
   return new WebhookManagement({
     store,
     box,
-    brands: new StoreWebhookBrands(store, new AssetUrls(config.assetBaseUrl), scheduler),
+    brands: new StoreWebhookBrands(store, assetUrls, scheduler),
     hostMap: parseHostMap(config.crawlHosts),
   });
 }
