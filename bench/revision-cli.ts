@@ -29,7 +29,8 @@ export async function brandbase(tree: RevisionTree, args: string[]): Promise<Rec
     return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
   } catch (err) {
     const stderr = (err as { stderr?: string }).stderr ?? '';
-    throw new Error(`${tree.name}: brandbase ${args.slice(0, 2).join(' ')} failed: ${stderr.trim().split('\n').slice(-3).join(' | ') || String(err)}`);
+    const message = stderr.split('\n').find((line) => /error/i.test(line)) ?? stderr.trim().slice(-600);
+    throw new Error(`${tree.name}: brandbase ${args.slice(0, 2).join(' ')} failed: ${message || String(err)}`);
   }
 }
 
