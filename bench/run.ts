@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: cached `GET /v2/brands/{domain}` on a real `brandbase serve` process against a bare Fastify
  * route returning the same JSON bytes, same load generator (autocannon), same run. Prints the ratio.
- * Figures and the command are recorded in docs/performance.md. `npm run bench -- --base REV` also runs the
- * cached lookup of revision REV and of this tree side by side, alternating (bench/compare-revisions.ts). CLI start
+ * Figures and the command are recorded in docs/performance.md. `npm run bench -- --base REV` also runs revision REV
+ * and this tree side by side, alternating: cached and paid lookups, crawls and webhook delivery, through each tree's
+ * CLI and HTTP only (bench/compare-revisions.ts); `--base REV --revisions-only` runs only that comparison. CLI start
  * times against a base revision (bench/cli-start.ts, `--cli-base REV`) are part of every run.
  * `npm run bench -- --cached-only` measures the cached lookup ratio alone (the figure in the headline of
  * docs/performance.md). The rate limiter is on, as in production, with a limit the load never reaches. First
@@ -20,6 +21,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { FIXTURE_HOSTS, startFixtureSites } from '../test/helpers/fixture-sites.js';
 import { compareRevisions } from './compare-revisions.js';
+import { PREVIOUS_RELEASE } from '../test/helpers/release-tree.js';
 import { measureCliStart } from './cli-start.js';
 import { loadConfig } from '../src/config/config.js';
 import { createServices } from '../src/main/services.js';
@@ -50,6 +52,8 @@ const CACHED_ONLY = process.argv.includes('--cached-only');
 const FLEET_ONLY = process.argv.includes('--fleet');
 /** `npm run bench -- --million`: only the lookups with 10k, 100k and 1M brands held (bench/million-brands.ts). */
 const MILLION_ONLY = process.argv.includes('--million');
+/** `npm run bench -- --revisions-only [--base REV]`: only revision REV (default PREVIOUS_RELEASE) against this tree (bench/compare-revisions.ts). */
+const REVISIONS_ONLY = process.argv.includes('--revisions-only');
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 async function waitForHttp(url: string, headers: Record<string, string> = {}): Promise<void> {
@@ -308,4 +312,5 @@ async function main(): Promise<void> {
 }
 
 if (FLEET_ONLY) console.log(JSON.stringify(await benchFleet({ durationSeconds: DURATION_S, rounds: ROUNDS }), null, 2));
+else if (REVISIONS_ONLY) console.log(JSON.stringify(await compareRevisions(process.argv.includes('--base') ? (process.argv[process.argv.indexOf('--base') + 1] ?? PREVIOUS_RELEASE) : PREVIOUS_RELEASE), null, 2));
 else await main();
