@@ -8,7 +8,7 @@ import { describe } from 'vitest';
 import type { Database } from '../../src/store/kysely/schema.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { NEEDS_POSTGRES, PG_URL } from '../store/temp-database.js';
+import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
 import { sharedPostgres, sharedSqlite, type SharedDatabase } from './shared-database.js';
 
 export type Backend = 'sqlite' | 'postgres';
@@ -16,9 +16,17 @@ export const BACKENDS: readonly Backend[] = ['sqlite', 'postgres'];
 
 /** A fresh database on `backend`: a temp data folder on SQLite; a fresh, migrated schema (and a data folder) on PostgreSQL. */
 export function openBackendDatabase(backend: Backend): Promise<SharedDatabase> {
-  if (backend === 'sqlite') return sharedSqlite();
+  return backend === 'sqlite' ? sharedSqlite() : sharedPostgres(postgresUrl());
+}
+
+/** A throw-away store of `backend` for a suite that wires the services itself: a SQLite file, or a fresh PostgreSQL schema. */
+export function tempDatabase(backend: Backend): Promise<TempDatabase> {
+  return backend === 'sqlite' ? tempSqlite() : tempPostgres(postgresUrl());
+}
+
+function postgresUrl(): string {
   if (PG_URL === undefined) throw new Error('no PostgreSQL to run on: the suite should have been skipped (describeEachBackend)');
-  return sharedPostgres(PG_URL);
+  return PG_URL;
 }
 
 /** Runs `read` on another connection to `database` (its own pool or SQLite handle, closed after), for checks below the store port. */
