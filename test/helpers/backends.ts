@@ -8,6 +8,7 @@ import { describe } from 'vitest';
 import type { Database } from '../../src/store/kysely/schema.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../../src/store/store.js';
 import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
 import { sharedPostgres, sharedSqlite, type SharedDatabase } from './shared-database.js';
 
@@ -29,10 +30,15 @@ function postgresUrl(): string {
   return PG_URL;
 }
 
-/** Runs `read` on another connection to `database` (its own pool or SQLite handle, closed after), for checks below the store port. */
-export async function queryDatabase<T>(database: SharedDatabase, read: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+/** Another connection to `database` from this process (its own pool or SQLite handle): the store, and Kysely below it. */
+export function connectTo(database: SharedDatabase): Promise<{ store: Store; db: Kysely<Database> }> {
   const spec = database.peerSpec;
-  const { store, db } = spec.kind === 'sqlite' ? await openSqliteStore({ file: spec.file }) : await openPostgresStore({ url: spec.url, schema: spec.schema });
+  return spec.kind === 'sqlite' ? openSqliteStore({ file: spec.file }) : openPostgresStore({ url: spec.url, schema: spec.schema });
+}
+
+/** Runs `read` on another connection to `database` (closed after), for checks below the store port. */
+export async function queryDatabase<T>(database: SharedDatabase, read: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  const { store, db } = await connectTo(database);
   try {
     return await read(db);
   } finally {
