@@ -1,5 +1,5 @@
 /**
- * GET /v2/context/{identifier} through the real service (SQLite temp file, live crawls of sites on loopback through
+ * GET /v2/context/{identifier} through the real service (SQLite, PostgreSQL, live crawls of sites on loopback through
  * the host map), HTTP through Fastify inject: JSON and Markdown carrying the same facts, traceable to the site,
  * identifiers as rule 4 allows, billing like a lookup, and every error path (204, 400, 402, 403, 404, 429, 503).
  */

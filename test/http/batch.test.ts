@@ -1,5 +1,5 @@
 /**
- * POST /v2/brands/batch through inject on the real service (SQLite temp file). Brands are seeded in the store;
+ * POST /v2/brands/batch through inject on the real service (SQLite, PostgreSQL). Brands are seeded in the store;
  * unindexed identifiers are queued in the real jobs table.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * GET /v2/brands/{identifier} and /v2/brands/domain/{domain} through Fastify inject, on the real service wired
- * as `brandbase serve` wires it (SQLite temp file). Brands are seeded in the store; live crawling is covered by
+ * as `brandbase serve` wires it (SQLite, PostgreSQL). Brands are seeded in the store; live crawling is covered by
  * test/e2e. Happy, error and security cases per route.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * GET /v2/search/{name}?c=CLIENT_ID (spec 4.6, 5.4, 7.2, 8; issue 20; docs/search.md) on the real service: a
- * temp-dir SQLite store holding the embedded reference data plus a few held brands, HTTP through Fastify inject,
+ * SQLite or PostgreSQL store holding the embedded reference data plus a few held brands, HTTP through Fastify inject,
  * and once through a real server on loopback. Client IDs are created with the admin service the CLI uses.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The MCP server at /mcp on a real server listening on loopback (the real service on a temp SQLite store, live
+ * The MCP server at /mcp on a real server listening on loopback (the real service on a SQLite or PostgreSQL store, live
  * crawls of sites on loopback), driven by the SDK's own client over Streamable HTTP: the tools and their schemas,
  * each tool called with an MCP token bought through standing access (the real x402 flow on the embedded ledger),
  * billed like the route it stands for; an API key works too; a bad token and a missing credential are refused

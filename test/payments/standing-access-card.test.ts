@@ -1,6 +1,6 @@
 /**
  * Standing access paid by card over MPP (spec 5.3: "over MPP also by card"; ADR 0029), on the real service
- * (SQLite temp file) with the embedded card processor: the real `mppx` client with its `stripe` charge method buys
+ * (SQLite, PostgreSQL) with the embedded card processor: the real `mppx` client with its `stripe` charge method buys
  * a key on a server listening on loopback, the card token granted for the amount by the processor (as an agent's
  * platform grants a Stripe Shared Payment Token). A card names no wallet, so every card purchase buys its own
  * organization and key; refused tokens (over their limit, expired, used) charge and buy nothing; the retry rule

@@ -1,5 +1,5 @@
 /**
- * Standing access (spec 5.3, ADR 0029) on the real service (a SQLite temp file, and a PostgreSQL schema) with the embedded facilitator: the
+ * Standing access (spec 5.3, ADR 0029) on the real service (SQLite, PostgreSQL) with the embedded facilitator: the
  * real `@x402/fetch` client and the real `mppx` client buy an API key on a server listening on loopback, then use
  * it; top-ups from the same wallet; the retry rule after an injected error (time through an injected clock); the
  * 409 of a delivered or expired purchase; 50 concurrent copies of one payment; refused amounts; and the database
@@ -392,7 +392,7 @@ describeEachBackend('standing access', (backend) => {
   });
 
   describe('secrets at rest', () => {
-    it('no API key or MCP token handed out is in the SQLite files (database, WAL) in plaintext', async () => {
+    it('no API key or MCP token handed out is in the database (SQLite files and WAL, PostgreSQL rows) in plaintext', async () => {
       const secrets: string[] = [];
       for (let i = 0; i < 3; i++) {
         const { header } = await signedPurchase(app, '1');

@@ -1,5 +1,5 @@
 /**
- * x402 v2 pay-per-request on GET /v2/brands/* (spec 5.2, ADR 0028), on the real service (SQLite temp file) with
+ * x402 v2 pay-per-request on GET /v2/brands/* (spec 5.2, ADR 0028), on the real service (SQLite, PostgreSQL) with
  * the embedded facilitator: `@x402/core` and `@x402/evm` verify and settle, the store's ledger holds balances and
  * used authorizations. The client side is the real thing: `@x402/fetch` with a viem local account against a
  * server listening on loopback, and `@x402/evm`'s client scheme for the payloads a dishonest client would send.

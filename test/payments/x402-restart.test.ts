@@ -1,7 +1,7 @@
 /**
  * A process that stops between verifying a payment and settling it (ADR 0028): the payment was claimed in the
  * database before any answer existed, so the restarted service (another set of connections to the same SQLite
- * file) refuses the same payment, never charges it twice, and reconciles what the embedded ledger already moved.
+ * file or PostgreSQL schema) refuses the same payment, never charges it twice, and reconciles what the embedded ledger already moved.
  */
 import type { HTTPRequestContext } from '@x402/core/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

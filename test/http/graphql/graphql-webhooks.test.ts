@@ -1,5 +1,5 @@
 /**
- * `POST /graphql` (webhook management, spec 6 rule 5 and 8) through inject on the real service (SQLite store), and
+ * `POST /graphql` (webhook management, spec 6 rule 5 and 8) through inject on the real service (SQLite, PostgreSQL), and
  * once over a real loopback server: authentication like the REST routes, the paid-plan rule, CRUD, secrets shown
  * once and sealed at rest, rotation, subscriptions (registrable domains, 1,000 cap, indexing queued), delivery
  * paging with Relay cursors over 250 rows, organization isolation and sendTestEvent.

@@ -1,9 +1,9 @@
 /**
- * At-least-once delivery across crashes, with real `brandbase serve` processes on one SQLite file, and on one PostgreSQL schema (ADR 0031): a
- * refresh that rebrands a brand is committed to the store (the record, its `brand.saved` event and the event's
- * delivery to the `webhooks` consumer, in one transaction); a running `brandbase serve` fans it out into the outbox
- * and is killed with SIGKILL before it sends anything; the next one sends it and is killed with SIGKILL while the
- * receiver holds the request unanswered; the third delivers it. The receiver gets the event (same webhook-id every
+ * At-least-once delivery across crashes, with real `brandbase serve` processes on one SQLite file, and again on one
+ * PostgreSQL schema (ADR 0031): a refresh that rebrands a brand is committed to the store (the record, its
+ * `brand.saved` event and the event's delivery to the `webhooks` consumer, in one transaction); a running
+ * `brandbase serve` fans it out into the outbox and is killed with SIGKILL before it sends anything; the next one
+ * sends it and is killed with SIGKILL while the receiver holds the request unanswered; the third delivers it. The receiver gets the event (same webhook-id every
  * time) and verifies it with the official `standardwebhooks` package.
  */
 import { writeFile } from 'node:fs/promises';
