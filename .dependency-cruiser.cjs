@@ -1,7 +1,9 @@
 /**
- * Folder-layout rules from docs/architecture.md. `npm run depcheck` fails the test command on any violation.
- * Arrows point inward: domain <- platform <- features (crawl, media, billing, ...) <- adapters (store backends,
- * jobs backends, http, cli) <- main (the composition root).
+ * Folder-layout rules from docs/architecture.md. `npm run depcheck` fails the test command on any violation; it also
+ * runs scripts/folder-cycles.mjs, the cycle check between top-level folders that `no-circular` (files) cannot see.
+ * Arrows point inward: domain <- platform <- db (the database kernel) <- features (crawl, media, billing, ...) <-
+ * adapters (database backends, store, jobs backends, http, cli) <- main (the composition root).
+ * Every path named here exists (test/architecture/dependency-rules.test.ts).
  */
 // search/ is a feature too (ports only, no backend package), but not in the list features may import: use cases
 // reach the search service through the port they declare (usecases/search-brands.ts: NameSearch).
@@ -32,6 +34,13 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(domain|config)/' },
     },
     {
+      name: 'db-knows-no-product',
+      comment: 'src/db/ is the database kernel: the handle, dialect quirks, migration runner and codecs; it may use domain/ and platform/ only.',
+      severity: 'error',
+      from: { path: '^src/db/' },
+      to: { path: '^src/', pathNot: '^src/(db|domain|platform)/' },
+    },
+    {
       name: 'features-use-ports-only',
       comment: 'Features use domain/, platform/, other features and the port files; never a concrete backend or http/cli/main.',
       severity: 'error',
@@ -42,7 +51,6 @@ module.exports = {
           '^src/(domain|platform|config|brands|crawl|media|palette|billing|webhooks|events|usecases|refdata|payments|context|transactions|cdn|dashboard-accounts)/',
           '^src/assets/[^/]+\\.ts$',
           '^src/store/store\\.ts$',
-          '^src/store/types\\.ts$',
           '^src/jobs/queue\\.ts$',
         ],
       },
@@ -56,20 +64,20 @@ module.exports = {
     },
     {
       name: 'adapters-do-not-import-each-other',
-      comment: 'store backends, jobs backends, http and cli never import each other (main wires them).',
+      comment: 'database backends, jobs backends, http and cli never import each other (main wires them).',
       severity: 'error',
-      from: { path: '^src/(store/sqlite|store/postgres|jobs/sql|http|cli)/' },
+      from: { path: '^src/(db/sqlite|db/postgres|jobs/sql|http|cli)/' },
       to: {
-        path: '^src/(store/sqlite|store/postgres|jobs/sql|http|cli)/',
+        path: '^src/(db/sqlite|db/postgres|jobs/sql|http|cli)/',
         pathNot: '^src/$1/',
       },
     },
     {
       name: 'only-main-wires-backends',
-      comment: 'Only main/ may import a concrete backend (store, queue or asset-store backend).',
+      comment: 'Only main/ may import a concrete backend (database, store, queue or asset-store backend).',
       severity: 'error',
-      from: { pathNot: '^src/(main|store/sqlite|store/postgres|jobs/sql|store/kysely|assets/local|assets/s3)/' },
-      to: { path: '^src/(store/sqlite|store/postgres|jobs/sql|store/kysely|assets/local|assets/s3)/' },
+      from: { pathNot: '^src/(main|db/sqlite|db/postgres|jobs/sql|store/kysely|assets/local|assets/s3)/' },
+      to: { path: '^src/(db/sqlite|db/postgres|jobs/sql|store/kysely|assets/local|assets/s3)/' },
     },
     {
       name: 'http-no-sql',
@@ -77,6 +85,22 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/http/' },
       to: { dependencyTypes: ['npm'], path: '^(pg|better-sqlite3|kysely|pg-boss)($|/)' },
+    },
+    {
+      name: 'transports-never-read-storage',
+      comment: 'Transports (cli/, http/, mcp/) call use cases and services, never storage (issue 31): no src/store/ import, not even its types.',
+      severity: 'error',
+      // mcp-credentials.ts is the MCP server's own authentication, which issue 31 item 1 replaces by the one
+      // credential-to-payer path (branch `pay`); the exception goes with it.
+      from: { path: '^src/(cli|http|mcp)/', pathNot: '^src/mcp/mcp-credentials\\.ts$' },
+      to: { path: '^src/store/' },
+    },
+    {
+      name: 'transports-use-billing-services',
+      comment: 'Transports reach billing/ through its services (accounts, authentication, billing, its administration, client IDs, the period rule), never its meters, leases, limiters or secrets.',
+      severity: 'error',
+      from: { path: '^src/(cli|http|mcp)/', pathNot: '^src/mcp/mcp-credentials\\.ts$' },
+      to: { path: '^src/billing/', pathNot: '^src/billing/(accounts|authenticator|billing|billing-admin|billing-period|client-ids)\\.ts$' },
     },
     {
       name: 'routes-charge-through-use-cases',
@@ -97,7 +121,7 @@ module.exports = {
       comment: 'mcp/ defines the MCP tools over the use cases (ADR 0037); the Streamable HTTP transport is registered by http/.',
       severity: 'error',
       from: { path: '^src/mcp/' },
-      to: { path: ['^src/(http|cli|main|brands|store/(sqlite|postgres|kysely)|jobs/sql|assets/local)/', '^(fastify|@fastify|pg|better-sqlite3|pg-boss|kysely)($|/)', '^@modelcontextprotocol/sdk/server/(streamableHttp|sse|stdio)'] },
+      to: { path: ['^src/(http|cli|main|brands|db|store/kysely|jobs/sql|assets/local)/', '^(fastify|@fastify|pg|better-sqlite3|pg-boss|kysely)($|/)', '^@modelcontextprotocol/sdk/server/(streamableHttp|sse|stdio)'] },
     },
     {
       name: 'no-circular',

@@ -7,12 +7,12 @@
  *   node --import tsx bench/compare-revisions.ts --base 17d292c     (also: npm run bench -- --base REV)
  */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { FIXTURE_HOSTS, startFixtureSites } from '../test/helpers/fixture-sites.js';
+import { checkoutRelease } from '../test/helpers/release-tree.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
@@ -73,18 +73,9 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-/** A revision from ADR 0018 on runs its built program (dist/): build it; earlier ones ran the sources through tsx. */
-export function buildIfBuilt(tree: string): void {
-  const script = path.join(tree, 'scripts/build.mjs');
-  if (existsSync(script)) execFileSync(process.execPath, [script], { cwd: tree, stdio: 'inherit' });
-}
-
 export async function compareRevisions(base: string): Promise<Record<string, unknown>> {
-  const baseSha = execFileSync('git', ['rev-parse', base], { cwd: ROOT, encoding: 'utf8' }).trim();
-  const tree = await mkdtemp(path.join(tmpdir(), 'brandbase-base-'));
-  execFileSync('git', ['worktree', 'add', '--detach', tree, baseSha], { cwd: ROOT, stdio: 'ignore' });
-  await symlink(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'));
-  buildIfBuilt(tree);
+  const release = await checkoutRelease(base);
+  const { sha: baseSha, dir: tree } = release;
   const sites = await startFixtureSites();
   const children: ChildProcess[] = [];
   const folders: string[] = [];
@@ -116,7 +107,7 @@ export async function compareRevisions(base: string): Promise<Record<string, unk
     for (const child of children) child.kill('SIGTERM');
     await sites.close();
     for (const folder of folders) await rm(folder, { recursive: true, force: true });
-    execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: ROOT, stdio: 'ignore' });
+    release.remove();
   }
 }
 

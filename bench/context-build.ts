@@ -14,13 +14,13 @@ import { LocalAssetStore } from '../src/assets/local/local-asset-store.js';
 import { BrandIndexer } from '../src/brands/brand-indexer.js';
 import type { CachedBrand } from '../src/brands/brand-cache.js';
 import { ContextService } from '../src/context/context-service.js';
-import { contextEvidence } from '../src/context/context-evidence.js';
+import { contextEvidence } from '../src/crawl/fields/context-evidence.js';
 import { crawlBrand } from '../src/crawl/crawl-brand.js';
 import { parseHtmlPage } from '../src/crawl/page/html-page.js';
 import { silentLogger } from '../src/platform/logger.js';
 import { SafeFetcher } from '../src/platform/safe-fetcher.js';
 import type { StoredBrand } from '../src/store/store.js';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../test/store/open-store.js';
 import { startContextSites } from '../test/context/context-sites.js';
 
 const REPEAT = 20;

@@ -46,7 +46,8 @@ import { withLogoRenditions } from '../src/media/logo-renditions.js';
 import { SafeFetcher } from '../src/platform/safe-fetcher.js';
 import { silentLogger } from '../src/platform/logger.js';
 import { loadConfig } from '../src/config/config.js';
-import { IsolatedCrawler } from '../src/main/isolated-crawler.js';
+import { IsolatedCrawler } from '../src/crawl/isolation/isolated-crawler.js';
+import { crawlWorkerEntry } from '../src/main/crawler.js';
 import { buildEvalSites, type EvalSite, type StaticFile } from '../eval/logos/eval-sites.js';
 import { serveVirtualHosts } from '../eval/logos/virtual-hosts.js';
 import { argValue, memoryFetcher } from './memory-fetcher.js';
@@ -222,7 +223,7 @@ async function isolationCrawls(corpus: EvalSite[], dir: string, latencyMs: numbe
   const assets = new LocalAssetStore({ dir });
   const config = loadConfig({ BRANDBASE_DATA_DIR: dir, BRANDBASE_CRAWL_HOSTS: JSON.stringify(server.hostMap), BRANDBASE_LOG_LEVEL: 'warn' });
   const pool = (mode: 'process' | 'thread') =>
-    new IsolatedCrawler({ config, assetsDir: dir, logger: silentLogger(), mode, workers: 1, memoryMb: 1024, heapMb: 1024, hardLimitMs: 60_000 });
+    new IsolatedCrawler({ entry: crawlWorkerEntry(), config, assetsDir: dir, logger: silentLogger(), mode, workers: 1, memoryMb: 1024, heapMb: 1024, hardLimitMs: 60_000 });
   const pools = { process: pool('process'), thread: pool('thread') };
   const crawl: Record<CrawlVariant, (host: string) => Promise<unknown>> = {
     inProcess: (host) => crawlBrand(host, { fetcher, assets }, { timeoutMs: 20_000 }),

@@ -21,7 +21,8 @@ import path from 'node:path';
 import { loadConfig } from '../src/config/config.js';
 import { BrowserRenderer, findChromium } from '../src/crawl/fetch/render/browser-renderer.js';
 import type { PageRenderer, RenderOptions, RenderedPage } from '../src/crawl/fetch/render/page-renderer.js';
-import { IsolatedCrawler } from '../src/main/isolated-crawler.js';
+import { IsolatedCrawler } from '../src/crawl/isolation/isolated-crawler.js';
+import { crawlWorkerEntry } from '../src/main/crawler.js';
 import { silentLogger } from '../src/platform/logger.js';
 import { SafeFetcher, USER_AGENT } from '../src/platform/safe-fetcher.js';
 import { crawlRealSites, realCorpusSites } from '../eval/record/real-corpus.js';
@@ -72,7 +73,7 @@ export async function measureFirstLookups(corpus: string): Promise<Record<string
   const executablePath = findChromium(process.env['BRANDBASE_CHROMIUM_PATH']);
   const browser = executablePath ? new BrowserRenderer({ executablePath, fetcher, userAgent: USER_AGENT }) : undefined;
   const renderer = browser ? new TimedRenderer(browser) : undefined;
-  const pool = new IsolatedCrawler({ config, assetsDir: dir, logger: silentLogger(), mode: 'process', workers: 1, memoryMb: 1024, heapMb: 1024, hardLimitMs: config.crawlTimeoutMs + 5_000, ...(renderer ? { renderer } : {}) });
+  const pool = new IsolatedCrawler({ entry: crawlWorkerEntry(), config, assetsDir: dir, logger: silentLogger(), mode: 'process', workers: 1, memoryMb: 1024, heapMb: 1024, hardLimitMs: config.crawlTimeoutMs + 5_000, ...(renderer ? { renderer } : {}) });
   const lookups: FirstLookup[] = [];
   try {
     await Promise.all([pool.warm(), browser?.render('about:blank', { timeoutMs: 15_000 })]);

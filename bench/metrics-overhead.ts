@@ -15,6 +15,7 @@ import { buildApp } from '../src/http/app.js';
 import { appDepsFor } from '../src/main/app-deps.js';
 import { createServices } from '../src/main/services.js';
 import { silentLogger } from '../src/platform/logger.js';
+import { NO_METRICS } from '../src/platform/metrics.js';
 import { sampleBrand } from '../test/store/sample-brand.js';
 
 const SECONDS = Number(process.env.BENCH_METRICS_SECONDS ?? 5);
@@ -51,7 +52,8 @@ export async function benchMetricsOverhead(): Promise<MetricsOverhead> {
     await services.store.updateOrganization(org.id, { rateLimitPerMinute: 1_000_000_000 });
     const { key } = await services.accounts.createApiKey({ orgId: org.id });
     const on = await buildApp(appDepsFor(services));
-    const off = await buildApp({ ...appDepsFor(services), metrics: null });
+    // Off: the null registry (requests pass the same hooks, nothing is recorded or rendered).
+    const off = await buildApp({ ...appDepsFor(services), metrics: { registry: NO_METRICS, token: null } });
     apps.push(on, off);
     const [onUrl, offUrl] = await Promise.all([on.listen({ port: 0, host: '127.0.0.1' }), off.listen({ port: 0, host: '127.0.0.1' })]);
     const withMetrics: number[] = [];

@@ -29,8 +29,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { Accounts } from '../src/billing/accounts.js';
 import { generatedBrand } from '../src/cli/generated-brand.js';
-import { openPostgresStore } from '../src/store/postgres/postgres-store.js';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { openPostgresStore, openSqliteStore } from '../test/store/open-store.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_MILLION_SECONDS ?? 6);

@@ -14,7 +14,7 @@ import { crawlBrand } from '../src/crawl/crawl-brand.js';
 import { PaletteService } from '../src/palette/palette-service.js';
 import { silentLogger } from '../src/platform/logger.js';
 import { SafeFetcher } from '../src/platform/safe-fetcher.js';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../test/store/open-store.js';
 import { paletteEvalSites } from '../eval/palette/palette-sites.js';
 import { serveSites } from '../eval/record/serve-sites.js';
 

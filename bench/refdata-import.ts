@@ -34,7 +34,7 @@ async function generate(file: string, rows: number): Promise<void> {
 }
 
 async function child(file: string, dbFile: string): Promise<void> {
-  const { openSqliteStore } = await import('../src/store/sqlite/sqlite-store.js');
+  const { openSqliteStore } = await import('../test/store/open-store.js');
   const { importReferenceFile } = await import('../src/refdata/import/import-file.js');
   const { store } = await openSqliteStore({ file: dbFile });
   await store.migrate();

@@ -31,8 +31,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { openPostgresStore } from '../src/store/postgres/postgres-store.js';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { openPostgresStore, openSqliteStore } from '../test/store/open-store.js';
+import { ChargeRule } from '../src/usecases/charge-rule.js';
 
 const HOOK_HOST = 'hooks.bench';
 /** The sender's default (BRANDBASE_WEBHOOK_SENDERS). */
@@ -101,7 +101,7 @@ async function setUp(store: Store, box: ReturnType<typeof sealedBox>, receiverPo
   const meter = new UsageMeter(store);
   const billing = new Billing({ store, meter, mailer: null, logger: silentLogger(), defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
   const poster = new WebhookPoster({ hostMap: { [HOOK_HOST]: `127.0.0.1:${receiverPort}` } });
-  const payer = new DeliveryBilling({ accounts: store, reserve: (org, credits) => billing.reserveForOrganization(org, credits), operatorDomain: null });
+  const payer = new DeliveryBilling({ accounts: store, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(null) });
   const sender = new WebhookSender({ store, box, poster, payer, notices: null, logger: silentLogger() }, { leaseMs: 60_000 });
   return { sender, domain };
 }

@@ -13,7 +13,9 @@ import { exchangeCountry, isSecondaryVenue } from '../src/refdata/exchanges.js';
 import { importReferenceFile } from '../src/refdata/import/import-file.js';
 import { CRYPTO_COLUMNS, ETF_COLUMNS, LISTING_COLUMNS } from '../src/refdata/import/embedded-tables.js';
 import { compact } from '../src/refdata/import/listing-checks.js';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { openSqliteDatabase } from '../src/db/sqlite/open-sqlite-database.js';
+import { KyselyStore } from '../src/store/kysely/kysely-store.js';
+import type { Database } from '../src/store/kysely/schema.js';
 
 const SHARED = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../../shared/refdata'));
 const OUT = path.join(import.meta.dirname, '../refdata/embedded');
@@ -51,7 +53,9 @@ function csv(columns: readonly string[], rows: readonly Row[]): Buffer {
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-refdata-'));
-  const { store, db } = await openSqliteStore({ file: path.join(dir, 'build.sqlite') });
+  const database = await openSqliteDatabase({ file: path.join(dir, 'build.sqlite') });
+  const store = new KyselyStore(database);
+  const db = database.tables<Database>();
   try {
     await store.migrate();
     for (const step of IMPORTS) {

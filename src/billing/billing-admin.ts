@@ -4,13 +4,15 @@
  */
 import { newId } from '../domain/ids.js';
 import type { CreditGrant, Organization, OrganizationPatch, Plan } from '../domain/accounts.js';
-import type { Store } from '../store/store.js';
+import type { DailyUsage, Store } from '../store/store.js';
 import { AccountError } from './accounts.js';
 import { CREDITS_PER_USD, usageReport, type BillingDefaults, type UsageReport } from './billing.js';
 import { billingPeriod } from './billing-period.js';
 
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]+$/;
 const MAX_CONTACTS = 20;
+
+export type { DailyUsage } from '../store/store.js';
 
 export class BillingAdmin {
   constructor(
@@ -64,6 +66,11 @@ export class BillingAdmin {
     const grant: CreditGrant = { id: newId('use').replace(/^use_/, 'crg_'), orgId, credits, amountCents, reason, createdAt: this.now() };
     await this.store.addCreditGrant(grant);
     return { grant, org: await this.existing(orgId) };
+  }
+
+  /** Credits charged per UTC day between `from` and `to` (the dashboard's usage chart). */
+  dailyUsage(orgId: string, from: Date, to: Date): Promise<DailyUsage[]> {
+    return this.store.usageByDay(orgId, from, to);
   }
 
   /** Exact usage of the current period, read from the ledger (the CLI process has no unwritten charges). */

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { CLIENT_ID_PATTERN, isReferrerPattern, type ClientIdRecord } from '../domain/client-id-record.js';
+import type { ClientIdProduct } from '../domain/client-ids.js';
 import type { AccountStore, ClientIdStore } from '../store/store.js';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
@@ -54,6 +55,11 @@ export class ClientIds {
 
   list(orgId: string): Promise<ClientIdRecord[]> {
     return this.store.listClientIds(orgId);
+  }
+
+  /** Requests the organization's client IDs made for `product` in the billing period `period` (recorded ones). */
+  requests(orgId: string, product: ClientIdProduct, period: string): Promise<number> {
+    return this.store.clientIdUsage(orgId, product, period);
   }
 
   async revoke(id: string, now = new Date()): Promise<ClientIdRecord> {

@@ -20,6 +20,8 @@ import { JOB_NAMES, QueueFullError, type JobQueue } from '../jobs/queue.js';
 import type { Logger } from '../platform/logger.js';
 import type { DueBrand, RefreshRun, RefreshState, RefreshStore } from '../store/store.js';
 
+export type { DueBrand, RefreshRun, RefreshState } from '../store/store.js';
+
 /** The schedule's row in `refresh_state`. */
 export const REFRESH_SCHEDULE = 'refresh';
 
@@ -36,7 +38,7 @@ export interface RefreshSettings {
   failurePauseMs: number;
 }
 
-export type RefreshSchedulerStore = Pick<RefreshStore, 'dueBrands' | 'refreshCounts' | 'acquireRefreshLease' | 'releaseRefreshLease' | 'recordRefreshRun' | 'refreshState'>;
+export type RefreshSchedulerStore = Pick<RefreshStore, 'dueBrands' | 'refreshCounts' | 'acquireRefreshLease' | 'releaseRefreshLease' | 'recordRefreshRun' | 'refreshState' | 'analysisCacheSize'>;
 
 export interface RefreshSchedulerDeps {
   store: RefreshSchedulerStore;
@@ -126,6 +128,11 @@ export class RefreshScheduler {
    */
   async runNow(by: string, limit?: number): Promise<RefreshTick> {
     return { leader: true, ...(await this.queueDue(by, limit)) };
+  }
+
+  /** Rows of the content-hash analysis cache the refresh crawls read (`brandbase refresh status`). */
+  analysisCacheSize(): Promise<number> {
+    return this.deps.store.analysisCacheSize();
   }
 
   async status(nextLimit = 10): Promise<RefreshStatus> {

@@ -9,9 +9,8 @@ import { wholeNumber } from './whole-number.js';
 
 /** Opens the store and the account service for one command; the store is closed afterwards. */
 async function withAccounts<T>(run: (accounts: Accounts) => Promise<T>): Promise<T> {
-  const [{ cliConfig, withStore }, { Accounts }] = await Promise.all([import('./cli-runtime.js'), import('../billing/accounts.js')]);
-  const config = cliConfig();
-  return withStore(config, ({ store }) => run(new Accounts(store, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota })));
+  const { cliConfig, withAdmin } = await import('./cli-runtime.js');
+  return withAdmin(cliConfig(), ({ accounts }) => run(accounts));
 }
 
 function registerOrgCommands(program: Command): void {
@@ -66,12 +65,11 @@ function registerKeyCommands(program: Command): void {
     .requiredOption('--org <orgId>', 'organization id')
     .option('--json', 'print one JSON object')
     .action(async (opts: { org: string; json?: boolean }) => {
-      const [{ cliConfig, withStore }, { clientIdJson }] = await Promise.all([import('./cli-runtime.js'), import('../billing/client-ids.js')]);
-      const config = cliConfig();
+      const [{ cliConfig, withAdmin }, { clientIdJson }] = await Promise.all([import('./cli-runtime.js'), import('../billing/client-ids.js')]);
       // Client IDs (issue 20) are listed where keys are managed: the `clientIds` field, and a second table.
-      const { list, clientIds } = await withStore(config, async ({ store }) => ({
-        list: await new (await import('../billing/accounts.js')).Accounts(store, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota }).listApiKeys(opts.org),
-        clientIds: await store.listClientIds(opts.org),
+      const { list, clientIds } = await withAdmin(cliConfig(), async (admin) => ({
+        list: await admin.accounts.listApiKeys(opts.org),
+        clientIds: await admin.clientIds.list(opts.org),
       }));
       const rows = list.map((k) => [k.id, `${k.prefix}…`, k.revokedAt ? 'revoked' : 'active', k.name]);
       const idRows = clientIds.map((c) => [c.id, c.revokedAt ? 'revoked' : 'active', c.allowedReferrers.join(',') || '*', c.name]);

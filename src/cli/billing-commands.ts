@@ -6,13 +6,8 @@ import { wholeNumber } from './whole-number.js';
 
 /** Opens the store for one command (migrating it) and always closes it; loaded when the command runs. */
 async function withBilling<T>(run: (admin: BillingAdmin) => Promise<T>): Promise<T> {
-  const [{ cliConfig, withStore }, { BillingAdmin }, { billingDefaults }] = await Promise.all([
-    import('./cli-runtime.js'),
-    import('../billing/billing-admin.js'),
-    import('../billing/billing-defaults.js'),
-  ]);
-  const config = cliConfig();
-  return withStore(config, ({ store }) => run(new BillingAdmin(store, billingDefaults(config))));
+  const { cliConfig, withAdmin } = await import('./cli-runtime.js');
+  return withAdmin(cliConfig(), ({ billing }) => run(billing));
 }
 
 /** US dollars as typed (`25`, `12.5`, `12.50`) to integer cents, without floating point. */

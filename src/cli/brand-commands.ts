@@ -32,15 +32,15 @@ export function registerBrandCommands(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const [{ cliConfig, withStore }, { BrandNotHeldError, setBrandIndustries, UnknownIndustryError }, { registrableDomain }] = await Promise.all([
+      const [{ cliConfig, withAdmin }, { BrandNotHeldError, UnknownIndustryError }, { registrableDomain }] = await Promise.all([
         import('./cli-runtime.js'),
         import('../brands/set-industry.js'),
         import('../domain/identifiers.js'),
       ]);
       const domain = registrableDomain(input) ?? input;
-      await withStore(cliConfig(), async ({ store }) => {
+      await withAdmin(cliConfig(), async ({ brands }) => {
         try {
-          const stored = await setBrandIndustries(store, { domain, industries, clear: opts.clear ?? false });
+          const stored = await brands.setIndustries({ domain, industries, clear: opts.clear ?? false });
           const list = stored.brand.company.industries;
           console.log(opts.json ? JSON.stringify({ domain, brandId: stored.brand.id, industries: list }) : list.map((i) => `${i.emoji} ${i.slug}\t${i.score}`).join('\n'));
         } catch (error) {
@@ -61,9 +61,8 @@ export function registerBrandCommands(program: Command): void {
 }
 
 async function claimAction(input: string, claimed: boolean, json: boolean): Promise<void> {
-  const [{ cliConfig, withStore }, { setBrandClaimed }, { BrandNotHeldError }, { registrableDomain }, { BRAND_ID_PATTERN }] = await Promise.all([
+  const [{ cliConfig, withAdmin }, { BrandNotHeldError }, { registrableDomain }, { BRAND_ID_PATTERN }] = await Promise.all([
     import('./cli-runtime.js'),
-    import('../brands/claim-brand.js'),
     import('../brands/set-industry.js'),
     import('../domain/identifiers.js'),
     import('../domain/ids.js'),
@@ -71,9 +70,9 @@ async function claimAction(input: string, claimed: boolean, json: boolean): Prom
   // A pasted URL names its site: https://www.acme.com/about → acme.com.
   const host = /^https?:\/\//i.test(input) ? new URL(input).hostname : (input.split('/')[0] ?? input);
   const brand = BRAND_ID_PATTERN.test(input) ? input : (registrableDomain(host) ?? input);
-  await withStore(cliConfig(), async ({ store }) => {
+  await withAdmin(cliConfig(), async ({ brands }) => {
     try {
-      const { stored, changed } = await setBrandClaimed(store, { brand, claimed });
+      const { stored, changed } = await brands.setClaimed({ brand, claimed });
       const { id, domain, qualityScore } = stored.brand;
       if (json) console.log(JSON.stringify({ brandId: id, domain, claimed, changed, qualityScore }));
       else console.log(`${domain} (${id}) ${changed ? 'is now' : 'was already'} ${claimed ? 'claimed' : 'not claimed'}; quality score ${qualityScore}`);

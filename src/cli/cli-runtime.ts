@@ -1,9 +1,11 @@
 /**
- * What a command needs once it runs: the configuration (environment over the configuration file) and the store.
- * Loaded by each action on demand (`await import`), so `brandbase --help` and `--version` load neither.
+ * What a command needs once it runs: the configuration (environment over the configuration file) and the
+ * management services over the store (never the store itself: issue 31). Loaded by each action on demand
+ * (`await import`), so `brandbase --help` and `--version` load neither.
  */
 import type { Config } from '../config/config.js';
 import { loadConfigWithFile } from '../config/config-file.js';
+import { adminServicesFor, type AdminServices } from '../main/admin-services.js';
 import { openBackends, type Backends } from '../main/open-backends.js';
 
 /** Options every command accepts (registered on the program in main.ts). */
@@ -30,4 +32,9 @@ export async function withStore<T>(config: Readonly<Config>, run: (backends: Bac
   } finally {
     await backends.close();
   }
+}
+
+/** Opens the store for one command (migrating it) and hands the command the management services over it. */
+export function withAdmin<T>(config: Readonly<Config>, run: (admin: AdminServices) => Promise<T>): Promise<T> {
+  return withStore(config, (backends) => run(adminServicesFor(config, backends)));
 }

@@ -8,8 +8,8 @@ import type { ClientIdRecord } from '../domain/client-id-record.js';
 import { print, table } from './cli-output.js';
 
 async function withClientIds<T>(run: (ids: ClientIds) => Promise<T>): Promise<T> {
-  const [{ cliConfig, withStore }, { ClientIds }] = await Promise.all([import('./cli-runtime.js'), import('../billing/client-ids.js')]);
-  return withStore(cliConfig(), ({ store }) => run(new ClientIds(store)));
+  const { cliConfig, withAdmin } = await import('./cli-runtime.js');
+  return withAdmin(cliConfig(), ({ clientIds }) => run(clientIds));
 }
 
 async function json(record: ClientIdRecord): Promise<Record<string, unknown>> {

@@ -12,8 +12,8 @@ import { ProgressLine } from './progress-line.js';
 type CrawlRow = Record<string, unknown> & { domain: string; status: string; reason?: string };
 
 async function crawlOne(s: Services, domain: string, force: boolean): Promise<CrawlRow> {
-  const { refreshAgeMs, refreshBrand } = await import('../brands/refresh.js');
-  const outcome = await refreshBrand(domain, { store: s.store, indexer: s.indexer }, { force, maxAgeMs: refreshAgeMs(s.config.refreshAgeDays) });
+  const { refreshAgeMs } = await import('../brands/refresh.js');
+  const outcome = await s.refreshBrand(domain, { force, maxAgeMs: refreshAgeMs(s.config.refreshAgeDays) });
   if (outcome.status === 'failed') return { domain, status: 'failed', reason: outcome.reason };
   return { domain, status: outcome.status, brandId: outcome.brand.id, name: outcome.brand.name, crawledAt: outcome.crawledAt.toISOString() };
 }

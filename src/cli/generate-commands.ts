@@ -46,8 +46,8 @@ function progressReporter(total: number, out: NodeJS.WriteStream = process.stder
 }
 
 async function generate(opts: GenerateOptions): Promise<GenerateSummary> {
-  const [{ cliConfig, withStore }, { generatedBrand }] = await Promise.all([import('./cli-runtime.js'), import('./generated-brand.js')]);
-  return withStore(cliConfig(), async ({ store }) => {
+  const [{ cliConfig, withAdmin }, { generatedBrand }] = await Promise.all([import('./cli-runtime.js'), import('./generated-brand.js')]);
+  return withAdmin(cliConfig(), async ({ brands }) => {
     const report = progressReporter(opts.count);
     const now = new Date();
     const started = Date.now();
@@ -55,7 +55,7 @@ async function generate(opts: GenerateOptions): Promise<GenerateSummary> {
     for (let done = 0; done < opts.count; ) {
       const size = Math.min(opts.batch, opts.count - done);
       const batch = Array.from({ length: size }, (_, i) => generatedBrand(opts.seed, opts.from + done + i, now));
-      inserted += await store.insertBrands(batch);
+      inserted += await brands.insertBrands(batch);
       done += size;
       report(done, started);
     }

@@ -14,7 +14,7 @@ import { sortIndustries, subIndustries, withParent } from '../crawl/fields/indus
 import type { Brand, Color, Font, Link, Logo } from '../domain/brand.js';
 import { brandIdForDomain, brandUrn } from '../domain/ids.js';
 import { qualityScore } from '../domain/quality-score.js';
-import type { IdentifierRef, StoredBrand } from '../store/store.js';
+import type { IdentifierRef, StoredBrand } from '../brands/brand-admin.js';
 import { seededRandom } from '../platform/seeded-random.js';
 
 export interface GeneratedBrand {

@@ -1,15 +1,13 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { PaymentRecord, PaymentTotal } from '../domain/payments.js';
-import type { AccessStore, PaymentLedger, PaymentStore } from '../store/store.js';
-import type { Config } from '../config/config.js';
+import type { PaymentAdmin } from '../payments/payment-admin.js';
 import { print, table } from './cli-output.js';
 import { wholeNumber } from './whole-number.js';
 
 /** Opens the store for one command (migrating it) and always closes it; loaded when the command runs. */
-async function withPayments<T>(run: (store: PaymentStore & PaymentLedger & AccessStore, config: Readonly<Config>) => Promise<T>): Promise<T> {
-  const { cliConfig, withStore } = await import('./cli-runtime.js');
-  const config = cliConfig();
-  return withStore(config, ({ store }) => run(store, config));
+async function withPayments<T>(run: (payments: PaymentAdmin) => Promise<T>): Promise<T> {
+  const { cliConfig, withAdmin } = await import('./cli-runtime.js');
+  return withAdmin(cliConfig(), (admin) => run(admin.payments));
 }
 
 function date(value: string): Date {
@@ -67,7 +65,7 @@ export function registerPaymentCommands(program: Command): void {
     .option('--limit <n>', 'at most this many', wholeNumber, 100)
     .option('--json', 'print one JSON object')
     .action(async (opts: RangeOptions & { limit: number }) => {
-      const rows = await withPayments((store) => store.listPayments({ ...(opts.from ? { from: opts.from } : {}), ...(opts.to ? { to: opts.to } : {}), limit: opts.limit }));
+      const rows = await withPayments((payments) => payments.list({ ...(opts.from ? { from: opts.from } : {}), ...(opts.to ? { to: opts.to } : {}), limit: opts.limit }));
       const text = table(
         ['settled', 'method', 'network', 'payer', 'amount', 'route', 'transaction'],
         rows.map((p) => [p.settledAt.toISOString(), p.method, p.network, p.payer, p.amount.toString(), p.route, p.transaction]),
@@ -83,7 +81,7 @@ export function registerPaymentCommands(program: Command): void {
     .option('--to <date>', 'settled before (ISO 8601)', date)
     .option('--json', 'print one JSON object')
     .action(async (opts: RangeOptions) => {
-      const totals = await withPayments((store) => store.summarizePayments({ ...(opts.from ? { from: opts.from } : {}), ...(opts.to ? { to: opts.to } : {}) }));
+      const totals = await withPayments((payments) => payments.summary({ ...(opts.from ? { from: opts.from } : {}), ...(opts.to ? { to: opts.to } : {}) }));
       const text = table(['method', 'network', 'asset', 'payments', 'amount'], totals.map((t) => [t.method, t.network, t.asset, String(t.count), t.amount.toString()]), 'no payments');
       print(opts.json, { from: opts.from?.toISOString() ?? null, to: opts.to?.toISOString() ?? null, totals: totals.map(totalJson) }, text);
     });
@@ -96,10 +94,9 @@ export function registerPaymentCommands(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (address: string, units: bigint, opts: { json?: boolean }) => {
       if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new InvalidArgumentError('expected a 0x-prefixed 20-byte address');
-      const result = await withPayments(async (store, config) => {
-        if (config.payments.facilitatorUrl !== null) throw new Error('payments fund only applies to the embedded facilitator (BRANDBASE_X402_FACILITATOR_URL is set)');
-        const balance = await store.creditLedger(config.payments.network, config.payments.asset, address, units);
-        return { network: config.payments.network, asset: config.payments.asset, address, balance: balance.toString() };
+      const result = await withPayments(async (payments) => {
+        const funded = await payments.fund(address, units);
+        return { ...funded, balance: funded.balance.toString() };
       });
       print(opts.json, result, `${address} now holds ${result.balance} base units of ${result.asset} on ${result.network}`);
     });
@@ -111,10 +108,8 @@ export function registerPaymentCommands(program: Command): void {
     .option('--expires-in <seconds>', 'how long it can be used', wholeNumber, 3600)
     .option('--json', 'print one JSON object')
     .action(async (usd: number, opts: { expiresIn: number; json?: boolean }) => {
-      const result = await withPayments(async (store, config) => {
-        if (!config.payments.card || config.payments.stripeSecretKey !== null) throw new Error('payments card-token only applies to the embedded card processor (cards are off, or BRANDBASE_MPP_STRIPE_SECRET_KEY is set)');
-        const { EmbeddedCardProcessor } = await import('../payments/embedded-card-processor.js');
-        const issued = await new EmbeddedCardProcessor(store).issueToken({ maxAmount: BigInt(usd) * 100n, expiresInSeconds: opts.expiresIn });
+      const result = await withPayments(async (payments) => {
+        const issued = await payments.issueCardToken(usd, opts.expiresIn);
         return { token: issued.token, currency: 'usd', maxAmount: String(usd * 100), expiresAt: issued.expiresAt.toISOString() };
       });
       print(opts.json, result, `${result.token}\t(up to ${usd} USD, single use, expires ${result.expiresAt})`);

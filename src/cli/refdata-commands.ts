@@ -1,6 +1,6 @@
 /**
  * `brandbase refdata import FILE --format <name>` and `brandbase refdata status`. Registration loads nothing but
- * commander; the actions load the store and the importer when they run. On a terminal the import shows a progress
+ * commander; the actions load the reference data and the importer when they run. On a terminal the import shows a progress
  * bar over the bytes read (per pass: two-pass formats fill it twice).
  */
 import type { Command } from 'commander';
@@ -19,7 +19,7 @@ function usageError(message: string): void {
 }
 
 async function runImport(file: string, opts: ImportOpts): Promise<void> {
-  const [{ cliConfig, withStore }, { importReferenceFile }, { FORMATS, formatByName }, { ProgressLine }, { existsSync }] = await Promise.all([
+  const [{ cliConfig, withAdmin }, { importReferenceFile }, { FORMATS, formatByName }, { ProgressLine }, { existsSync }] = await Promise.all([
     import('./cli-runtime.js'),
     import('../refdata/import/import-file.js'),
     import('../refdata/import/formats.js'),
@@ -32,8 +32,8 @@ async function runImport(file: string, opts: ImportOpts): Promise<void> {
   const bar = new ProgressLine(100);
   let shown = 0;
   bar.start(file);
-  const report = await withStore(cliConfig(), ({ store }) =>
-    importReferenceFile(store, {
+  const report = await withAdmin(cliConfig(), ({ referenceData }) =>
+    importReferenceFile(referenceData, {
       file,
       format: opts.format,
       ...(opts.sourceDate === undefined ? {} : { sourceDate: opts.sourceDate }),
@@ -59,8 +59,8 @@ async function runImport(file: string, opts: ImportOpts): Promise<void> {
 }
 
 async function runStatus(opts: { json?: boolean }): Promise<void> {
-  const { cliConfig, withStore } = await import('./cli-runtime.js');
-  const status = await withStore(cliConfig(), ({ store }) => store.referenceStatus());
+  const { cliConfig, withAdmin } = await import('./cli-runtime.js');
+  const status = await withAdmin(cliConfig(), ({ referenceData }) => referenceData.referenceStatus());
   const imports = status.imports.map((i) => ({ source: i.source, format: i.format, file: i.file, sourceDate: i.sourceDate, importedAt: i.importedAt.toISOString() }));
   const rows = status.sources.map((s) => [s.table, s.source, String(s.rows), s.sourceDate ?? '']);
   print(opts.json, { sources: status.sources, imports }, table(['table', 'source', 'rows', 'source date'], rows, 'no reference data'));

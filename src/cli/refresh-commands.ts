@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import type { RefreshScheduler, RefreshStatus } from '../brands/refresh-scheduler.js';
+import type { DueBrand, RefreshRun, RefreshScheduler, RefreshStatus } from '../brands/refresh-scheduler.js';
 import type { Config } from '../config/config.js';
-import type { DueBrand, RefreshRun } from '../store/store.js';
 import { print, table } from './cli-output.js';
 import { wholeNumber } from './whole-number.js';
 
@@ -9,18 +8,10 @@ import { wholeNumber } from './whole-number.js';
  * Opens the store and queue for one command and a scheduler over them with the configured settings (the same the
  * worker processes use); loaded when the command runs.
  */
-async function withScheduler<T>(run: (scheduler: RefreshScheduler, config: Readonly<Config>, analysisRows: () => Promise<number>) => Promise<T>): Promise<T> {
-  const [{ cliConfig, withStore }, { RefreshScheduler }, { refreshSettingsFor }, { silentLogger }] = await Promise.all([
-    import('./cli-runtime.js'),
-    import('../brands/refresh-scheduler.js'),
-    import('../main/refresh-settings.js'),
-    import('../platform/logger.js'),
-  ]);
+async function withScheduler<T>(run: (scheduler: RefreshScheduler, config: Readonly<Config>) => Promise<T>): Promise<T> {
+  const { cliConfig, withAdmin } = await import('./cli-runtime.js');
   const config = cliConfig();
-  return withStore(config, ({ store, queue }) => {
-    const scheduler = new RefreshScheduler({ store, queue, logger: silentLogger() }, refreshSettingsFor(config));
-    return run(scheduler, config, () => store.analysisCacheSize());
-  });
+  return withAdmin(config, ({ refresh }) => run(refresh, config));
 }
 
 function dueJson(brand: DueBrand): Record<string, unknown> {
@@ -74,9 +65,9 @@ export function registerRefreshCommands(program: Command): void {
     .option('--next <n>', 'list this many of the next brands due', wholeNumber, 10)
     .option('--json', 'print one JSON object')
     .action(async (opts: { next: number; json?: boolean }) => {
-      const { json, status } = await withScheduler(async (scheduler, config, analysisRows) => {
+      const { json, status } = await withScheduler(async (scheduler, config) => {
         const status = await scheduler.status(opts.next);
-        return { status, json: statusJson(status, config, await analysisRows(), new Date()) };
+        return { status, json: statusJson(status, config, await scheduler.analysisCacheSize(), new Date()) };
       });
       print(opts.json, json, statusText(json, status));
     });

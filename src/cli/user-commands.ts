@@ -8,16 +8,8 @@ import type { MemberRole } from '../domain/dashboard-accounts.js';
 import { print, table } from './cli-output.js';
 
 async function withDashboard<T>(run: (accounts: DashboardAccounts) => Promise<T>): Promise<T> {
-  const [{ cliConfig, withStore }, { DashboardAccounts }, { lazyDashboardKeys }, { createLogger }] = await Promise.all([
-    import('./cli-runtime.js'),
-    import('../dashboard-accounts/dashboard-accounts.js'),
-    import('../dashboard-accounts/dashboard-secrets.js'),
-    import('../platform/logger.js'),
-  ]);
-  const config = cliConfig();
-  return withStore(config, ({ store }) =>
-    run(new DashboardAccounts({ store, keys: lazyDashboardKeys(store, config.sessionSecret), mailer: null, logger: createLogger({ level: 'silent' }), publicUrl: config.publicUrl })),
-  );
+  const { cliConfig, withAdmin } = await import('./cli-runtime.js');
+  return withAdmin(cliConfig(), async (admin) => run(await admin.dashboard()));
 }
 
 export function registerUserCommands(program: Command): void {

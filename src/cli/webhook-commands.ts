@@ -18,17 +18,11 @@ interface OrgOption {
 
 /** Opens the store, the crawl queue and the management service for one command, on the organization `--org`. */
 async function withWebhooks<T>(orgId: string, run: (management: WebhookManagement, org: Organization) => Promise<T>): Promise<T> {
-  const [{ cliConfig, withStore }, { lazySealedBox, webhookManagementFor }, { CrawlScheduler }] = await Promise.all([
-    import('./cli-runtime.js'),
-    import('../main/webhook-services.js'),
-    import('../brands/crawl-scheduler.js'),
-  ]);
-  const config = cliConfig();
-  return withStore(config, async ({ store, queue }) => {
-    const org = await store.getOrganization(orgId);
+  const { cliConfig, withAdmin } = await import('./cli-runtime.js');
+  return withAdmin(cliConfig(), async (admin) => {
+    const org = await admin.accounts.getOrganization(orgId);
     if (!org) throw new CliError(`unknown organization ${orgId}`);
-    const scheduler = new CrawlScheduler(queue, config.queueMaxDepth, undefined, config.queueMaxPerOrg);
-    return run(webhookManagementFor(config, store, scheduler, lazySealedBox(config)), org);
+    return run(await admin.webhooks(), org);
   });
 }
 

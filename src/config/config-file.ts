@@ -7,13 +7,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
-import { ConfigError, ENV_VARS, INSTALL_DIR, loadConfig, type Config } from './config.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
+import { INSTALL_DIR, loadConfig, type Config } from './config.js';
+import { CONFIG_SCHEMA } from './config-schema.js';
+import { ConfigError, type Env } from './setting-types.js';
 
 export const DEFAULT_CONFIG_FILE = path.join(INSTALL_DIR, 'brandbase.env');
 
-const KNOWN: ReadonlySet<string> = new Set(ENV_VARS);
+const KNOWN: ReadonlySet<string> = new Set(Object.keys(CONFIG_SCHEMA));
 
 /** The configuration file's settings, checked: an unknown name is a typo that would otherwise be silently ignored. */
 export function readConfigFile(file: string): Record<string, string> {

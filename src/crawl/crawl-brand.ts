@@ -36,8 +36,8 @@ import type { PageRenderer } from './fetch/render/page-renderer.js';
 import { renderIfNeeded } from './fetch/render/render-if-needed.js';
 import type { ContextEvidence } from '../domain/brand-context.js';
 import type { LogoEvidence } from '../domain/logo-evidence.js';
-import { contextEvidence, type EvidencePage } from '../context/context-evidence.js';
-import { fetchPricingPage } from '../context/pricing-page.js';
+import { contextEvidence, type EvidencePage } from './fields/context-evidence.js';
+import { fetchPricingPage } from './fetch/pricing-page.js';
 
 export type BrandDraft = Omit<Brand, 'id' | 'urn' | 'palette'>;
 

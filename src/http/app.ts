@@ -5,6 +5,7 @@ import { clientErrorHandler, frameworkErrors } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
 import { installRequestLogging } from './request-logging.js';
+import { recordRoutes } from './route-registry.js';
 import { registerAgentsAccessRoutes } from './routes/agents-access-route.js';
 import { registerAssetRoutes } from './routes/assets-route.js';
 import { registerBatchRoute } from './routes/batch-route.js';
@@ -62,15 +63,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Declared once so every request object has the same shape (adding them per request deoptimizes the hot path).
   app.decorateRequest('resolvedDomain', null);
   app.decorateRequest('payer', undefined);
+  recordRoutes(app);
   installErrorHandling(app, requestBodies(limits));
   installBodyLimit(app, limits);
   installRequestLogging(app);
   // Requests by route template and status (ADR 0039); /metrics itself needs the metrics token on this listener.
-  if (deps.metrics) installRequestMetrics(app, deps.metrics.registry);
+  installRequestMetrics(app, deps.metrics.registry);
   await registerOpenApi(app, deps.publicUrl);
   registerDocsRoutes(app, deps);
   registerHealthRoutes(app, deps);
-  if (deps.metrics) registerMetricsRoute(app, { registry: deps.metrics.registry, token: deps.metrics.token });
+  registerMetricsRoute(app, { registry: deps.metrics.registry, token: deps.metrics.token });
   registerAssetRoutes(app, deps);
   registerViewerRoute(app, deps);
   registerSearchRoute(app, deps);
@@ -83,7 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerContextRoute(app, deps);
   registerMcpRoute(app, deps);
   registerGraphqlRoute(app, deps);
-  if (deps.brandPages) registerBrandPages(app, deps.brandPages);
+  registerBrandPages(app, deps.brandPages);
   registerDashboard(app, deps);
   // The logo CDN on the API's listener (BRANDBASE_CDN_PORT unset): under its path prefix, or for its host name only.
   if (deps.cdn) registerLogoCdnRoutes(app, deps.cdn, { path: deps.cdn.path, host: deps.cdn.host });

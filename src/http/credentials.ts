@@ -1,25 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { readCredential, type Principal } from '../billing/authenticator.js';
+import type { Principal } from '../billing/authenticator.js';
 import type { RouteClass } from '../billing/billing.js';
-import { ApiError } from '../domain/errors.js';
-import { ApiKeyPayer } from '../usecases/api-key-payer.js';
-import type { Payer, UsageSnapshot } from '../usecases/payer.js';
-import { PaymentPayer } from '../usecases/payment-payer.js';
+import type { ActiveSession } from '../dashboard-accounts/dashboard-accounts.js';
+import { CredentialPayers, readCredential, requestDigest, type Credential, type CredentialRoute } from '../usecases/credential-payer.js';
+import type { Payer, Receipt, UsageSnapshot } from '../usecases/payer.js';
 import { X402_HEADERS } from '../payments/x402-payments.js';
-import { x402Context } from './x402-request.js';
 import type { AppDeps } from './app-deps.js';
 import { docUrl } from './doc-urls.js';
 import { paymentRequiredBody, STANDING_ACCESS_SUMMARY } from './payment-bodies.js';
 
-/**
- * What a route answers when no credential at all is sent (spec 7.1): brand routes 402 with the payment body,
- * the batch 401 ("no key sent (batch)"), the viewer 401 with the access offer.
- */
-export type MissingCredential =
-  /** `payable`: the route takes a payment instead (x402, docs/payments.md) and completes it (completePayment). */
-  | { answer: 'payment'; route: string; payable?: boolean }
-  | { answer: 'unauthorized' }
-  | { answer: 'agent-access' };
+export type { CredentialRoute } from '../usecases/credential-payer.js';
 
 /** A `c` query parameter: how a client ID is sent (spec 5.4). */
 function clientIdSent(request: FastifyRequest): boolean {
@@ -27,53 +17,48 @@ function clientIdSent(request: FastifyRequest): boolean {
   return typeof query?.c === 'string' && query.c !== '';
 }
 
-/** Verifies the credential: 401 malformed header, 402/401 none, 403 unknown or revoked key. */
-export async function authenticate(deps: AppDeps, request: FastifyRequest, missing: MissingCredential): Promise<Principal> {
-  const credential = readCredential(request.headers.authorization);
-  // A client ID (publishable, issue 20) opens search and the logo CDN only: refused clearly on keyed routes.
-  if (credential.kind === 'none' ? clientIdSent(request) : credential.kind === 'bearer' && credential.token.startsWith('cid_')) throw new ApiError('client_id_not_accepted');
-  if (credential.kind === 'none') {
-    if (missing.answer === 'payment') {
-      const challenge =
-        deps.payments && missing.payable
-          ? { ...(await deps.payments.challenge(x402Context(request))), ...(deps.mpp ? await deps.mpp.challenge(missing.route) : {}), 'cache-control': 'no-store' }
-          : {};
-      throw new ApiError('payment_required', undefined, paymentRequiredBody(deps.publicUrl, missing.route), challenge);
-    }
-    if (missing.answer === 'agent-access') throw new ApiError('missing_credentials', undefined, { agentAccess: agentAccessBody(deps.publicUrl) });
-    throw new ApiError('missing_credentials');
-  }
-  return deps.authenticator.authenticate(credential.token);
-}
-
-/**
- * The payer of a billable route: the credential's organization, admitted for the route class (403 without
- * credits or plan, 429 over throughput). Pay-per-request payers will be chosen here from the request's headers.
- */
-export async function payerOf(deps: AppDeps, request: FastifyRequest, missing: MissingCredential, route: RouteClass): Promise<Payer> {
+/** The request's credential, read from its headers (401 `malformed_authorization` for an unknown scheme). */
+export function credentialOf(request: FastifyRequest): Credential {
   const signature = request.headers[X402_HEADERS.signature];
-  // An API key wins over a payment (spec 5.1 before 5.2); a payment is read only where the route is paid.
-  if (typeof signature === 'string' && request.headers.authorization === undefined && deps.payments && missing.answer === 'payment' && missing.payable) {
-    return new PaymentPayer(await deps.payments.verify(x402Context(request), signature, missing.route));
+  return readCredential({ authorization: request.headers.authorization, paymentSignature: typeof signature === 'string' ? signature : undefined, clientIdSent: clientIdSent(request) });
+}
+
+/** The one credential-to-payer resolver of an app (usecases/credential-payer.ts), built from its deps once. */
+const resolvers = new WeakMap<AppDeps, CredentialPayers<ActiveSession>>();
+
+export function credentialPayers(deps: AppDeps): CredentialPayers<ActiveSession> {
+  let resolver = resolvers.get(deps);
+  if (!resolver) {
+    resolver = new CredentialPayers<ActiveSession>({
+      apiKeys: deps.authenticator,
+      mcpTokens: deps.mcp?.tokens ?? null,
+      sessions: deps.dashboard ?? null,
+      billing: deps.billing,
+      x402: deps.payments ?? null,
+      mpp: deps.mpp ?? null,
+      bodies: { paymentRequired: (template) => paymentRequiredBody(deps.publicUrl, template), agentAccess: () => agentAccessBody(deps.publicUrl) },
+    });
+    resolvers.set(deps, resolver);
   }
-  const authorization = request.headers.authorization;
-  if (authorization?.startsWith('Payment ') && deps.mpp && missing.answer === 'payment' && missing.payable) {
-    return new PaymentPayer(await deps.mpp.verify(authorization, missing.route));
-  }
-  return ApiKeyPayer.admit(deps.billing, await authenticate(deps, request, missing), route);
+  return resolver;
+}
+
+/** Verifies a keyed credential: 401 malformed header, 402/401 none, 403 unknown or revoked key. */
+export function authenticate(deps: AppDeps, request: FastifyRequest, route: CredentialRoute): Promise<Principal> {
+  return credentialPayers(deps).principal(credentialOf(request), route);
+}
+
+/** What identifies this request for a payment made for it: path and query, and the body. */
+function digestOf(request: FastifyRequest): string {
+  return requestDigest([request.url, request.body === undefined ? '' : JSON.stringify(request.body)]);
 }
 
 /**
- * Completes a paid request once its answer is known and before it is sent: settles a charged answer (its
- * `PAYMENT-RESPONSE` receipt goes on the reply) or releases the payment of one that cost nothing. A failed
- * settlement throws: the answer is withheld. No-op for every other payer.
+ * The payer of a billable route (usecases/credential-payer.ts): a payment where the route answers 402, else the
+ * credential's organization admitted for the route class (403 without credits or plan, 429 over throughput).
  */
-export function completePayment(payer: Payer, reply: FastifyReply): Promise<void> | null {
-  // Not async for the other payers: a keyed cached lookup should not pay for a promise it does not need.
-  if (!(payer instanceof PaymentPayer)) return null;
-  return payer.complete().then((headers) => {
-    for (const [name, value] of Object.entries(headers)) reply.header(name, value);
-  });
+export function payerOf(deps: AppDeps, request: FastifyRequest, route: CredentialRoute, routeClass: RouteClass): Promise<Payer> {
+  return credentialPayers(deps).payer(credentialOf(request), route, routeClass, () => digestOf(request));
 }
 
 /** `x-api-key-quota` and `x-api-key-approximate-usage` on billable answers (spec 4.3, 5.1). */
@@ -81,6 +66,12 @@ export function setUsageHeaders(reply: FastifyReply, usage: UsageSnapshot | null
   if (!usage) return;
   reply.header('x-api-key-quota', String(usage.quota));
   reply.header('x-api-key-approximate-usage', String(usage.approximateUsed));
+}
+
+/** The usage headers and a payment's receipt (`PAYMENT-RESPONSE`, `Payment-Receipt`) of a charged answer. */
+export function setChargeHeaders(reply: FastifyReply, charged: { usage: UsageSnapshot | null; receipt: Receipt }): void {
+  setUsageHeaders(reply, charged.usage);
+  for (const name in charged.receipt) reply.header(name, charged.receipt[name]);
 }
 
 export function agentAccessBody(publicUrl: string): Record<string, unknown> {

@@ -8,19 +8,13 @@
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { readCredential, type Principal } from '../billing/authenticator.js';
-import { ApiError } from '../domain/errors.js';
 import { createMcpServer } from '../mcp/mcp-server.js';
-import { mcpTools, type McpCaller, type McpDeps } from '../mcp/mcp-tools.js';
-import { isMcpToken } from '../mcp/mcp-credentials.js';
-import { ApiKeyPayer } from '../usecases/api-key-payer.js';
+import { mcpTools, type McpCaller } from '../mcp/mcp-tools.js';
 import type { AppDeps } from './app-deps.js';
+import { credentialPayers, authenticate } from './credentials.js';
 
-async function principalOf(deps: AppDeps, mcp: McpDeps, request: FastifyRequest): Promise<Principal> {
-  const credential = readCredential(request.headers.authorization);
-  if (credential.kind === 'none') throw new ApiError('missing_credentials', 'Missing credentials: send "Authorization: Bearer <MCP_TOKEN>" (or an API key).', {}, { 'www-authenticate': 'Bearer realm="brandbase"' });
-  return isMcpToken(credential.token) ? mcp.tokens.authenticate(credential.token) : deps.authenticator.authenticate(credential.token);
-}
+/** MCP tokens and API keys; no credential answers 401 with `WWW-Authenticate: Bearer` (the resolver's `mcp` answer). */
+const MCP_ROUTE = { method: 'POST', template: '/mcp', missing: 'mcp', mcpTokens: true } as const;
 
 const METHOD_NOT_ALLOWED = { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send requests with POST.' }, id: null };
 
@@ -38,8 +32,9 @@ export function registerMcpRoute(app: FastifyInstance, deps: AppDeps): void {
   } as const;
   const summary = 'MCP server (Streamable HTTP, stateless): tools get_brand, brand_search, get_brand_context, enrich_transaction, build_logo_urls';
   app.post('/mcp', { schema: { summary, tags: ['mcp'], docResponses } }, async (request, reply) => {
-    const principal = await principalOf(deps, mcp, request);
-    const caller: McpCaller = { orgId: principal.org.id, ip: request.ip, payer: () => ApiKeyPayer.admit(deps.billing, principal, 'lookup') };
+    const principal = await authenticate(deps, request, MCP_ROUTE);
+    const credentials = credentialPayers(deps);
+    const caller: McpCaller = { orgId: principal.org.id, ip: request.ip, payer: () => credentials.admit(principal, 'lookup') };
     return serve(request, reply, createMcpServer(tools, mcp.tools, caller, { version: mcp.version, logger: deps.logger }));
   });
   for (const method of ['GET', 'DELETE'] as const) {

@@ -1,4 +1,8 @@
+import { CREDITS_PER_USD } from '../billing/billing.js';
 import { docUrl } from './doc-urls.js';
+
+/** Prepaid credits one US dollar buys through standing access (spec 5.3, section 8): billing's one constant. */
+export { CREDITS_PER_USD };
 
 /**
  * Bodies the spec prescribes for payment-related answers (7.1): the 402 challenge body for requests without a
@@ -7,9 +11,6 @@ import { docUrl } from './doc-urls.js';
  */
 
 export const PRICE_PER_REQUEST_USD = '0.10';
-
-/** Prepaid credits one US dollar buys through standing access (spec 5.3, section 8). */
-export const CREDITS_PER_USD = 20;
 
 /** What the 402 and the viewer's 401 say of the offer at /v2/agents/access; the offer itself says what is accepted. */
 export const STANDING_ACCESS_SUMMARY = `Buy an API key preloaded with prepaid credits (${CREDITS_PER_USD} credits per US dollar); the offer says which payment methods this server accepts.`;

@@ -1,4 +1,6 @@
 import type { AppDeps } from '../http/app-deps.js';
+import { docUrl } from '../http/doc-urls.js';
+import { noStandingAccess } from '../payments/standing-access.js';
 import { cdnDepsFor } from './cdn-deps.js';
 import { mcpDepsFor } from './mcp-deps.js';
 import { brandPageDepsFor } from './brand-page-deps.js';
@@ -13,6 +15,7 @@ export function appDepsFor(services: Services): AppDeps {
     trustProxy: services.config.trustProxy,
     authenticator: services.authenticator,
     billing: services.billing,
+    orgUsage: services.billing,
     usecases: services.usecases,
     assets: services.assets,
     ping: () => services.store.ping(),
@@ -21,7 +24,7 @@ export function appDepsFor(services: Services): AppDeps {
     discardBodyMaxBytes: services.config.discardBodyMaxBytes,
     payments: services.payments,
     mpp: services.mpp,
-    access: services.access,
+    access: services.access ?? noStandingAccess(docUrl(services.config.publicUrl, 'standingAccess')),
     webhooks: services.webhooks,
     search: { gate: services.clientIdGate, brands: services.brandSearch },
     // The logo CDN rides on the API's listener unless it has its own port (BRANDBASE_CDN_PORT: serve.ts starts it).

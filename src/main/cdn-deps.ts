@@ -2,6 +2,7 @@ import { LogoCdn } from '../cdn/logo-cdn.js';
 import { VariantCache } from '../cdn/variant-cache.js';
 import type { AssetStore, VariantStore } from '../assets/asset-store.js';
 import type { ClientIdGate } from '../domain/client-ids.js';
+import { NO_METRICS } from '../platform/metrics.js';
 import type { CdnDeps } from '../http/cdn/cdn-deps.js';
 import type { Services } from './services.js';
 
@@ -13,5 +14,5 @@ export function cdnDepsFor(services: Pick<Services, 'config' | 'logger' | 'useca
   const { cdn: settings, publicUrl } = services.config;
   const variants = new VariantCache(services.assets, settings.memoryBytes);
   const cdn = new LogoCdn(services.usecases, services.assets, variants, { maxAgeSeconds: settings.maxAgeSeconds, fallbackMaxAgeSeconds: settings.fallbackMaxAgeSeconds });
-  return { logger: services.logger, publicUrl, cdn, gate, path: settings.path, host: settings.host, ...(services.metrics ? { metrics: services.metrics } : {}) };
+  return { logger: services.logger, publicUrl, cdn, gate, path: settings.path, host: settings.host, metrics: services.metrics ?? NO_METRICS };
 }

@@ -17,7 +17,7 @@ import { withLogoRenditions } from '../media/logo-renditions.js';
 import { createLogger } from '../platform/logger.js';
 import { SafeFetcher } from '../platform/safe-fetcher.js';
 import { crawlOptionsFor } from './crawl-options.js';
-import type { CrawlWorkerData, FromWorker, ToWorker } from './crawl-worker-protocol.js';
+import type { CrawlWorkerData, FromWorker, ToWorker } from '../crawl/isolation/crawl-worker-protocol.js';
 
 interface Channel {
   send(message: FromWorker): void;

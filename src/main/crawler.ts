@@ -4,6 +4,8 @@
  * use either way: admin commands never crawl, and the extractors and Playwright are the slowest modules to load.
  * The renderer (one Chromium per process, ADR 0007) is opened with it and logs whether rendering is on or off.
  */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AssetStore } from '../assets/asset-store.js';
 import type { Crawl } from '../brands/brand-indexer.js';
 import type { AnalysisRecord } from '../crawl/analysis-memo.js';
@@ -12,7 +14,7 @@ import type { Logo } from '../domain/brand.js';
 import type { Logger } from '../platform/logger.js';
 import { USER_AGENT, type SafeFetcher } from '../platform/safe-fetcher.js';
 import { crawlOptionsFor } from './crawl-options.js';
-import type { IsolatedCrawler } from './isolated-crawler.js';
+import type { IsolatedCrawler, WorkerEntry } from '../crawl/isolation/isolated-crawler.js';
 import type { PageRenderer } from '../crawl/fetch/render/page-renderer.js';
 import type { MetricsRegistry } from '../platform/metrics.js';
 import { countedRenderer } from './metrics-renderer.js';
@@ -83,6 +85,16 @@ function inProcessCrawler(config: Readonly<Config>, deps: CrawlerDeps): Crawler 
   };
 }
 
+/**
+ * The crawl workers' entry: `src/main/crawl-worker.ts` run through tsx when this runs from the sources (tests, `npm
+ * run dev`), `dist/main/crawl-worker.js` in the built program (ADR 0018). Written as `../main/` because the build puts
+ * this code in `dist/chunks/`, one level below the root like `src/main/`.
+ */
+export function crawlWorkerEntry(): WorkerEntry {
+  const ext = path.extname(fileURLToPath(import.meta.url));
+  return { url: new URL(`../main/crawl-worker${ext}`, import.meta.url), typescript: ext === '.ts' };
+}
+
 function isolatedCrawler(config: Readonly<Config>, deps: CrawlerDeps): Crawler {
   let loading: Promise<IsolatedCrawler> | null = null;
   let renderer: { close(): Promise<void>; warm(): Promise<void> } | undefined;
@@ -93,9 +105,10 @@ function isolatedCrawler(config: Readonly<Config>, deps: CrawlerDeps): Crawler {
       // libraries stay loaded when a worker exits (sharp's documented worker-thread caveat); this thread never
       // calls them. Worker processes load their own.
       const natives = config.crawlIsolation === 'thread' ? [import('sharp'), import('@resvg/resvg-js')] : [];
-      const [{ IsolatedCrawler }, opened] = await Promise.all([import('./isolated-crawler.js'), openRenderer(), ...natives]);
+      const [{ IsolatedCrawler }, opened] = await Promise.all([import('../crawl/isolation/isolated-crawler.js'), openRenderer(), ...natives]);
       renderer = opened;
       return new IsolatedCrawler({
+        entry: crawlWorkerEntry(),
         config,
         assetsDir: deps.assetsDir,
         logger: deps.logger,

@@ -1,7 +1,7 @@
 /** The MCP server's dependencies (http/mcp-route.ts, ADR 0037), from the services. */
 import { readFileSync } from 'node:fs';
 import type { McpDeps } from '../mcp/mcp-tools.js';
-import { McpTokenAuthenticator } from '../mcp/mcp-credentials.js';
+import { McpTokenAuthenticator } from '../billing/mcp-token-authenticator.js';
 import type { Services } from './services.js';
 
 function packageVersion(): string {

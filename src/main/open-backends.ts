@@ -1,8 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
+import type { Database } from '../db/database.js';
+import { migrateToLatest, type ProductMigrations } from '../db/migrations.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { SqlJobQueue } from '../jobs/sql/sql-job-queue.js';
+import { KyselyStore } from '../store/kysely/kysely-store.js';
+import { MIGRATIONS as STORE_MIGRATIONS } from '../store/kysely/migrations.js';
 import type { Store } from '../store/store.js';
 
 export interface Backends {
@@ -23,12 +27,18 @@ export function printableDatabaseUrl(url: string): string {
 }
 
 /**
+ * Every product's migrations, in the order their parts of one name run (src/db/migrations.ts). One list for now: the
+ * store's tables (jobs included) in store/kysely/migrations.ts.
+ */
+export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [STORE_MIGRATIONS];
+
+/**
  * Migrates, then loads the embedded reference set (tickers, ETFs, crypto; refdata/embedded-reference-data.ts) into
  * a store that never had a reference import: one indexed read on every later start, and the importer's code is
  * loaded only when the set is loaded.
  */
-async function migrateAndSeed(store: Store): Promise<void> {
-  await store.migrate();
+async function migrateAndSeed(database: Database, store: Store): Promise<void> {
+  await migrateToLatest(database, PRODUCT_MIGRATIONS);
   if (await store.hasReferenceImports()) return;
   const { loadEmbeddedReferenceData } = await import('../refdata/embedded-reference-data.js');
   await loadEmbeddedReferenceData(store);
@@ -42,16 +52,19 @@ async function migrateAndSeed(store: Store): Promise<void> {
  */
 export async function openBackends(config: Readonly<Config>): Promise<Backends> {
   if (config.databaseUrl) {
-    const { openPostgresStore } = await import('../store/postgres/postgres-store.js');
-    const { store, db } = await openPostgresStore({ url: config.databaseUrl });
-    await migrateAndSeed(store);
-    const location = printableDatabaseUrl(config.databaseUrl);
-    return { store, queue: new SqlJobQueue(db, 'postgres'), location, created: false, close: () => store.close() };
+    const { openPostgresDatabase } = await import('../db/postgres/open-postgres-database.js');
+    const database = await openPostgresDatabase({ url: config.databaseUrl });
+    return backendsOn(database, printableDatabaseUrl(config.databaseUrl), false);
   }
   const file = path.join(config.dataDir, 'brandbase.sqlite');
   const created = !existsSync(file);
-  const { openSqliteStore } = await import('../store/sqlite/sqlite-store.js');
-  const { store, db } = await openSqliteStore({ file });
-  await migrateAndSeed(store);
-  return { store, queue: new SqlJobQueue(db, 'sqlite'), location: file, created, close: () => store.close() };
+  const { openSqliteDatabase } = await import('../db/sqlite/open-sqlite-database.js');
+  return backendsOn(await openSqliteDatabase({ file }), file, created);
+}
+
+/** The store and the queue over one migrated Database; closing them closes it. */
+async function backendsOn(database: Database, location: string, created: boolean): Promise<Backends> {
+  const store = new KyselyStore(database);
+  await migrateAndSeed(database, store);
+  return { store, queue: new SqlJobQueue(database), location, created, close: () => database.close() };
 }

@@ -1,6 +1,7 @@
 /**
- * The dashboard's organization pages' dependencies (issue 23), taken from the services: the store's reads, client
- * IDs, billing administration with the configured defaults, webhook management and the process's webhook sender.
+ * The dashboard's organization pages' dependencies (issue 23), taken from the services: accounts, client IDs, the
+ * payments view, billing administration with the configured defaults, webhook management and the process's webhook
+ * sender.
  */
 import { BillingAdmin } from '../billing/billing-admin.js';
 import { billingDefaults } from '../billing/billing-defaults.js';
@@ -11,10 +12,11 @@ export function orgPagesDepsFor(services: Services): OrgPagesDeps {
   const defaults = billingDefaults(services.config);
   const c = services.config.clientIds;
   return {
-    store: services.store,
+    accounts: services.accounts,
     clientIds: services.clientIds,
     usageReport: (org) => services.billing.report(org),
     billingAdmin: new BillingAdmin(services.store, defaults),
+    payments: services.paymentAdmin,
     defaultSpendingLimitCents: defaults.spendingLimitCents,
     webhooks: services.webhooks,
     notifyWebhookSender: () => services.webhookDelivery.sender.notify(),

@@ -17,6 +17,7 @@ import { FinancialResolver } from '../brands/financial-resolver.js';
 import { CrawlScheduler } from '../brands/crawl-scheduler.js';
 import { PopularityCounter } from '../brands/popularity-counter.js';
 import { RefreshScheduler } from '../brands/refresh-scheduler.js';
+import { refreshBrand, type RefreshOptions, type RefreshOutcome } from '../brands/refresh.js';
 import { refreshSettingsFor } from './refresh-settings.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { openAssetStore } from './asset-store-backend.js';
@@ -47,6 +48,8 @@ import { lazySealedBox, webhookManagementFor } from './webhook-services.js';
 import { webhookDeliveryFor } from './webhook-delivery-services.js';
 import type { WebhookDeliveryEngine } from '../webhooks/delivery/webhook-delivery-engine.js';
 import { accessSalesFor } from './access-services.js';
+import { paymentAdminFor } from './admin-services.js';
+import type { PaymentAdmin } from '../payments/payment-admin.js';
 import type { AccessSales } from '../payments/access-sales.js';
 import type { SealedBox } from '../platform/sealed-box.js';
 import type { WebhookManagement } from '../webhooks/management/webhook-management.js';
@@ -78,6 +81,8 @@ export interface Services extends ClientIdServices {
   popularity: PopularityCounter;
   /** Scheduled refresh of stale brands (docs/refresh.md); worker processes start it (serve.ts), close stops it. */
   refresh: RefreshScheduler;
+  /** Crawls a domain now unless its record is fresh (`brandbase crawl`; brands/refresh.ts). */
+  refreshBrand(domain: string, options: RefreshOptions): Promise<RefreshOutcome>;
   /** The charged operations every transport calls (HTTP routes, later the MCP server). */
   usecases: UseCaseDeps;
   /** Registers the in-process worker pool's wake-up, called after each crawl this process queues. */
@@ -94,6 +99,8 @@ export interface Services extends ClientIdServices {
   mpp: MppPayments | null;
   /** Standing access for one payment (ADR 0029); null when payments are off. */
   access: AccessSales | null;
+  /** The payments ledger and an organization's standing access, read for the dashboard and the CLI. */
+  paymentAdmin: PaymentAdmin;
   /** Seals webhook secrets and Authorization values with the installation key (platform/sealed-box.ts), opened on first use. */
   sealedBox: SealedBox;
   /** Webhook management (GraphQL `POST /graphql`, `brandbase webhooks`). */
@@ -208,10 +215,12 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     scheduler,
     popularity,
     refresh,
+    refreshBrand: (domain, options) => refreshBrand(domain, { store, indexer }, options),
     usecases,
     payments: paymentsFor(config, store, logger),
     mpp: mppFor(config, store, logger),
     access: accessSalesFor(config, store, logger, meter),
+    paymentAdmin: paymentAdminFor(config, store),
     sealedBox,
     webhooks: webhookManagementFor(config, store, scheduler, sealedBox),
     webhookDelivery,

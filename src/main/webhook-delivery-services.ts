@@ -9,6 +9,7 @@ import type { Config } from '../config/config.js';
 import type { Logger } from '../platform/logger.js';
 import type { SealedBox } from '../platform/sealed-box.js';
 import type { Store } from '../store/store.js';
+import { ChargeRule } from '../usecases/charge-rule.js';
 import { DeliveryBilling } from '../webhooks/delivery/delivery-billing.js';
 import { DeliveryNotices } from '../webhooks/delivery/delivery-notices.js';
 import { WebhookDeliveryEngine } from '../webhooks/delivery/webhook-delivery-engine.js';
@@ -20,7 +21,7 @@ export function webhookDeliveryFor(config: Readonly<Config>, deps: { store: Stor
   const { store, billing, box, mailer, logger } = deps;
   const settings = config.webhookDelivery;
   const poster = new WebhookPoster({ hostMap: config.crawlHosts, sourceAddresses: settings.sourceAddresses, timeoutMs: settings.timeoutMs });
-  const payer = new DeliveryBilling({ accounts: store, reserve: (org, credits) => billing.reserveForOrganization(org, credits), operatorDomain: config.operatorDomain });
+  const payer = new DeliveryBilling({ accounts: store, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(config.operatorDomain) });
   const sender = new WebhookSender(
     { store, box, poster, payer, notices: new DeliveryNotices(store, mailer, logger), logger },
     // The lease outlasts an attempt's whole time budget, so a live sender never loses its delivery to another.

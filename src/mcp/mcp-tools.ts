@@ -13,7 +13,7 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ApiError } from '../domain/errors.js';
-import { parseIdentifier, type Readings } from '../domain/identifiers.js';
+import { detectedReadings, domainReadings } from '../usecases/identifier-readings.js';
 import { contextMarkdown } from '../context/context-markdown.js';
 import { brandContext } from '../usecases/brand-context.js';
 import { lookupBrand } from '../usecases/lookup-brand.js';
@@ -22,7 +22,7 @@ import type { Payer, UsageSnapshot } from '../usecases/payer.js';
 import { searchBrands, type SearchUseCaseDeps } from '../usecases/search-brands.js';
 import type { UseCaseDeps } from '../usecases/use-case-deps.js';
 import { buildLogoUrls } from './logo-url-builder.js';
-import type { McpTokenAuthenticator } from './mcp-credentials.js';
+import type { McpTokenAuthenticator } from '../billing/mcp-token-authenticator.js';
 
 /** What the tools run on; main/ builds it once. */
 export interface McpToolDeps {
@@ -65,6 +65,8 @@ export interface McpToolDefinition<S extends TSchema> {
   name: string;
   title: string;
   description: string;
+  /** Charges credits like its route: covered by the shared route tests of billable routes (test/billable/). */
+  billable?: boolean;
   inputSchema: S;
   call(args: Static<S>, deps: McpToolDeps, caller: McpCaller): Promise<ToolAnswer>;
 }
@@ -74,6 +76,7 @@ export interface McpTool {
   name: string;
   title: string;
   description: string;
+  billable?: boolean;
   inputSchema: TSchema;
   call(args: unknown, deps: McpToolDeps, caller: McpCaller): Promise<ToolAnswer>;
 }
@@ -83,13 +86,6 @@ function defineTool<S extends TSchema>(tool: McpToolDefinition<S>): McpTool {
 }
 
 const Identifier = Type.String({ minLength: 1, maxLength: 2048, description: 'domain (acme.com), website URL, email address, brand ID, stock or ETF ticker, ISIN or crypto symbol' });
-
-/** The identifier's readings, or the route's 400 (invalid_identifier; `Bad Request` for an ISIN, spec 7.1). */
-function readingsOf(raw: string): Readings {
-  const parsed = parseIdentifier(raw);
-  if (!parsed.ok) throw new ApiError(parsed.message === 'Bad Request' ? 'bad_request' : 'invalid_identifier', parsed.message);
-  return parsed.readings;
-}
 
 function notFound(message: string, reason?: string): never {
   throw new ApiError('not_found', message, reason ? { reason } : {});
@@ -107,13 +103,14 @@ const GetBrandInput = Type.Object(
 
 const getBrand = defineTool({
   name: 'get_brand',
+  billable: true,
   title: 'Get brand',
   description:
     'The brand record of a company (name, descriptions, logos with URLs, colors, fonts, images, links, company facts, industries) for a domain, website URL, email address, brand ID, ticker, ISIN or crypto symbol. A brand not held yet is indexed live from its website (a few seconds). Costs one credit when a brand is returned.',
   inputSchema: GetBrandInput,
   async call(args, deps, caller) {
     const payer = await caller.payer();
-    const { value, cost, usage } = await lookupBrand(deps.usecases, payer, { readings: readingsOf(args.identifier), cachedOnly: args.cachedOnly ?? false, allowNsfw: args.allowNsfw, palette: args.palette ?? false });
+    const { value, cost, usage } = await lookupBrand(deps.usecases, payer, { readings: detectedReadings(args.identifier), cachedOnly: args.cachedOnly ?? false, allowNsfw: args.allowNsfw, palette: args.palette ?? false });
     if (value.status === 'not_indexed') return { text: 'This brand is not indexed yet (cachedOnly: nothing was crawled).', structured: { status: 'not_indexed' }, cost, usage };
     if (value.status === 'not_found') notFound(value.message, value.reason);
     const record = typeof value.record === 'string' ? value.record : value.record.toString('utf8');
@@ -132,15 +129,15 @@ const ContextInput = Type.Object(
 
 const getBrandContext = defineTool({
   name: 'get_brand_context',
+  billable: true,
   title: 'Get brand context',
   description:
     "A compact profile of a company for a prompt: tagline, mission, description, value proposition, target audiences, products and services, voice and style, with links to its logos and colors. Every text is quoted from the company's own website (null where the site does not say it). Costs one credit when a context is returned.",
   inputSchema: ContextInput,
   async call(args, deps, caller) {
-    const readings = readingsOf(args.identifier);
-    if (readings.primary.kind !== 'domain') throw new ApiError('invalid_identifier', 'The context takes a domain, website URL or email address.');
+    const readings = domainReadings(args.identifier);
     const payer = await caller.payer();
-    const { value, cost, usage } = await brandContext(deps.usecases, payer, { readings: { primary: readings.primary, fallbacks: [] }, cachedOnly: args.cachedOnly ?? false });
+    const { value, cost, usage } = await brandContext(deps.usecases, payer, { readings, cachedOnly: args.cachedOnly ?? false });
     if (value.status === 'not_indexed') return { text: 'No context is held for this brand yet (cachedOnly: nothing was crawled).', structured: { status: 'not_indexed' }, cost, usage };
     if (value.status === 'not_found') notFound(value.message, value.reason);
     const structured = value.context as unknown as Record<string, unknown>;
@@ -160,6 +157,7 @@ const TransactionInput = Type.Object(
 
 const enrichTransactionTool = defineTool({
   name: 'enrich_transaction',
+  billable: true,
   title: 'Enrich a card transaction',
   description:
     'The merchant behind a raw card descriptor ("AMZN Mktp US*2K4", "PAYPAL *SPOTIFY") as its full brand record, with how confident the match is and the alias it matched. No confident match answers an error (a retry will not change it). Costs one credit when a brand is returned.',

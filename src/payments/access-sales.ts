@@ -78,6 +78,8 @@ interface MppAuthorization {
 }
 
 export class AccessSales {
+  /** Standing access is sold here (payments/standing-access.ts: the port the transports hold). */
+  readonly purchasable = true;
   readonly #server: x402ResourceServer;
   readonly #mppx: ReturnType<typeof createMppx> | null;
   readonly #card: CardPayments | null;
@@ -92,6 +94,9 @@ export class AccessSales {
     this.#now = o.now ?? (() => new Date());
     this.#card = o.card ?? null;
   }
+
+  /** Payments are on: a purchase goes on to its amount and payment. */
+  admitPurchase(): void {}
 
   /** What the GET offer lists as accepted payments. */
   paymentMethods(): Record<string, unknown>[] {

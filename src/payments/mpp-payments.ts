@@ -4,8 +4,10 @@
  * `Authorization: Payment <credential>` is validated by mppx (challenge binding, amount, recipient, validity,
  * EIP-712 signature), claimed like an x402 payment (same claim key: one EIP-3009 authorization pays once, whichever
  * protocol carries it), and settled by mppx through our settle hook on the embedded ledger once the answer is
- * known. The same credential presented again within two minutes of a settled payment is served again from that
- * payment, never charged twice (spec 5.2.4).
+ * known. Each challenge is bound (mppx's `scope`, inside the challenge's HMAC) to the request it answers: method,
+ * route template and a digest of the identifier and body, so a credential pays for that request only, and the same
+ * credential presented again within two minutes of its settled payment serves a retry of that request, never another
+ * one, and is never charged twice (spec 5.2.4).
  */
 import { Receipt } from 'mppx';
 import { evm, Mppx } from 'mppx/server';
@@ -16,6 +18,7 @@ import { x402ClaimKey, type PaymentClaim } from '../domain/payments.js';
 import type { Logger } from '../platform/logger.js';
 import type { PaymentLedger, PaymentStore } from '../store/store.js';
 import type { PaidRequest } from '../usecases/payment-payer.js';
+import { paidRequestScope, type PaidRoute, type PaymentProtocol } from '../usecases/credential-payer.js';
 import { ledgerTransactionHash } from './ledger-evm-signer.js';
 import type { X402Settings } from '../domain/x402-settings.js';
 
@@ -40,7 +43,7 @@ function decimalAmount(units: bigint, decimals: number): string {
   return fraction === '' ? (units / scale).toString() : `${units / scale}.${fraction}`;
 }
 
-export class MppPayments {
+export class MppPayments implements PaymentProtocol {
   readonly #mppx;
   readonly #amount: string;
   readonly #chainId: number;
@@ -72,23 +75,31 @@ export class MppPayments {
     });
   }
 
-  /** The `WWW-Authenticate: Payment` challenge for a 402 of `route` (never the requested identifier). */
-  async challenge(route: string): Promise<Record<string, string>> {
-    const result = await this.#mppx.evm.charge({ amount: this.#amount, description: 'One brand lookup; a 404 is not charged.' })(new Request(`${this.publicUrl}${route}`));
+  /**
+   * The `WWW-Authenticate: Payment` challenge for a 402 of `route`, bound to that request (its scope is a digest:
+   * never the requested identifier).
+   */
+  async challenge(route: PaidRoute): Promise<Record<string, string>> {
+    const charge = this.#mppx.evm.charge({ amount: this.#amount, description: 'One brand lookup; a 404 is not charged.', scope: paidRequestScope(route) });
+    const result = await charge(new Request(`${this.publicUrl}${route.template}`));
     if (result.status !== 402) return {};
     const header = result.challenge.headers.get(MPP_HEADERS.challenge);
     return header === null ? {} : { [MPP_HEADERS.challenge]: header };
   }
 
-  /** Validates `Authorization: Payment …`: 402 `payment_invalid` (with a fresh challenge) when mppx refuses it. */
-  async verify(authorization: string, route: string): Promise<PaidRequest> {
+  /**
+   * Validates `Authorization: Payment …` for `paidRoute`: 402 `payment_invalid` (with a fresh challenge) when mppx
+   * refuses it, including a credential whose challenge was issued for another request.
+   */
+  async verify(authorization: string, paidRoute: PaidRoute): Promise<PaidRequest> {
+    const route = paidRoute.template;
     let payload: AuthorizationPayload;
     try {
-      const validated = await this.#mppx.validateCredential(authorization);
+      const validated = await this.#mppx.validateCredential(authorization, { scope: paidRequestScope(paidRoute) });
       payload = validated.credential.payload as AuthorizationPayload;
     } catch (error) {
       const reason = error instanceof Error ? error.message : 'invalid credential';
-      throw new ApiError('payment_invalid', undefined, { ...this.refusalBody(route), reason }, await this.challenge(route));
+      throw new ApiError('payment_invalid', undefined, { ...this.refusalBody(route), reason }, await this.challenge(paidRoute));
     }
     return this.#paidRequest(authorization, payload, route);
   }

@@ -10,7 +10,7 @@
  */
 import { x402Facilitator } from '@x402/core/facilitator';
 import { decodePaymentRequiredHeader, decodePaymentSignatureHeader } from '@x402/core/http';
-import { HTTPFacilitatorClient, x402HTTPResourceServer, x402ResourceServer, type FacilitatorClient, type HTTPRequestContext } from '@x402/core/server';
+import { HTTPFacilitatorClient, x402HTTPResourceServer, x402ResourceServer, type FacilitatorClient, type HTTPRequestContext, type RouteConfig } from '@x402/core/server';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
@@ -20,20 +20,12 @@ import { x402ClaimKey, type PaymentClaim } from '../domain/payments.js';
 import type { Logger } from '../platform/logger.js';
 import type { PaymentLedger, PaymentStore } from '../store/store.js';
 import type { PaidRequest } from '../usecases/payment-payer.js';
+import type { PaidRoute, PaymentProtocol } from '../usecases/credential-payer.js';
 import { LedgerEvmSigner } from './ledger-evm-signer.js';
 import type { X402Settings } from '../domain/x402-settings.js';
 
-export type { HTTPRequestContext } from '@x402/core/server';
-
 /** The header names of the x402 v2 HTTP transport. */
 export const X402_HEADERS = { required: 'PAYMENT-REQUIRED', signature: 'payment-signature', response: 'PAYMENT-RESPONSE' } as const;
-
-/** The paid route patterns and the template each is described by (never the requested identifier). */
-export const X402_ROUTES: Readonly<Record<string, string>> = {
-  'GET /v2/brands/*': '/v2/brands/{identifier}',
-  // Transaction enrichment is billed like one lookup (spec 5.2, docs/transactions.md).
-  'POST /v2/brands/transaction': '/v2/brands/transaction',
-};
 
 export interface Authorization {
   from: string;
@@ -69,14 +61,14 @@ export function embeddedFacilitator(ledger: PaymentLedger, settings: X402Setting
   };
 }
 
-export class X402Payments {
+export class X402Payments implements PaymentProtocol {
   readonly #http: x402HTTPResourceServer;
   #ready: Promise<void> | null = null;
 
   constructor(
     private readonly store: PaymentStore & PaymentLedger,
     readonly settings: X402Settings,
-    publicUrl: string,
+    private readonly publicUrl: string,
     private readonly logger: Logger,
     /** The body every 402 of a paid route carries (spec 7.1), given the route template. */
     private readonly refusalBody: (route: string) => Record<string, unknown>,
@@ -84,24 +76,20 @@ export class X402Payments {
   ) {
     const client = settings.facilitatorUrl === null ? embeddedFacilitator(store, settings) : new HTTPFacilitatorClient({ url: settings.facilitatorUrl });
     const server = new x402ResourceServer(client).register(settings.network as `${string}:${string}`, new ExactEvmScheme());
-    const routes = Object.fromEntries(
-      Object.entries(X402_ROUTES).map(([pattern, template]) => [
-        pattern,
-        {
-          accepts: {
-            scheme: 'exact',
-            network: settings.network as `${string}:${string}`,
-            payTo: settings.payTo,
-            price: { amount: settings.priceUnits.toString(), asset: settings.asset, extra: { name: settings.assetName, version: settings.assetVersion } },
-            maxTimeoutSeconds: settings.maxTimeoutSeconds,
-          },
-          resource: `${publicUrl}${template}`,
-          description: 'One brand lookup; a 404 is not charged.',
-          mimeType: 'application/json',
-        },
-      ]),
-    );
-    this.#http = new x402HTTPResourceServer(server, routes);
+    // One requirement for every paid route: whichever route asks is paid (the route declares it, never a list kept
+    // here), and the challenge's `resource` is the asking route's template (`#contextOf`).
+    const requirement: RouteConfig = {
+      accepts: {
+        scheme: 'exact',
+        network: settings.network as `${string}:${string}`,
+        payTo: settings.payTo,
+        price: { amount: settings.priceUnits.toString(), asset: settings.asset, extra: { name: settings.assetName, version: settings.assetVersion } },
+        maxTimeoutSeconds: settings.maxTimeoutSeconds,
+      },
+      description: 'One brand lookup; a 404 is not charged.',
+      mimeType: 'application/json',
+    };
+    this.#http = new x402HTTPResourceServer(server, requirement);
   }
 
   /** Asks the facilitator what it supports, once (a remote one on first use, not at start). */
@@ -113,10 +101,27 @@ export class X402Payments {
     return this.#ready;
   }
 
+  /**
+   * The x402 packages' view of a request to `route` (the `HTTPAdapter` of `@x402/core`): its URL is the route
+   * template, so the challenge's `resource` never carries the requested identifier (an email address, a website URL).
+   */
+  #contextOf(route: PaidRoute, paymentHeader?: string): HTTPRequestContext {
+    const url = `${this.publicUrl}${route.template}`;
+    const adapter = {
+      getHeader: (name: string) => (name.toLowerCase() === X402_HEADERS.signature ? paymentHeader : undefined),
+      getMethod: () => route.method,
+      getPath: () => route.template,
+      getUrl: () => url,
+      getAcceptHeader: () => 'application/json',
+      getUserAgent: () => '',
+    };
+    return { adapter, path: route.template, method: route.method, ...(paymentHeader === undefined ? {} : { paymentHeader }) };
+  }
+
   /** The `PAYMENT-REQUIRED` header of a 402 for a request that carries no payment. */
-  async challenge(context: HTTPRequestContext): Promise<Record<string, string>> {
+  async challenge(route: PaidRoute): Promise<Record<string, string>> {
     await this.#initialized();
-    const result = await this.#http.processHTTPRequest(context);
+    const result = await this.#http.processHTTPRequest(this.#contextOf(route));
     if (result.type !== 'payment-error') return {};
     const header = result.response.headers[X402_HEADERS.required];
     return header === undefined ? {} : { [X402_HEADERS.required]: header };
@@ -124,9 +129,11 @@ export class X402Payments {
 
   /**
    * Verifies the request's `PAYMENT-SIGNATURE` for `route`: 400 `payment_malformed` when it cannot be read, 402
-   * `payment_invalid` (with the challenge and its reason) when the facilitator refuses it.
+   * `payment_replayed` when this server already holds its claim (settled, or in use by another request), 402
+   * `payment_invalid` (with the challenge and its reason) when the facilitator refuses it otherwise.
    */
-  async verify(context: HTTPRequestContext, header: string, route: string): Promise<PaidRequest> {
+  async verify(header: string, paidRoute: PaidRoute): Promise<PaidRequest> {
+    const route = paidRoute.template;
     let decoded: unknown;
     try {
       decoded = decodePaymentSignatureHeader(header);
@@ -136,13 +143,21 @@ export class X402Payments {
     const authorization = authorizationOf(decoded);
     if (authorization === null) throw new ApiError('payment_malformed');
     await this.#initialized();
-    const result = await this.#http.processHTTPRequest({ ...context, paymentHeader: header });
+    const context = this.#contextOf(paidRoute, header);
+    const result = await this.#http.processHTTPRequest(context);
     if (result.type === 'payment-error') {
+      // A settled authorization fails verification (its nonce is used): say it was used here, as documented.
+      if (await this.#claimed(authorization)) throw new ApiError('payment_replayed', undefined, this.refusalBody(route));
       const reason = this.#reasonOf(result.response.headers[X402_HEADERS.required]);
       throw new ApiError('payment_invalid', undefined, { ...this.refusalBody(route), reason }, result.response.headers);
     }
     if (result.type !== 'payment-verified') throw new ApiError('payment_invalid', undefined, this.refusalBody(route));
     return this.#paidRequest(context, result.paymentPayload, result.paymentRequirements, result.declaredExtensions, authorization, route);
+  }
+
+  /** Whether this server holds a claim on the authorization (the claim key of #paidRequest). */
+  async #claimed(auth: Authorization): Promise<boolean> {
+    return (await this.store.findPaymentClaim(x402ClaimKey(this.settings.network, this.settings.asset, auth.from, auth.nonce))) !== null;
   }
 
   #reasonOf(header: string | undefined): string {

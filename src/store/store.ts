@@ -1,6 +1,6 @@
 /**
- * The persistence port. Features and the HTTP layer depend on this file only; `store/sqlite` and
- * `store/postgres` implement it, and one contract suite (test/store/store.contract.ts) proves both.
+ * The persistence port. Features and the HTTP layer depend on this file only; `store/kysely` implements it over the
+ * kernel's Database (src/db/: SQLite or PostgreSQL), and one contract suite (test/store/store.contract.ts) proves both.
  * Every method is atomic on its own: a method that writes several rows writes all or none.
  */
 import type { MarkSignature } from '../domain/brand-announcement.js';

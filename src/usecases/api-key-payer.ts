@@ -1,6 +1,6 @@
 import type { Principal } from '../billing/authenticator.js';
 import type { Billing, Hold, RouteClass } from '../billing/billing.js';
-import type { CreditHold, HoldKind, Payer, UsageSnapshot } from './payer.js';
+import { completeNothing, type CreditHold, type HoldKind, type Payer, type UsageSnapshot } from './payer.js';
 
 /** A billing hold as a CreditHold: the organization is charged exactly what is settled. */
 class ApiKeyHold implements CreditHold {
@@ -18,6 +18,9 @@ class ApiKeyHold implements CreditHold {
   release(): void {
     this.hold.release();
   }
+
+  /** Credits are booked by `settle`: nothing to complete. */
+  readonly complete = completeNothing;
 }
 
 /**

@@ -17,15 +17,23 @@ export class ChargeRule {
     this.operatorDomain = operator ? (registrableDomain(operator) ?? operator.toLowerCase()) : null;
   }
 
+  /**
+   * Whether `domain` (a registrable domain, as brands and webhook deliveries carry it) is the operator's own: the
+   * one comparison lookups, use cases and webhook delivery billing share (spec section 6 rule 6).
+   */
+  isOperatorDomain(domain: string | null): boolean {
+    return this.operatorDomain !== null && domain === this.operatorDomain;
+  }
+
   /** A request for the operator's own domain holds nothing, so it answers even with the quota exhausted. */
   payerFor(payer: Payer, readings: Readings): Payer {
     const primary = readings.primary;
-    return this.operatorDomain !== null && primary.kind === 'domain' && primary.domain === this.operatorDomain ? freeFor(payer) : payer;
+    return primary.kind === 'domain' && this.isOperatorDomain(primary.domain) ? freeFor(payer) : payer;
   }
 
   /** What returning `brand` costs: one credit, none for the operator's own brand. */
   brandCost(brand: Pick<Brand, 'domain'>): 0 | 1 {
-    return brand.domain === this.operatorDomain ? 0 : 1;
+    return this.isOperatorDomain(brand.domain) ? 0 : 1;
   }
 
   /** The credits a set of returned brands costs: each distinct charged brand once. */

@@ -2,8 +2,19 @@
  * The payer port: who pays for a charged operation, independent of the transport it came in on. A use case
  * holds credits before it runs, then settles what the billing rule charges (only a returned brand) or releases
  * the hold. Implementations: an API key's organization (api-key-payer.ts), the operator's own domain and free
- * routes (free-payer.ts); pay-per-request (x402, MPP) will be further implementations, with no use case changed.
+ * routes (free-payer.ts), a payment presented with the request (payment-payer.ts: x402, MPP). Completing a payment
+ * (settling it or giving it back) is the hold's last step, taken by `charged()` once the answer is known and before
+ * it is returned, so no transport completes anything.
  */
+
+/** Headers a completed hold hands the transport: a payment's receipt (`PAYMENT-RESPONSE`, `Payment-Receipt`). */
+export type Receipt = Readonly<Record<string, string>>;
+
+/** The receipt of a hold that has nothing to complete (credits are booked when settled). */
+export const NO_RECEIPT: Receipt = Object.freeze({});
+
+/** `complete` of a hold with nothing to complete: no promise, no allocation (the keyed cached lookup is hot). */
+export const completeNothing = (): Receipt => NO_RECEIPT;
 
 /** Credits held for one operation: settle what the answer costs (the rest is released) or release them all. */
 export interface CreditHold {
@@ -15,6 +26,12 @@ export interface CreditHold {
   settle(credits: number, reason: string): number;
   /** Charges nothing (failures, free answers). */
   release(): void;
+  /**
+   * The last step, after `settle` or `release`, once the answer is known and before it is sent: a payment is moved
+   * (settled: its receipt returned; a failure throws and the answer is withheld) or given back (released).
+   * `completeNothing` for holds of credits.
+   */
+  complete(): Receipt | Promise<Receipt>;
 }
 
 /** What the caller's usage stands at after the operation (the `x-api-key-*` headers of spec 4.3 and 5.1). */
@@ -47,18 +64,24 @@ export const FREE_HOLD: CreditHold = {
   reserved: 0,
   settle: () => 0,
   release() {},
+  complete: completeNothing,
 };
 
-/** What every charged use case answers: its value, the credits it cost the payer, and its usage afterwards. */
+/**
+ * What every charged use case answers: its value, the credits it cost the payer, its usage afterwards, and the
+ * receipt of a payment (headers for the answer; empty for other payers).
+ */
 export interface Charged<T> {
   value: T;
   cost: number;
   usage: UsageSnapshot | null;
+  receipt: Receipt;
 }
 
 /**
  * Runs `operation(context)` between a hold of `credits` and its settlement: `cost(context, value)` says what the
- * answer costs (at most what was held). A failure releases the hold, so an error never costs a credit. The
+ * answer costs (at most what was held). A failure releases the hold, so an error never costs a credit. Either way
+ * the hold is completed before this returns or throws (a payment settled or given back). The
  * operation and the cost rule are module-level functions given a context, not closures: this runs on every
  * cached lookup, where a closure per request is measurable.
  */
@@ -79,7 +102,11 @@ export async function charged<C, T>(
     charge = hold.settle(cost(context, value), reason);
   } catch (error) {
     hold.release();
+    await hold.complete();
     throw error;
   }
-  return { value, cost: charge, usage: await payer.usage() };
+  // Credit holds complete synchronously: no await (no extra turn) on the keyed hot path.
+  const completing = hold.complete();
+  const receipt = completing instanceof Promise ? await completing : completing;
+  return { value, cost: charge, usage: await payer.usage(), receipt };
 }

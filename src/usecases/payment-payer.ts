@@ -1,4 +1,4 @@
-import type { CreditHold, HoldKind, Payer, UsageSnapshot } from './payer.js';
+import { NO_RECEIPT, type CreditHold, type HoldKind, type Payer, type Receipt, type UsageSnapshot } from './payer.js';
 
 /**
  * One payment presented with a request (x402 today), as the use-case layer sees it: verified already, claimed
@@ -17,13 +17,10 @@ export interface PaidRequest {
 
 /**
  * A request paid on the spot (spec 5.2): one payment pays for one charged answer. The hold claims the payment; the
- * billing rule decides whether the answer is charged (only a returned brand), and `complete()`, called by the
- * transport once the answer is known and before it is sent, settles it or releases the claim.
+ * billing rule decides whether the answer is charged (only a returned brand), and the hold's `complete()`, taken by
+ * `charged()` once the answer is known and before it is sent, settles it or releases the claim.
  */
 export class PaymentPayer implements Payer {
-  #held = false;
-  #charged = false;
-
   constructor(private readonly paid: PaidRequest) {}
 
   get account(): string {
@@ -32,16 +29,22 @@ export class PaymentPayer implements Payer {
 
   async hold(credits: number, _kind: HoldKind): Promise<CreditHold> {
     await this.paid.claim();
-    this.#held = true;
+    let charged = false;
     return {
       reserved: credits,
-      settle: (charged: number) => {
-        this.#charged = charged > 0;
+      settle: (cost: number) => {
+        charged = cost > 0;
         // The payment is the price of one answer, whatever its credits: report what the payer was charged.
-        return charged;
+        return cost;
       },
       release: () => {
-        this.#charged = false;
+        charged = false;
+      },
+      // Settles a charged answer (its receipt headers) or releases the claim of one that cost nothing.
+      complete: async (): Promise<Receipt> => {
+        if (charged) return this.paid.settle();
+        await this.paid.release();
+        return NO_RECEIPT;
       },
     };
   }
@@ -49,12 +52,5 @@ export class PaymentPayer implements Payer {
   /** A paid request has no quota to report. */
   usage(): Promise<UsageSnapshot | null> {
     return Promise.resolve(null);
-  }
-
-  /** Settles a charged answer (its receipt headers) or releases the claim of one that cost nothing. */
-  async complete(): Promise<Record<string, string>> {
-    if (this.#held && this.#charged) return this.paid.settle();
-    if (this.#held) await this.paid.release();
-    return {};
   }
 }

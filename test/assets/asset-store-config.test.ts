@@ -1,4 +1,4 @@
-/** BRANDBASE_ASSET_STORE and the BRANDBASE_S3_* settings (asset-store-config.ts, ADR 0038). */
+/** BRANDBASE_ASSET_STORE and the BRANDBASE_S3_* settings (config-schema.ts, feature-configs.ts; ADR 0038). */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingPeriod } from '../../src/billing/billing-period.js';
 import { newId } from '../../src/domain/ids.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../store/open-store.js';
 import { runCli, runJson } from '../helpers/brandbase-process.js';
 
 // Every command starts a process that loads the whole program (a few seconds on a busy machine).

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
-import { IsolatedCrawler } from '../../src/main/isolated-crawler.js';
+import { IsolatedCrawler } from '../../src/crawl/isolation/isolated-crawler.js';
+import { crawlWorkerEntry } from '../../src/main/crawler.js';
 import { BrandIndexer, type IndexOutcome } from '../../src/brands/brand-indexer.js';
 import { crawlBrand } from '../../src/crawl/crawl-brand.js';
 import { contentKeyOf } from '../../src/domain/brand-announcement.js';
@@ -119,7 +120,7 @@ describe('analysis cache across a crawl worker process (the default isolation, A
   it('the known analyses go to the worker with the crawl, and its reuse comes back', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-reuse-pool-'));
     const config = loadConfig({ BRANDBASE_DATA_DIR: dir, BRANDBASE_CRAWL_HOSTS: JSON.stringify(sites.hostMap), BRANDBASE_CRAWL_TIMEOUT_MS: '30000' });
-    const crawler = new IsolatedCrawler({ config, assetsDir: path.join(dir, 'assets'), logger: silentLogger(), mode: 'process', workers: 1, memoryMb: 1024, heapMb: 1024, hardLimitMs: 60_000 });
+    const crawler = new IsolatedCrawler({ entry: crawlWorkerEntry(), config, assetsDir: path.join(dir, 'assets'), logger: silentLogger(), mode: 'process', workers: 1, memoryMb: 1024, heapMb: 1024, hardLimitMs: 60_000 });
     try {
       const first = await crawler.crawl(FIXTURE_HOSTS.northwind);
       if (!first.ok) throw new Error(first.reason);

@@ -43,7 +43,7 @@ function batchLookup(store: Store): BatchLookup {
   const cache = new BrandCache(60_000, new AssetUrls('http://brandbase.test/assets/'));
   const indexer = new BrandIndexer(store, async () => ({ ok: false, reason: 'unreachable', message: 'not crawled in this test' }), silentLogger());
   const lookup = new BrandLookup(store, cache, indexer);
-  return new BatchLookup(lookup, new CrawlScheduler(new SqlJobQueue(db.db, 'sqlite'), 100));
+  return new BatchLookup(lookup, new CrawlScheduler(new SqlJobQueue(db.database), 100));
 }
 
 describe('BatchLookup budgets', () => {
@@ -71,7 +71,7 @@ describe('BatchLookup budgets', () => {
   it('a full queue answers 500 for the items it could not queue', async () => {
     const cache = new BrandCache(60_000, new AssetUrls('http://brandbase.test/assets/'));
     const indexer = new BrandIndexer(db.store, async () => ({ ok: false, reason: 'unreachable', message: '' }), silentLogger());
-    const lookup = new BatchLookup(new BrandLookup(db.store, cache, indexer), new CrawlScheduler(new SqlJobQueue(db.db, 'sqlite'), 1));
+    const lookup = new BatchLookup(new BrandLookup(db.store, cache, indexer), new CrawlScheduler(new SqlJobQueue(db.database), 1));
     const outcomes = await lookup.resolve(['one.test', 'two.test'], { cachedOnly: false, allowNsfw: undefined, itemTimeoutMs: 1000 });
     expect(outcomes.map((o) => o.status).sort()).toEqual([202, 500]);
   });

@@ -13,7 +13,7 @@ import { currentQualityScore } from '../../src/brands/refresh.js';
 import { BrandNotHeldError } from '../../src/brands/set-industry.js';
 import { emptyCompany, type Brand } from '../../src/domain/brand.js';
 import { brandIdForDomain, brandUrn } from '../../src/domain/ids.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../store/open-store.js';
 import type { StoredBrand } from '../../src/store/store.js';
 import { runCli, runJson } from '../helpers/brandbase-process.js';
 import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';

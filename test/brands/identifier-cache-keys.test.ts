@@ -12,7 +12,7 @@ import { BrandCache, identifierCacheKey } from '../../src/brands/brand-cache.js'
 import { BrandCacheSync } from '../../src/brands/brand-cache-sync.js';
 import { identifierKeys } from '../../src/brands/financial-resolver.js';
 import { silentLogger } from '../../src/platform/logger.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../store/open-store.js';
 import type { StoredBrand } from '../../src/store/store.js';
 import { until } from '../helpers/until.js';
 import { sampleBrand } from '../store/sample-brand.js';

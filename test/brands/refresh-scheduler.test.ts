@@ -26,14 +26,14 @@ const now = () => clock;
 beforeEach(async () => {
   db = await tempSqlite();
   await db.store.migrate();
-  queue = new SqlJobQueue(db.db, 'sqlite');
+  queue = new SqlJobQueue(db.database);
   clock = START;
 });
 afterEach(async () => db.cleanup());
 
 function scheduler(overrides: Partial<RefreshSettings> = {}, holder?: string, store: Store = db.store, wakes?: { count: number }): RefreshScheduler {
   return new RefreshScheduler(
-    { store, queue: new SqlJobQueue(db.db, 'sqlite'), logger: silentLogger(), now, ...(holder ? { holder } : {}), notify: () => void (wakes && wakes.count++) },
+    { store, queue: new SqlJobQueue(db.database), logger: silentLogger(), now, ...(holder ? { holder } : {}), notify: () => void (wakes && wakes.count++) },
     { ...SETTINGS, ...overrides },
   );
 }

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlBrand, type CrawlOutcome } from '../../src/crawl/crawl-brand.js';
 import { buildContextProfile } from '../../src/context/build-context.js';
-import { contextEvidence, CONTEXT_LIMITS } from '../../src/context/context-evidence.js';
+import { contextEvidence, CONTEXT_LIMITS } from '../../src/crawl/fields/context-evidence.js';
 import { parseHtmlPage } from '../../src/crawl/page/html-page.js';
 import type { ContextEvidence, ContextProfile } from '../../src/domain/brand-context.js';
 import { SafeFetcher } from '../../src/platform/safe-fetcher.js';

@@ -1,10 +1,14 @@
 /**
  * GET /v2/context/{identifier} through the real service (SQLite, PostgreSQL, live crawls of sites on loopback through
  * the host map), HTTP through Fastify inject: JSON and Markdown carrying the same facts, traceable to the site,
- * identifiers as rule 4 allows, billing like a lookup, and every error path (204, 400, 402, 403, 404, 429, 503).
+ * identifiers as rule 4 allows, billing like a lookup, and the route's own error paths (204, 400, 404, 503); the
+ * credential, quota and payment answers every billable route shares are in test/billable/common-route-tests.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrandContext } from '../../src/domain/brand-context.js';
+import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from '@x402/fetch';
+import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { NETWORK, newWallet, PRICE } from '../payments/x402-wallet.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { FERNHOLLOW, QUIETPINE, startContextSites, type ContextSites } from './context-sites.js';
@@ -126,25 +130,18 @@ describeEachBackend('context route', (backend) => {
       expect(usage(res)).toBe(0);
     });
 
-    it('402 with a payment challenge without any credential', async () => {
-      const res = await stack.app.inject({ method: 'GET', url: `/v2/context/${FERNHOLLOW}` });
-      expect(res.statusCode).toBe(402);
-      expect(res.json()).toMatchObject({ message: 'Payment required: send an API key or pay for this request.' });
-    });
-
-    it('403 for an unknown key', async () => {
-      const res = await stack.app.inject({ method: 'GET', url: `/v2/context/${FERNHOLLOW}`, headers: bearer('bb_live_unknownunknownunknown') });
-      expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ message: 'Invalid API key.' });
-    });
-
-    it('429 for a key whose quota is used up, before anything is crawled', async () => {
-      const { key: spent } = await stack.newKey({ quota: 1, overage: false });
-      expect((await stack.app.inject({ method: 'GET', url: `/v2/context/${FERNHOLLOW}`, headers: bearer(spent) })).statusCode).toBe(200);
-      const res = await stack.app.inject({ method: 'GET', url: `/v2/context/${FERNHOLLOW}`, headers: bearer(spent) });
-      expect(res.statusCode).toBe(429);
-      expect(res.headers['x-bf-error']).toBe('quota_exceeded');
-    });
+    it('@x402/fetch pays a context on loopback: 200, a PAYMENT-RESPONSE receipt, one payment for the context route', async () => {
+      const wallet = await newWallet(stack.services.store, 1_000_000n);
+      const address = await stack.app.listen({ port: 0, host: '127.0.0.1' });
+      const paidFetch = wrapFetchWithPaymentFromConfig(fetch, { schemes: [{ network: NETWORK, client: new ExactEvmScheme(wallet.account) }] });
+      const res = await paidFetch(`${address}/v2/context/${FERNHOLLOW}`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as BrandContext).meta.domain).toBe(FERNHOLLOW);
+      expect(decodePaymentResponseHeader(res.headers.get('payment-response') ?? '')).toMatchObject({ success: true, payer: wallet.account.address });
+      expect(await wallet.balance()).toBe(1_000_000n - PRICE);
+      const rows = (await stack.services.store.listPayments({ limit: 1000 })).filter((p) => p.payer === wallet.account.address.toLowerCase());
+      expect(rows.map((p) => p.route)).toEqual(['/v2/context/{identifier}']);
+    }, 120_000);
 
     it('400 for an identifier that is not a domain, URL or email, never billed', async () => {
       const { key: own } = await stack.newKey({ quota: 10 });

@@ -8,11 +8,11 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Brand, Format } from '../../src/domain/brand.js';
+import { migrateToLatest } from '../../src/db/migrations.js';
 import { MIGRATIONS } from '../../src/store/kysely/migrations.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../store/open-store.js';
 import { FIXTURE_HOSTS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';
 import { runJson, startServer, type ServerProcess } from '../helpers/brandbase-process.js';
 
@@ -142,11 +142,10 @@ describe('asset URLs follow the configuration, not the record', () => {
       current.close();
       const oldRecord = row.record.replace(/"src":"([0-9a-f]{64}\.(?:svg|png|webp|jpeg))"/g, `"src":"${PUBLIC_A}/assets/$1"`);
       expect(oldRecord).not.toBe(row.record);
-      const { store, db } = await openSqliteStore({ file: path.join(oldDir, 'brandbase.sqlite') });
+      const { store, database, db } = await openSqliteStore({ file: path.join(oldDir, 'brandbase.sqlite') });
       try {
         const before0004 = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name < '0004_asset_keys'));
-        const { error } = await new Migrator({ db, provider: { getMigrations: async () => before0004 } }).migrateToLatest();
-        if (error) throw error;
+        await migrateToLatest(database, [before0004]);
         await db.insertInto('brands').values({ id: row.id, domain: FIXTURE_HOSTS.lumen, status: 'indexed', record: oldRecord, crawled_at: Number(row.crawled_at), created_at: Number(row.created_at), updated_at: Number(row.updated_at) }).execute();
         await db.insertInto('brand_identifiers').values({ kind: 'domain', value: FIXTURE_HOSTS.lumen, brand_id: row.id }).execute();
       } finally {

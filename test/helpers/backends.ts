@@ -6,9 +6,8 @@
 import type { Kysely } from 'kysely';
 import { describe } from 'vitest';
 import type { Database } from '../../src/store/kysely/schema.js';
-import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
+import { openPostgresStore, openSqliteStore } from '../store/open-store.js';
 import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
 import { sharedPostgres, sharedSqlite, type SharedDatabase } from './shared-database.js';
 

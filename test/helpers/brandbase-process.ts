@@ -15,10 +15,16 @@ export interface CliResult {
   stderr: string;
 }
 
+/** Which program a helper runs: this tree's by default, or another release's `bin/brandbase.js` (release-tree.ts). */
+export interface ProgramOption {
+  bin?: string;
+}
+
 /** Runs the `brandbase` command exactly as a user would (`node bin/brandbase.js ...`: the built program, dist/). */
-export function runCli(args: string[], env: Record<string, string>, options: { cwd?: string } = {}): Promise<CliResult> {
+export function runCli(args: string[], env: Record<string, string>, options: { cwd?: string } & ProgramOption = {}): Promise<CliResult> {
+  const { bin = BIN, ...execOptions } = options;
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, timeout: CLI_RUN_TIMEOUT_MS, ...options }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, timeout: CLI_RUN_TIMEOUT_MS, ...execOptions }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
@@ -27,8 +33,8 @@ export function runCli(args: string[], env: Record<string, string>, options: { c
 }
 
 /** Runs an admin command with --json and returns the one JSON object it must print. */
-export async function runJson(args: string[], env: Record<string, string>): Promise<Record<string, unknown>> {
-  const result = await runCli([...args, '--json'], env);
+export async function runJson(args: string[], env: Record<string, string>, program: ProgramOption = {}): Promise<Record<string, unknown>> {
+  const result = await runCli([...args, '--json'], env, program);
   if (result.code !== 0) throw new Error(`brandbase ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
   const lines = result.stdout.trim().split('\n');
   if (lines.length !== 1) throw new Error(`expected exactly one line of JSON, got: ${result.stdout}`);
@@ -55,21 +61,21 @@ export interface ServerProcess {
 }
 
 /** Starts `brandbase serve` and waits until /healthz answers. */
-export async function startServer(env: Record<string, string>, args: string[] = ['serve']): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string>, args: string[] = ['serve'], program: ProgramOption = {}): Promise<ServerProcess> {
   // freePort() releases the port before the server binds it: another test's process can take it in between. Rare,
   // but not a reason for a test to fail, so a start that lost its port is tried again on another.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startServerOnce(env, args);
+      return await startServerOnce(env, args, program.bin ?? BIN);
     } catch (error) {
       if (env.PORT || attempt >= 3 || !(error instanceof Error) || !error.message.includes('EADDRINUSE')) throw error;
     }
   }
 }
 
-async function startServerOnce(env: Record<string, string>, args: string[]): Promise<ServerProcess> {
+async function startServerOnce(env: Record<string, string>, args: string[], bin: string): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = reapOnExit(spawn(process.execPath, [BIN, ...args], { env: { ...process.env, HOST: '127.0.0.1', ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = reapOnExit(spawn(process.execPath, [bin, ...args], { env: { ...process.env, HOST: '127.0.0.1', ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] }));
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));

@@ -56,18 +56,6 @@ describeEachBackend('brand lookup', (backend) => {
       expect(res.json().message).toMatch(/Authorization/);
     });
 
-    it('403 for an unknown key and for a revoked key', async () => {
-      const unknown = await stack.app.inject({ method: 'GET', url: '/v2/brands/acme.com', headers: bearer('bb_live_unknownunknownunknownunknownunknownunkno') });
-      expect(unknown.statusCode).toBe(403);
-      expect(unknown.json()).toEqual({ message: 'Invalid API key.' });
-
-      const { key, keyId } = await stack.newKey();
-      expect((await stack.app.inject({ method: 'GET', url: '/v2/brands/acme.com', headers: bearer(key) })).statusCode).toBe(200);
-      await stack.services.accounts.revokeApiKey(keyId);
-      const revoked = await stack.app.inject({ method: 'GET', url: '/v2/brands/acme.com', headers: bearer(key) });
-      expect(revoked.statusCode).toBe(403);
-    });
-
     it('403 with x-bf-error paid_plan_required for a free organization without credits', async () => {
       const { key } = await stack.newKey({ plan: 'free', quota: 0 });
       const res = await stack.app.inject({ method: 'GET', url: '/v2/brands/acme.com', headers: bearer(key) });
@@ -208,15 +196,6 @@ describeEachBackend('brand lookup', (backend) => {
   });
 
   describe('quota', () => {
-    it('429 "API key quota exceeded" once the credits are used, and nothing more is charged', async () => {
-      const { key, orgId } = await stack.newKey({ quota: 2, overage: false });
-      for (let i = 0; i < 2; i++) expect((await stack.app.inject({ method: 'GET', url: '/v2/brands/acme.com', headers: bearer(key) })).statusCode).toBe(200);
-      const res = await stack.app.inject({ method: 'GET', url: '/v2/brands/acme.com', headers: bearer(key) });
-      expect(res.statusCode).toBe(429);
-      expect(res.json()).toEqual({ message: 'API key quota exceeded' });
-      expect(await used(orgId)).toBe(2);
-    });
-
     it('concurrent lookups never exceed the quota and are counted exactly', async () => {
       const { key, orgId } = await stack.newKey({ quota: 50, overage: false });
       const responses = await Promise.all(Array.from({ length: 80 }, () => stack.app.inject({ method: 'GET', url: '/v2/brands/acme.com', headers: bearer(key) })));

@@ -11,8 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, type ErrorCode } from '../../src/domain/errors.js';
 import { rawErrorResponse } from '../../src/http/client-errors.js';
 import { buildApp } from '../../src/http/app.js';
+import { docUrl } from '../../src/http/doc-urls.js';
 import { appDepsFor } from '../../src/main/app-deps.js';
 import { AccessSales } from '../../src/payments/access-sales.js';
+import { noStandingAccess } from '../../src/payments/standing-access.js';
 import { LinkChecker, urlsInHeaders, urlsInJson } from '../helpers/link-checker.js';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { sampleBrand } from '../store/sample-brand.js';
@@ -69,7 +71,7 @@ async function internalError(): Promise<Answer> {
 }
 
 /**
- * Standing access on the same services but another sale: off (null: payments_not_configured), or one whose
+ * Standing access on the same services but another sale: off (noStandingAccess: payments_not_configured), or one whose
  * delivery fails after the payment (access_purchase_pending). Signs a purchase of 1 USD against the stack's own
  * offer when `pay` is set.
  */
@@ -85,7 +87,7 @@ async function accessAnswer(failing: boolean, pay: boolean): Promise<Answer> {
         logger: stack.services.logger,
         beforeDelivery: () => Promise.reject(new Error('injected: the answer could not be written')),
       })
-    : null;
+    : noStandingAccess(docUrl(PUBLIC_URL, 'standingAccess'));
   const app = await buildApp({ ...appDepsFor(stack.services), access: sales });
   try {
     const headers = pay ? { 'payment-signature': await (await newWallet(stack.services.store, 1_000_000n)).pay(challengeOf((await inject('POST', '/v2/agents/access?usd=1')).headers)) } : {};

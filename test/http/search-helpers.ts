@@ -10,6 +10,7 @@ import type { Brand } from '../../src/domain/brand.js';
 import { buildApp } from '../../src/http/app.js';
 import { appDepsFor } from '../../src/main/app-deps.js';
 import type { Services } from '../../src/main/services.js';
+import { NO_METRICS } from '../../src/platform/metrics.js';
 import { sampleBrand } from '../store/sample-brand.js';
 
 export const T0 = new Date('2026-11-02T09:00:00.000Z');
@@ -52,7 +53,7 @@ export async function gatedApp(services: Services, search: ProductPolicy, option
     clock: () => clock.now,
   });
   // A second app over the same services: request metrics stay with the stack's own app (one registration each).
-  const app = await buildApp({ ...appDepsFor(services), metrics: null, search: { gate, brands: services.brandSearch } });
+  const app = await buildApp({ ...appDepsFor(services), metrics: { registry: NO_METRICS, token: null }, search: { gate, brands: services.brandSearch } });
   await app.ready();
   return { app, gate, usage, clock };
 }

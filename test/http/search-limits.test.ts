@@ -14,8 +14,9 @@ import { ClientIds } from '../../src/billing/client-ids.js';
 import { buildApp } from '../../src/http/app.js';
 import { appDepsFor } from '../../src/main/app-deps.js';
 import { createLogger } from '../../src/platform/logger.js';
+import { NO_METRICS } from '../../src/platform/metrics.js';
 import { BrandSearch } from '../../src/search/brand-search.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../store/open-store.js';
 import { startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { gatedApp, saveHeld, type GatedApp } from './search-helpers.js';
 import { describeEachBackend } from '../helpers/backends.js';
@@ -128,7 +129,7 @@ describeEachBackend('search limits', (backend) => {
       const logs: string[] = [];
       const brands = new BrandSearch(down.store, (key) => key, { timeoutMs: 2000, referenceCheckMs: 60_000, logger: createLogger({ level: 'warn', destination: new Writable({ write: (chunk: Buffer, _enc, done) => done(logs.push(chunk.toString('utf8')) > 0 ? null : undefined) }) }) });
       await down.store.close();
-      const app = await buildApp({ ...appDepsFor(stack.services), metrics: null, search: { gate: stack.services.clientIdGate, brands } });
+      const app = await buildApp({ ...appDepsFor(stack.services), metrics: { registry: NO_METRICS, token: null }, search: { gate: stack.services.clientIdGate, brands } });
       try {
         const { id, orgId } = await newClientId();
         await stack.services.clientIdUsage.flush();

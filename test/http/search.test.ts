@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientIds } from '../../src/billing/client-ids.js';
-import { loadClientIdConfig } from '../../src/config/client-id-config.js';
+import { loadConfig } from '../../src/config/config.js';
 import type { Brand } from '../../src/domain/brand.js';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { gatedApp, iconKeyFor, saveHeld } from './search-helpers.js';
@@ -155,7 +155,7 @@ describeEachBackend('brand search', (backend) => {
 
     it('limits 200 requests per address within the window (spec 8 default): 429 rate_limited naming the code; another address passes', async () => {
       // The default limits, on a clock that stands still (the bucket refills with time: no wall clock in the test).
-      const defaults = loadClientIdConfig({});
+      const defaults = loadConfig({}).clientIds;
       const gated = await gatedApp(stack.services, { perClientId: defaults.search.perClientId, perIp: defaults.search.perIp, allowance: { free: defaults.search.allowanceFree, paid: defaults.search.allowancePaid } }, { windowMs: defaults.windowMs });
       const own = (await ids.create(orgId)).id;
       const from = (ip: string, name = '-') => gated.app.inject({ method: 'GET', url: `/v2/search/${name}?c=${own}`, remoteAddress: ip });
@@ -176,7 +176,7 @@ describeEachBackend('brand search', (backend) => {
     });
 
     it('uses the spec\'s limits by default: 6,000 per 5 minutes per client ID, 200 per address, 500,000 a month free', () => {
-      const config = loadClientIdConfig({});
+      const config = loadConfig({}).clientIds;
       expect(config.search).toMatchObject({ perClientId: 6000, perIp: 200, allowanceFree: 500_000 });
       expect(config.windowMs).toBe(300_000);
     });

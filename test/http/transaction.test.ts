@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_HOSTS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { holdBrand } from '../../eval/transactions/eval-store.js';
-import { challengeOf, newWallet, PRICE } from '../payments/x402-wallet.js';
+import { evm, Mppx } from 'mppx/client';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { ASSET, challengeOf, NETWORK, newWallet, PRICE } from '../payments/x402-wallet.js';
 import { describeEachBackend } from '../helpers/backends.js';
 
 describeEachBackend('transaction route', (backend) => {
@@ -102,15 +104,6 @@ describeEachBackend('transaction route', (backend) => {
       expect(await stack.services.meter.exactUsed(orgId)).toBe(0);
     });
 
-    it('402 with a payment challenge without a credential; 403 for an unknown key', async () => {
-      const body = { transactionLabel: 'SQ *BLUE BOTTLE COF 4', countryCode: 'US' };
-      const unpaid = await post(body);
-      expect(unpaid.statusCode).toBe(402);
-      expect(unpaid.json().pricing.route).toBe(URL_PATH);
-      const bad = await post(body, bearer('bb_live_nope'));
-      expect(bad.statusCode).toBe(403);
-    });
-
     it('pay per request (x402): 0.10 USD taken for a returned brand, nothing for no match', async () => {
       const body = { transactionLabel: 'SQ *BLUE BOTTLE COF 4', countryCode: 'US' };
       const challenge = challengeOf((await post(body)).headers);
@@ -127,6 +120,23 @@ describeEachBackend('transaction route', (backend) => {
       expect(refused.statusCode).toBe(400);
       expect(refused.json().message).toBe('Failed to enrich transaction');
       expect(await other.balance()).toBe(PRICE);
+    });
+
+    it('pay per request (MPP): a credential pays for the exact request it was challenged for, not another descriptor', async () => {
+      const account = privateKeyToAccount(generatePrivateKey());
+      await stack.services.store.creditLedger(NETWORK, ASSET, account.address, 1_000_000n);
+      const mppx = Mppx.create({ methods: [evm.charge({ account, networks: [84532], authorization: { name: 'USDC', version: '2' } })], polyfill: false });
+      const body = { transactionLabel: 'SQ *BLUE BOTTLE COF 4', countryCode: 'US' };
+      const unpaid = await post(body);
+      const credential = await mppx.createCredential(new Response(unpaid.body, { status: 402, headers: unpaid.headers as Record<string, string> }));
+      const another = await post({ ...body, transactionLabel: 'SQ *BLUE BOTTLE COF 5' }, { authorization: credential });
+      expect(another.statusCode).toBe(402);
+      const paid = await post(body, { authorization: credential });
+      expect(paid.statusCode).toBe(200);
+      expect(paid.headers['payment-receipt']).toBeTruthy();
+      // The response was lost: the retry of the same request is served from the same payment.
+      expect((await post(body, { authorization: credential })).statusCode).toBe(200);
+      expect(await stack.services.store.ledgerBalance(NETWORK, ASSET, account.address)).toBe(1_000_000n - PRICE);
     });
 
     it('503 (retry) when the merchant is known but its site cannot be read now; never charged', async () => {
@@ -146,16 +156,6 @@ describeEachBackend('transaction route', (backend) => {
       expect(res.statusCode).toBe(200);
       expect(res.json().domain).toBe(FIXTURE_HOSTS.northwind);
       expect(res.headers['x-bf-match-source']).toBe('domain');
-      expect(await stack.services.meter.exactUsed(orgId)).toBe(1);
-    });
-
-    it('429 once the quota is used up (no overage): the same as a lookup', async () => {
-      const { key, orgId } = await stack.newKey({ quota: 1, overage: false });
-      const body = { transactionLabel: 'SQ *BLUE BOTTLE COF 4', countryCode: 'US' };
-      expect((await post(body, bearer(key))).statusCode).toBe(200);
-      const res = await post(body, bearer(key));
-      expect(res.statusCode).toBe(429);
-      expect(res.json().message).toBe('API key quota exceeded');
       expect(await stack.services.meter.exactUsed(orgId)).toBe(1);
     });
 

@@ -24,7 +24,7 @@ describe('JobRetention (the worker processes’ sweep of finished jobs)', () => 
   beforeEach(async () => {
     temp = await tempSqlite();
     await temp.store.migrate();
-    queue = createSqlJobQueue(temp.db, 'sqlite');
+    queue = createSqlJobQueue(temp.database);
     lines = [];
   });
   afterEach(async () => temp.cleanup());

@@ -16,7 +16,7 @@ import PgBoss from 'pg-boss';
 import { JOB_NAMES } from '../../src/jobs/queue.js';
 import type { JobQueue } from '../../src/jobs/queue.js';
 import { createSqlJobQueue } from '../../src/jobs/sql/sql-job-queue.js';
-import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { openPostgresStore } from '../store/open-store.js';
 import { DEFAULT_TEST_PG_URL } from '../setup/optional-backends.js';
 
 const URL = process.env['BRANDBASE_TEST_PG_URL'] ?? DEFAULT_TEST_PG_URL;
@@ -79,10 +79,10 @@ async function floodPositionPgBoss(): Promise<number> {
 
 async function withSqlQueue<T>(run: (queue: JobQueue) => Promise<T>): Promise<T> {
   const schema = schemaName('sqlm');
-  const { store, db } = await openPostgresStore({ url: URL, schema });
+  const { store, database } = await openPostgresStore({ url: URL, schema });
   try {
     await store.migrate();
-    return await run(createSqlJobQueue(db, 'postgres'));
+    return await run(createSqlJobQueue(database));
   } finally {
     await store.close();
     await dropSchema(schema);

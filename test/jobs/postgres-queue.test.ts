@@ -9,11 +9,11 @@ async function openHarness(url: string): Promise<QueueHarness> {
   const temp = await tempPostgres(url);
   await temp.store.migrate();
   return {
-    queue: createSqlJobQueue(temp.db, 'postgres'),
+    queue: createSqlJobQueue(temp.database),
     // A second pg Pool on the same schema: its own connections, as another process would hold.
     async openPeer() {
       const peer = await temp.openPeer();
-      return { queue: createSqlJobQueue(peer.db, 'postgres'), close: () => peer.store.close() };
+      return { queue: createSqlJobQueue(peer.database), close: () => peer.store.close() };
     },
     insertActiveRow: (id, name, key) => insertActiveJobRow(temp.db, id, name, key),
     cleanup: temp.cleanup,

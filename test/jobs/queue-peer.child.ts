@@ -5,7 +5,7 @@
  */
 import { createSqlJobQueue } from '../../src/jobs/sql/sql-job-queue.js';
 import type { JobQueue } from '../../src/jobs/queue.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../store/open-store.js';
 import type { PeerReply, PeerRequest } from './queue-peer-protocol.js';
 
 async function serve(queue: JobQueue, request: PeerRequest): Promise<PeerReply> {
@@ -21,8 +21,8 @@ async function serve(queue: JobQueue, request: PeerRequest): Promise<PeerReply> 
 
 const file = process.argv[2];
 if (file === undefined || process.send === undefined) throw new Error('usage: child of queue-peer-process.ts, with the SQLite file as argument');
-const { db } = await openSqliteStore({ file });
-const queue = createSqlJobQueue(db, 'sqlite');
+const { database } = await openSqliteStore({ file });
+const queue = createSqlJobQueue(database);
 process.on('message', (request: PeerRequest) => {
   void serve(queue, request).then((reply) => process.send?.(reply));
 });

@@ -10,7 +10,7 @@ async function openHarness(): Promise<QueueHarness> {
   await temp.store.migrate();
   const peers: Array<{ kill(): Promise<void> }> = [];
   return {
-    queue: createSqlJobQueue(temp.db, 'sqlite'),
+    queue: createSqlJobQueue(temp.database),
     // Another OS process on the same file: better-sqlite3 is synchronous, so a second handle in this thread
     // would wait on our own lock for busy_timeout instead of running concurrently.
     async openPeer() {

@@ -14,7 +14,7 @@ let queue: SqlJobQueue;
 beforeEach(async () => {
   db = await tempSqlite();
   await db.store.migrate();
-  queue = new SqlJobQueue(db.db, 'sqlite');
+  queue = new SqlJobQueue(db.database);
 });
 afterEach(async () => db.cleanup());
 

@@ -78,7 +78,7 @@ beforeAll(async () => {
   const fetcher = new SafeFetcher({ hostMap: sites.hostMap });
   indexer = new BrandIndexer(db.store, (domain) => crawlBrand(domain, { fetcher, assets }, { timeoutMs: 60_000 }), silentLogger());
   lookup = new BrandLookup(db.store, new BrandCache(60_000, new AssetUrls('http://brandbase.test/assets/')), indexer);
-  scheduler = new CrawlScheduler(new SqlJobQueue(db.db, db.dialect), 1000);
+  scheduler = new CrawlScheduler(new SqlJobQueue(db.database), 1000);
 }, 120_000);
 
 afterAll(async () => {

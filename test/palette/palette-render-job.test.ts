@@ -163,7 +163,7 @@ describe.skipIf(chromium === null)('palette background render in Chromium', { ta
       db = await tempSqlite();
       await db.store.migrate();
       assets = tempAssets();
-      queue = new SqlJobQueue(db.db, db.dialect);
+      queue = new SqlJobQueue(db.database);
       renderer = new BrowserRenderer({ executablePath: chromium ?? '', fetcher: fetcher(), userAgent: USER_AGENT });
     });
 

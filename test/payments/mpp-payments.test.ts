@@ -1,17 +1,18 @@
 /**
- * MPP pay-per-request on GET /v2/brands/* (spec 5.2, ADR 0028): the real `mppx` client (`Mppx.create` with the
- * evm charge method and a viem local account, `fetch` against a server listening on loopback) pays through the
- * `WWW-Authenticate: Payment` challenge of the same 402 that carries x402's; the server validates with mppx and
- * settles on the embedded ledger. The two-minute same-credential rule of 5.2.4 and the no-charge 404.
+ * MPP pay-per-request on GET /v2/brands/* (spec 5.2, ADR 0028): credentials the real `mppx` client builds
+ * (`Mppx.create` with the evm charge method and a viem local account) from the `WWW-Authenticate: Payment`
+ * challenge; the server validates with mppx and settles on the embedded ledger. The two-minute same-credential rule
+ * of 5.2.4 across route templates, the no-charge 404, refusals and concurrent copies. The challenge and a payment
+ * through `mppx.fetch` on loopback, on every payable route, are in test/billable/common-route-tests.ts.
  */
 import { Receipt } from 'mppx';
-import { evm, Mppx } from 'mppx/client';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../src/domain/errors.js';
 import { brandIdForDomain } from '../../src/domain/ids.js';
 import { startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { sampleBrand } from '../store/sample-brand.js';
-import { ASSET, NETWORK, PRICE } from './x402-wallet.js';
+import { newMppWallet, type MppWallet } from './mpp-wallet.js';
+import { PRICE } from './x402-wallet.js';
 import { describeEachBackend } from '../helpers/backends.js';
 
 describeEachBackend('MPP payments', (backend) => {
@@ -25,42 +26,16 @@ describeEachBackend('MPP payments', (backend) => {
 
   afterAll(async () => stack?.close());
 
-  async function client(funds: bigint) {
-    const account = privateKeyToAccount(generatePrivateKey());
-    if (funds > 0n) await stack.services.store.creditLedger(NETWORK, ASSET, account.address, funds);
-    const mppx = Mppx.create({ methods: [evm.charge({ account, networks: [84532], authorization: { name: 'USDC', version: '2' } })], polyfill: false });
-    return { account, mppx, balance: () => stack.services.store.ledgerBalance(NETWORK, ASSET, account.address) };
-  }
+  const client = (funds: bigint): Promise<MppWallet> => newMppWallet(stack.services.store, funds);
 
   /** A credential for the 402 of `url`, as the mppx client builds it. */
-  async function credentialFor(mppx: Awaited<ReturnType<typeof client>>['mppx'], url: string): Promise<string> {
+  async function credentialFor(mppx: MppWallet['mppx'], url: string): Promise<string> {
     const res = await stack.app.inject({ url });
     const challenge = new Response(res.body, { status: res.statusCode, headers: res.headers as Record<string, string> });
     return mppx.createCredential(challenge);
   }
 
   describe('MPP', () => {
-    it('the 402 carries a WWW-Authenticate: Payment challenge next to PAYMENT-REQUIRED', async () => {
-      const res = await stack.app.inject({ url: '/v2/brands/acme.com' });
-      expect(res.statusCode).toBe(402);
-      expect(String(res.headers['www-authenticate'])).toMatch(/^Payment id="[^"]+", realm="brandbase.test", method="evm", intent="charge", request="/);
-      expect(res.headers['payment-required']).toBeDefined();
-    });
-
-    it('the mppx client pays on loopback: 200, a Payment-Receipt, the price moved once, one ledger row', async () => {
-      const payer = await client(1_000_000n);
-      const address = await stack.app.listen({ port: 0, host: '127.0.0.1' });
-      const res = await payer.mppx.fetch(`${address}/v2/brands/acme.com`);
-      expect(res.status).toBe(200);
-      expect(((await res.json()) as { domain: string }).domain).toBe('acme.com');
-      const receipt = Receipt.fromResponse(res);
-      expect(receipt).toMatchObject({ method: 'evm', status: 'success' });
-      expect(await payer.balance()).toBe(1_000_000n - PRICE);
-      const rows = (await stack.services.store.listPayments({ limit: 1000 })).filter((p) => p.payer === payer.account.address.toLowerCase());
-      expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ method: 'mpp', amount: PRICE, transaction: receipt.reference, route: '/v2/brands/{identifier}' });
-    });
-
     it('the same credential within two minutes is served again from the payment taken, never charged twice', async () => {
       const payer = await client(1_000_000n);
       const credential = await credentialFor(payer.mppx, '/v2/brands/acme.com');
@@ -70,18 +45,46 @@ describeEachBackend('MPP payments', (backend) => {
       expect(again.statusCode).toBe(200);
       expect(Receipt.deserialize(String(again.headers['payment-receipt'])).reference).toBe(Receipt.deserialize(String(first.headers['payment-receipt'])).reference);
       expect(await payer.balance()).toBe(1_000_000n - PRICE);
-      // On another route template it is a replay.
+      // On another route template it pays for nothing: the challenge was issued for the request it answered.
       expect((await stack.app.inject({ url: '/v2/brands/domain/acme.com', headers: { authorization: credential } })).statusCode).toBe(402);
     });
 
-    it('a 404 is not charged and the same credential then pays for a brand once', async () => {
+    it('a 404 is not charged and the same credential then pays for the same request once its brand is held', async () => {
       const payer = await client(1_000_000n);
-      const credential = await credentialFor(payer.mppx, '/v2/brands/acme.com');
-      const missing = await stack.app.inject({ url: `/v2/brands/${brandIdForDomain('never-indexed.test')}`, headers: { authorization: credential } });
+      const url = `/v2/brands/${brandIdForDomain('indexed-later.test')}`;
+      const credential = await credentialFor(payer.mppx, url);
+      const missing = await stack.app.inject({ url, headers: { authorization: credential } });
       expect(missing.statusCode).toBe(404);
       expect(await payer.balance()).toBe(1_000_000n);
-      expect((await stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: credential } })).statusCode).toBe(200);
+      const now = new Date();
+      await stack.services.store.saveBrand({ brand: sampleBrand('indexed-later.test'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'indexed-later.test' }]);
+      expect((await stack.app.inject({ url, headers: { authorization: credential } })).statusCode).toBe(200);
       expect(await payer.balance()).toBe(1_000_000n - PRICE);
+    });
+
+    it('a credential paid for one brand serves a retry of that request only: other brands are refused, nothing more is charged', async () => {
+      const payer = await client(1_000_000n);
+      const now = new Date();
+      for (const domain of ['other-one.test', 'other-two.test']) {
+        await stack.services.store.saveBrand({ brand: sampleBrand(domain), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: domain }]);
+      }
+      // The mppx client answers the 402 of acme.com; the credential pays for that request.
+      const credential = await credentialFor(payer.mppx, '/v2/brands/acme.com');
+      const first = await stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: credential } });
+      expect(first.statusCode).toBe(200);
+      expect(await payer.balance()).toBe(1_000_000n - PRICE);
+      for (const other of ['/v2/brands/other-one.test', '/v2/brands/other-two.test', '/v2/brands/acme.com?palette=true', '/v2/context/acme.com']) {
+        const res = await stack.app.inject({ url: other, headers: { authorization: credential } });
+        expect(res.statusCode, other).toBe(402);
+        expect(res.json<{ message: string }>().message, other).toBe(ERROR_CODES.payment_invalid.message);
+        expect(String(res.headers['www-authenticate']), other).toMatch(/^Payment /);
+      }
+      // The retry of the very request it paid for is served from that payment.
+      const retry = await stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: credential } });
+      expect(retry.statusCode).toBe(200);
+      expect(Receipt.deserialize(String(retry.headers['payment-receipt'])).reference).toBe(Receipt.deserialize(String(first.headers['payment-receipt'])).reference);
+      expect(await payer.balance()).toBe(1_000_000n - PRICE);
+      expect((await stack.services.store.listPayments({ limit: 1000 })).filter((p) => p.payer === payer.account.address.toLowerCase())).toHaveLength(1);
     });
 
     it('refuses a tampered credential and a wallet without funds, charging nothing', async () => {

@@ -1,6 +1,8 @@
 /** Payment settings: defaults for the embedded offline case, and the refusals that keep money settings exact. */
 import { describe, expect, it } from 'vitest';
-import { loadPaymentsConfig } from '../../src/config/payments-config.js';
+import { loadConfig } from '../../src/config/config.js';
+
+const loadPaymentsConfig = (env: Record<string, string>) => loadConfig(env).payments;
 
 describe('payment settings', () => {
   it('default to x402 and MPP on Base Sepolia USDC, 100000 base units, settled by the embedded facilitator', () => {

@@ -7,6 +7,7 @@
 import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../src/domain/errors.js';
 import { brandIdForDomain } from '../../src/domain/ids.js';
 import type { PaymentRequired } from '@x402/core/types';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
@@ -53,8 +54,8 @@ describeEachBackend('x402 payments', (backend) => {
       expect(required.accepts).toEqual([
         { scheme: 'exact', network: NETWORK, amount: '100000', asset: ASSET, payTo: PAY_TO, maxTimeoutSeconds: 300, extra: { name: 'USDC', version: '2' } },
       ]);
-      // The route template, never the identifier asked for (an email address here).
-      expect(required.resource.url).toBe('http://brandbase.test/v2/brands/{identifier}');
+      // The asking route's template, never the identifier asked for (an email address here).
+      expect(required.resource.url).toBe('http://brandbase.test/v2/brands/domain/{identifier}');
       expect(res.headers['payment-required']).not.toContain('someone');
     });
   });
@@ -129,7 +130,13 @@ describeEachBackend('x402 payments', (backend) => {
       expect((await get('/v2/brands/acme.com', header)).statusCode).toBe(200);
       const again = await get('/v2/brands/acme.com', header);
       expect(again.statusCode).toBe(402);
+      // The documented code (docs/errors.md), not the facilitator's "nonce already used" refusal.
+      expect(again.json<{ message: string }>().message).toBe(ERROR_CODES.payment_replayed.message);
+      expect(again.json<Record<string, unknown>>()).not.toHaveProperty('reason');
       expect(await wallet.balance()).toBe(1_000_000n - PRICE);
+      // Presented for another brand, it is the same used payment.
+      await seed('acme-two.com');
+      expect((await get('/v2/brands/acme-two.com', header)).json<{ message: string }>().message).toBe(ERROR_CODES.payment_replayed.message);
     });
 
     it('serves exactly one of 50 concurrent copies of one payment and charges it once', async () => {

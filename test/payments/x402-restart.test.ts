@@ -3,9 +3,9 @@
  * database before any answer existed, so the restarted service (another set of connections to the same SQLite
  * file or PostgreSQL schema) refuses the same payment, never charges it twice, and reconciles what the embedded ledger already moved.
  */
-import type { HTTPRequestContext } from '@x402/core/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerTransactionHash } from '../../src/payments/ledger-evm-signer.js';
+import { requestDigest } from '../../src/usecases/credential-payer.js';
 import { startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { ASSET, challengeOf, NETWORK, newWallet, PRICE, type Wallet } from './x402-wallet.js';
@@ -16,27 +16,11 @@ describeEachBackend('x402 restart', (backend) => {
   let after: TestStack | undefined;
   const ROUTE = '/v2/brands/{identifier}';
 
-  function contextFor(header: string): HTTPRequestContext {
-    const headers: Record<string, string> = { 'payment-signature': header };
-    return {
-      path: '/v2/brands/acme.com',
-      method: 'GET',
-      adapter: {
-        getHeader: (name) => headers[name.toLowerCase()],
-        getMethod: () => 'GET',
-        getPath: () => '/v2/brands/acme.com',
-        getUrl: () => 'http://brandbase.test/v2/brands/acme.com',
-        getAcceptHeader: () => 'application/json',
-        getUserAgent: () => 'test',
-      },
-    };
-  }
-
   /** Verifies and claims the payment as the request would, then stops: no answer, no settlement. */
   async function verifyAndStop(stack: TestStack, header: string): Promise<void> {
     const payments = stack.services.payments;
     if (!payments) throw new Error('payments are off');
-    const paid = await payments.verify(contextFor(header), header, ROUTE);
+    const paid = await payments.verify(header, { method: 'GET', template: ROUTE, request: requestDigest(['/v2/brands/acme.com', '']) });
     await paid.claim();
   }
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { embeddedFile } from '../../src/refdata/embedded-reference-data.js';
 import { importReferenceFile } from '../../src/refdata/import/import-file.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../store/open-store.js';
 
 const FILES = [
   { file: 'listings.csv.gz', format: 'brandbase-listings', table: 'ref_listings' },

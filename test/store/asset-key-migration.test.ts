@@ -3,11 +3,12 @@
  * becomes its key, page by page; anything else in the record is left as it was, and running it again changes
  * nothing.
  */
-import { Migrator, sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Brand } from '../../src/domain/brand.js';
 import { brandIdForDomain, brandUrn } from '../../src/domain/ids.js';
 import { convertAssetUrlsToKeys, recordWithAssetKeys } from '../../src/store/kysely/asset-key-migration.js';
+import { migrateToLatest } from '../../src/db/migrations.js';
 import { MIGRATIONS } from '../../src/store/kysely/migrations.js';
 import type { Database } from '../../src/store/kysely/schema.js';
 import { sampleBrand } from './sample-brand.js';
@@ -16,12 +17,8 @@ import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite, type TempDatabase } f
 const key = (c: string, ext: string) => `${c.repeat(64)}.${ext}`;
 
 async function migrateBefore0004(temp: TempDatabase): Promise<void> {
-  const db = temp.db as unknown as Kysely<unknown>;
-  const schema = temp.dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
   const earlier = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name < '0004_asset_keys'));
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => earlier }, ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
+  await migrateToLatest(temp.database, [earlier]);
 }
 
 /** A record as written before 0004: asset URLs under whatever public URL the crawling process had. */

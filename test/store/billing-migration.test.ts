@@ -2,19 +2,15 @@
  * 0002_billing on a database that already holds 0001 data: organizations keep their plan and quota and get the
  * defaults (no own spending or rate limit, no contacts, no prepaid credits); old ledger entries count as quota.
  */
-import { Migrator, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrations.js';
 import { MIGRATIONS } from '../../src/store/kysely/migrations.js';
 import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite, type TempDatabase } from './temp-database.js';
 
-async function migrateTo0001(db: Kysely<unknown>, dialect: string, schema?: string): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => ({ '0001_initial': MIGRATIONS['0001_initial']! }) },
-    ...(dialect === 'postgres' && schema ? { migrationTableSchema: schema } : {}),
-  });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
+async function migrateTo0001(database: Database): Promise<void> {
+  await migrateToLatest(database, [{ '0001_initial': MIGRATIONS['0001_initial']! }]);
 }
 
 // The PostgreSQL case is always collected (skipped without a server) so the end-of-run report counts it.
@@ -33,8 +29,7 @@ for (const { name, open, skip, options } of cases) describe.skipIf(skip)(`migrat
   it('keeps 0001 data and gives it the billing defaults', async () => {
     temp = await open();
     const db = temp.db as unknown as Kysely<unknown>;
-    const schema = temp.dialect === 'postgres' ? ((await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s ?? undefined) : undefined;
-    await migrateTo0001(db, temp.dialect, schema);
+    await migrateTo0001(temp.database);
     await sql`insert into organizations (id, name, plan, quota, created_at) values ('org_old', 'Old Co', 'paid', 50, 1000)`.execute(db);
     await sql`insert into usage_ledger (id, org_id, key_id, credits, reason, created_at) values ('use_old', 'org_old', null, 7, 'brand.lookup', 2000)`.execute(db);
     await temp.store.migrate();

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqlJobQueue } from '../../src/jobs/sql/sql-job-queue.js';
 import { JOB_NAMES } from '../../src/jobs/queue.js';
 import type { Database } from '../../src/store/kysely/schema.js';
-import type { SqlDialect } from '../../src/store/kysely/write-transaction.js';
+import type { TestDialect } from './temp-database.js';
+import type { Database as KernelDatabase } from '../../src/db/database.js';
 import type { Store } from '../../src/store/store.js';
 import { sampleBrand } from './sample-brand.js';
 
@@ -20,8 +21,9 @@ const DAY = 86_400_000;
 
 interface Opened {
   store: Store;
+  database: KernelDatabase;
   db: Kysely<Database>;
-  dialect: SqlDialect;
+  dialect: TestDialect;
   openPeer(): Promise<{ store: Store }>;
   cleanup(): Promise<void>;
 }
@@ -36,7 +38,7 @@ export function refreshStoreContract(name: string, open: () => Promise<Opened>):
       opened = await open();
       store = opened.store;
       await store.migrate();
-      queue = new SqlJobQueue(opened.db, opened.dialect);
+      queue = new SqlJobQueue(opened.database);
     });
     afterAll(async () => {
       await opened.cleanup();

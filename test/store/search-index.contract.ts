@@ -13,7 +13,7 @@ import { brandIdForDomain } from '../../src/domain/ids.js';
 import { normalizeName, tickerQuery, typoVariants } from '../../src/domain/search-text.js';
 import { importReferenceFile } from '../../src/refdata/import/import-file.js';
 import type { Database } from '../../src/store/kysely/schema.js';
-import type { SqlDialect } from '../../src/store/kysely/write-transaction.js';
+import type { TestDialect } from './temp-database.js';
 import type { SearchNameRow, Store } from '../../src/store/store.js';
 import { sampleBrand } from './sample-brand.js';
 
@@ -33,7 +33,7 @@ GLMR,Glimmercoin,glimmercoin.test,3,test,2026-01-01
 export interface SearchContractDatabase {
   store: Store;
   db: Kysely<Database>;
-  dialect: SqlDialect;
+  dialect: TestDialect;
   cleanup: () => Promise<void>;
 }
 
@@ -48,7 +48,7 @@ async function domainsFor(store: Store, query: string, similar = false): Promise
 }
 
 /** The plan lines of a statement (SQLite `explain query plan`, PostgreSQL `explain` with sequential scans off). */
-async function plan(db: Kysely<Database>, dialect: SqlDialect, statement: string): Promise<string> {
+async function plan(db: Kysely<Database>, dialect: TestDialect, statement: string): Promise<string> {
   if (dialect === 'sqlite') {
     const { rows } = await sql.raw<{ detail: string }>(`explain query plan ${statement}`).execute(db);
     return rows.map((r) => r.detail).join('\n');
@@ -69,7 +69,7 @@ export function searchIndexContract(name: string, open: () => Promise<SearchCont
   describe(`Store contract, search index: ${name}`, () => {
     let store: Store;
     let db: Kysely<Database>;
-    let dialect: SqlDialect;
+    let dialect: TestDialect;
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {

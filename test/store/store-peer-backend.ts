@@ -1,6 +1,5 @@
 /** How a child process opens the parent's test database: the SQLite file, or the PostgreSQL URL and schema. */
-import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openPostgresStore, openSqliteStore } from './open-store.js';
 import type { Store } from '../../src/store/store.js';
 
 export type BackendSpec = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema: string };

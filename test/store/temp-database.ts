@@ -9,18 +9,22 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { inject } from 'vitest';
+import type { Database as KernelDatabase } from '../../src/db/database.js';
 import type { Database } from '../../src/store/kysely/schema.js';
-import type { SqlDialect } from '../../src/store/kysely/write-transaction.js';
-import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openPostgresStore, openSqliteStore } from './open-store.js';
 import type { Store } from '../../src/store/store.js';
+
+/** Which backend a suite runs on: for the few assertions that read each backend's own catalog (query plans). */
+export type TestDialect = 'sqlite' | 'postgres';
 
 export interface TempDatabase {
   store: Store;
+  /** The kernel's handle the store runs on: give it to the job queue (`new SqlJobQueue(temp.database)`). */
+  database: KernelDatabase;
   db: Kysely<Database>;
-  dialect: SqlDialect;
+  dialect: TestDialect;
   /** Another, independent connection (pool / better-sqlite3 handle) to the same database; closed by cleanup. */
-  openPeer(): Promise<{ store: Store; db: Kysely<Database> }>;
+  openPeer(): Promise<{ store: Store; database: KernelDatabase; db: Kysely<Database> }>;
   cleanup(): Promise<void>;
 }
 
@@ -37,9 +41,10 @@ export async function tempSqlite(): Promise<TempDatabase & { file: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'brandbase-store-'));
   const file = join(dir, 'nested', 'brandbase.db');
   const peers: Store[] = [];
-  const { store, db } = await openSqliteStore({ file });
+  const { store, database, db } = await openSqliteStore({ file });
   return {
     store,
+    database,
     db,
     file,
     dialect: 'sqlite',
@@ -69,9 +74,10 @@ async function dropSchema(url: string, schema: string): Promise<void> {
 export async function tempPostgres(url: string): Promise<TempDatabase & { schema: string }> {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const peers: Store[] = [];
-  const { store, db } = await openPostgresStore({ url, schema });
+  const { store, database, db } = await openPostgresStore({ url, schema });
   return {
     store,
+    database,
     db,
     schema,
     dialect: 'postgres',

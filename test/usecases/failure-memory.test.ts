@@ -67,7 +67,7 @@ beforeEach(async () => {
   });
   const indexer = new BrandIndexer(store, crawl, silentLogger(), { now: () => new Date(clock), failureMemory: { baseMs: MEMORY_MS, maxMs: 3_600_000 } });
   const lookup = new BrandLookup(store, new BrandCache(60_000, new AssetUrls('http://brandbase.test/assets/')), indexer);
-  queue = new SqlJobQueue(db.db, db.dialect);
+  queue = new SqlJobQueue(db.database);
   const scheduler = new CrawlScheduler(queue, 1000);
   deps = { lookup, batch: new BatchLookup(lookup, scheduler), scheduler, rule: new ChargeRule(null), batchItemTimeoutMs: 10_000, batchResponseMaxBytes: 1024 * 1024 };
 });

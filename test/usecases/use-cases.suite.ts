@@ -54,7 +54,7 @@ function stackOn(db: TempDatabase, store: BrandStore = db.store, overrides: Part
   const cache = new BrandCache(60_000, new AssetUrls('http://brandbase.test/assets/'));
   const indexer = new BrandIndexer(store, () => Promise.resolve({ ok: false, reason: 'unreachable', message: 'no site in this test' }), silentLogger());
   const lookup = new BrandLookup(store, cache, indexer);
-  const queue = new SqlJobQueue(db.db, db.dialect);
+  const queue = new SqlJobQueue(db.database);
   const scheduler = new CrawlScheduler(queue, 1000);
   const deps: UseCaseDeps = {
     lookup,

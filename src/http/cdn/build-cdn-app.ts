@@ -20,7 +20,7 @@ export async function buildCdnApp(deps: CdnDeps): Promise<FastifyInstance> {
   app.decorateRequest('resolvedDomain', null);
   installRequestLogging(app);
   // On its own port the CDN is scraped through the process's metrics (its routes are their own templates).
-  if (deps.metrics) installRequestMetrics(app, deps.metrics);
+  installRequestMetrics(app, deps.metrics);
   app.setNotFoundHandler((_request, reply) => reply.code(404).header('x-bf-error', 'route_not_found').send({ message: ERROR_CODES.route_not_found.message, code: 'route_not_found' }));
   app.setErrorHandler((error, request, reply) => {
     const status = (error as { statusCode?: number }).statusCode;

@@ -15,6 +15,6 @@ export interface CdnDeps {
   path: string;
   /** On the API's listener: the one host name the CDN answers for (null: any). Ignored by buildCdnApp. */
   host: string | null;
-  /** Counts the CDN listener's requests (BRANDBASE_CDN_PORT) like the API's (ADR 0039); unset: not counted. */
-  metrics?: MetricsRegistry;
+  /** Counts the CDN listener's requests (BRANDBASE_CDN_PORT) like the API's (ADR 0039); `NO_METRICS`: not counted. */
+  metrics: MetricsRegistry;
 }

@@ -1,14 +1,15 @@
 /**
  * The logo CDN route (issue 20 item 3, docs/logo-cdn.md, ADR 0034): `{path}/{identifier}[/{key}/{value}]...[.ext]`
- * with `?c=CLIENT_ID`. Parses the grammar (400 with the exact reason in `x-bf-error`), admits the client ID through
- * the gate (product `logo`), asks the CDN for the bytes and writes the caching headers. Registered on its own
+ * with `?c=CLIENT_ID`. Parses the grammar (400 with the exact reason in `x-bf-error`), hands the client ID and the
+ * request to the use case (usecases/logo-cdn-answer.ts: the gate admits it on the product `logo`, as search admits
+ * its own, then the CDN answers) and writes the caching headers or the refusal. Registered on its own
  * Fastify instance (build-cdn-app.ts) or on the API's, under a path prefix or for one host name.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CdnAnswer } from '../../cdn/logo-cdn.js';
 import { negotiatedFormat, parseLogoCdnPathCached } from '../../cdn/logo-cdn-request.js';
-import type { ClientIdRefusal } from '../../domain/client-ids.js';
-import { ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
+import { ApiError, ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
+import { answerLogoRequest } from '../../usecases/logo-cdn-answer.js';
 import { docUrl } from '../doc-urls.js';
 import type { CdnDeps } from './cdn-deps.js';
 
@@ -33,20 +34,23 @@ async function serveLogo(deps: CdnDeps, request: FastifyRequest, reply: FastifyR
   const logo = negotiated ? { ...parsed.request, format: negotiatedFormat(request.headers.accept) } : parsed.request;
   const primary = logo.readings.primary;
   request.resolvedDomain = primary.kind === 'domain' ? primary.domain : null;
-  const admission = await deps.gate.admit({
+  const client = {
     clientId: clientIdOf(request.query),
-    product: 'logo',
     ip: request.ip,
     referrerHost: referrerHostOf(request),
     // A key never rides on a client-ID product: the gate refuses it (api_key_not_client_id) rather than ignore it.
     apiKeySent: request.headers.authorization !== undefined,
-  });
-  if (!admission.ok) return refuseClient(deps, reply, admission);
-  // Past the monthly volume but under the hard ceiling (soft allowance, ADR 0033): served, and said so.
-  if (admission.overAllowance) reply.header('x-bf-over-allowance', 'true');
-  const answer = await deps.cdn.answer(logo, admission.orgId, request.id);
+  };
+  let result: Awaited<ReturnType<typeof answerLogoRequest>>;
+  try {
+    result = await answerLogoRequest(deps, client, logo, docUrl(deps.publicUrl, 'logoCdn'), request.id);
+  } catch (error) {
+    if (error instanceof ApiError) return refuseClient(reply, error);
+    throw error;
+  }
+  if (result.overAllowance) reply.header('x-bf-over-allowance', 'true');
   if (negotiated) reply.header('vary', 'Accept');
-  return send(request, reply, answer);
+  return send(request, reply, result.answer);
 }
 
 function send(request: FastifyRequest, reply: FastifyReply, answer: CdnAnswer): FastifyReply {
@@ -66,11 +70,12 @@ function refuse(reply: FastifyReply, status: number, code: ErrorCode | string, m
 }
 
 /** The gate's refusal; a 403 carries a documentation link (spec 7.2), 429 and 503 a Retry-After. */
-function refuseClient(deps: CdnDeps, reply: FastifyReply, refusal: ClientIdRefusal): FastifyReply {
-  if (refusal.retryAfterSeconds !== undefined) reply.header('retry-after', String(refusal.retryAfterSeconds));
-  const body: Record<string, string> = { message: refusal.message, code: refusal.code };
-  if (refusal.status === 403) body.documentation = docUrl(deps.publicUrl, 'logoCdn');
-  return reply.code(refusal.status).header('x-bf-error', refusal.code).header('cache-control', NO_STORE).type('application/json').send(body);
+function refuseClient(reply: FastifyReply, refusal: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(refusal.headers)) reply.header(name, value);
+  const code = String(refusal.body.code ?? refusal.code);
+  const body: Record<string, unknown> = { message: refusal.message, code };
+  if (refusal.status === 403) body.documentation = refusal.body.documentation;
+  return reply.code(refusal.status).header('x-bf-error', code).header('cache-control', NO_STORE).type('application/json').send(body);
 }
 
 /** `?c=`: the first value when repeated; anything else is absent. */

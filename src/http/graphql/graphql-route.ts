@@ -14,6 +14,8 @@ import type { Logger } from '../../platform/logger.js';
 import type { WebhookManagement } from '../../webhooks/management/webhook-management.js';
 import type { AppDeps } from '../app-deps.js';
 import { authenticate } from '../credentials.js';
+
+const GRAPHQL_ROUTE = { method: 'POST', template: '/graphql', missing: 'unauthorized' } as const;
 import { webhookResolvers, type GraphqlContext } from './webhook-resolvers.js';
 import { WEBHOOK_SDL } from './webhook-schema.js';
 
@@ -83,7 +85,7 @@ async function handle(deps: AppDeps, management: WebhookManagement, request: Fas
   let context: GraphqlContext;
   let body: GraphqlBody;
   try {
-    const { org } = await authenticate(deps, request, { answer: 'unauthorized' });
+    const { org } = await authenticate(deps, request, GRAPHQL_ROUTE);
     management.assertAllowed(org);
     context = { org, management, requestId: request.id };
     body = readBody(request.body);
@@ -103,10 +105,9 @@ async function handle(deps: AppDeps, management: WebhookManagement, request: Fas
   return reply.send(result);
 }
 
-/** Registers `POST /graphql` in its own scope (mercurius decorates that scope only). No route without the service. */
+/** Registers `POST /graphql` in its own scope (mercurius decorates that scope only). */
 export function registerGraphqlRoute(app: FastifyInstance, deps: AppDeps): void {
   const management = deps.webhooks;
-  if (!management) return;
   void app.register(async (scope) => {
     await scope.register(mercurius, {
       schema: WEBHOOK_SDL,

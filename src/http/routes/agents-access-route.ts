@@ -69,7 +69,7 @@ export function registerAgentsAccessRoutes(app: FastifyInstance, deps: AppDeps):
     '/v2/agents/access',
     { schema: { summary: 'The standing-access offer: an API key preloaded with prepaid credits', tags: ['agents'], security: [], response: { 200: AccessOffer } }, exposeHeadRoute: true },
     async (_request, reply) => {
-      const access = deps.access ?? null;
+      const access = deps.access;
       return reply.send({
         offer: 'standing-access',
         description: `An API key of its own organization plus an MCP token, preloaded with ${CREDITS_PER_USD} prepaid credits per US dollar, bought with one payment. Prepaid credits do not expire; a brand returned costs one credit. Paying again from the same wallet adds credits to the same key; each card payment buys its own key.`,
@@ -77,10 +77,10 @@ export function registerAgentsAccessRoutes(app: FastifyInstance, deps: AppDeps):
         purchase: { method: 'POST', url: `${deps.publicUrl}${ACCESS_ROUTE}`, query: { usd: `whole US dollars, ${ACCESS_MIN_USD} to ${ACCESS_MAX_USD}` } },
         usd: { min: ACCESS_MIN_USD, max: ACCESS_MAX_USD },
         retryWindowSeconds: ACCESS_RETRY_WINDOW_MS / 1000,
-        paymentMethods: access === null ? [] : access.paymentMethods(),
-        purchasable: access !== null,
+        paymentMethods: access.paymentMethods(),
+        purchasable: access.purchasable,
         message:
-          access === null
+          !access.purchasable
             ? 'Standing access cannot be bought from this server: payments are off. Ask the operator of this server for an API key.'
             : 'POST without a payment to get the payment challenges for that amount (402), sign one and send the same POST again with it; the answer carries the API key and MCP token once.',
         documentation: docUrl(deps.publicUrl, 'standingAccess'),
@@ -101,8 +101,8 @@ export function registerAgentsAccessRoutes(app: FastifyInstance, deps: AppDeps):
       },
     },
     async (request, reply) => {
-      const access = deps.access ?? null;
-      if (access === null) throw new ApiError('payments_not_configured', undefined, { documentation: docUrl(deps.publicUrl, 'standingAccess') });
+      const access = deps.access;
+      access.admitPurchase();
       const usd = parseAccessUsd((request.query as { usd?: unknown }).usd);
       if (usd === null) throw new ApiError('invalid_access_amount', undefined, { documentation: docUrl(deps.publicUrl, 'standingAccess') });
       const payment = paymentOf(request);

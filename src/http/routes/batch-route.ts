@@ -50,6 +50,9 @@ const BatchQuotaBody = Type.Object(
   { additionalProperties: true, description: 'fewer credits left than the request could use, or throughput limit (then message only)' },
 );
 
+/** No key sent answers 401 (spec 7.1: "no key sent (batch)"), so a batch takes no payment. */
+const BATCH_ROUTE = { method: 'POST', template: '/v2/brands/batch', missing: 'unauthorized' } as const;
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by hooks that authenticate before validation (batch). */
@@ -74,9 +77,10 @@ export function registerBatchRoute(app: FastifyInstance, deps: AppDeps): void {
         },
         responseHeaders: { 200: USAGE_HEADERS },
       },
+      config: { billable: true },
       // Authentication comes before body validation: a request without a valid key is refused as such.
       preValidation: async (request) => {
-        request.payer = await payerOf(deps, request, { answer: 'unauthorized' }, 'batch');
+        request.payer = await payerOf(deps, request, BATCH_ROUTE, 'batch');
       },
     },
     async (request, reply) => {

@@ -5,7 +5,7 @@ import type { Readings } from '../../domain/identifiers.js';
 import { lookupBrand } from '../../usecases/lookup-brand.js';
 import type { Payer } from '../../usecases/payer.js';
 import type { AppDeps } from '../app-deps.js';
-import { completePayment, payerOf, setUsageHeaders } from '../credentials.js';
+import { payerOf, setChargeHeaders } from '../credentials.js';
 import { detectedReadings, exchangeOf, EXPLICIT_TYPES, typedReadings } from '../identifier-params.js';
 import { notFoundPayment } from '../payment-bodies.js';
 import { brandResponses, typedParams, wildcardParams } from '../schemas/route-schemas.js';
@@ -20,6 +20,8 @@ const LOOKUP_HEADERS = {
   404: USAGE_HEADERS,
 } as const satisfies Record<number, readonly ResponseHeaderName[]>;
 
+const LOOKUP_ROUTE = { method: 'GET', template: '/v2/brands/{identifier}', missing: 'payment' } as const;
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The registrable domain a lookup resolved to: the only identifier request logs may carry. */
@@ -29,17 +31,10 @@ declare module 'fastify' {
 
 async function answerLookup(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, payer: Payer, readings: Readings): Promise<FastifyReply> {
   const flags = readLookupFlags(request.query as BrandQueryType);
-  let looked: Awaited<ReturnType<typeof lookupBrand>>;
-  try {
-    looked = await lookupBrand(deps.usecases, payer, { readings, cachedOnly: flags.cachedOnly, allowNsfw: flags.allowNsfw, palette: flags.palette, requestId: request.id });
-  } finally {
-    // A paid request is settled (charged answer) or released (anything else) before a byte is sent.
-    const completing = completePayment(payer, reply);
-    if (completing) await completing;
-  }
-  const { value: answer, usage } = looked;
+  const looked = await lookupBrand(deps.usecases, payer, { readings, cachedOnly: flags.cachedOnly, allowNsfw: flags.allowNsfw, palette: flags.palette, requestId: request.id });
+  const answer = looked.value;
   request.resolvedDomain = answer.domain;
-  setUsageHeaders(reply, usage);
+  setChargeHeaders(reply, looked);
   if (answer.status === 'not_indexed') return reply.code(204).send();
   if (answer.status === 'not_found') return reply.code(404).type('application/json').send(notFoundBody(deps.publicUrl, answer.message, answer.reason));
   return reply.code(200).type('application/json; charset=utf-8').send(answer.record);
@@ -52,12 +47,12 @@ function notFoundBody(publicUrl: string, message: string, reason: CrawlFailureRe
 
 export function registerBrandGetRoutes(app: FastifyInstance, deps: AppDeps): void {
   for (const type of EXPLICIT_TYPES) {
-    const template = `/v2/brands/${type}/{identifier}`;
+    const route = { method: 'GET', template: `/v2/brands/${type}/{identifier}`, missing: 'payment' } as const;
     app.get(
       `/v2/brands/${type}/:identifier`,
-      { schema: { summary: `Brand by ${type}`, tags: ['brands'], params: typedParams(type), querystring: BrandQuery, response: brandResponses(), responseHeaders: LOOKUP_HEADERS } },
+      { schema: { summary: `Brand by ${type}`, tags: ['brands'], params: typedParams(type), querystring: BrandQuery, response: brandResponses(), responseHeaders: LOOKUP_HEADERS }, config: { billable: true } },
       async (request, reply) => {
-        const payer = await payerOf(deps, request, { answer: 'payment', route: template, payable: true }, 'lookup');
+        const payer = await payerOf(deps, request, route, 'lookup');
         return answerLookup(deps, request, reply, payer, typedReadings(type, (request.params as { identifier: string }).identifier, exchangeOf(request.query)));
       },
     );
@@ -79,9 +74,10 @@ export function registerBrandGetRoutes(app: FastifyInstance, deps: AppDeps): voi
       // The query is documented but not validated at run time: its values are read by exact match (`true`, `1`),
       // any other value keeps the default (spec 4.1), so validation could only cost time on the hottest route.
       validatorCompiler: () => () => true,
+      config: { billable: true },
     },
     async (request, reply) => {
-      const payer = await payerOf(deps, request, { answer: 'payment', route: '/v2/brands/{identifier}', payable: true }, 'lookup');
+      const payer = await payerOf(deps, request, LOOKUP_ROUTE, 'lookup');
       return answerLookup(deps, request, reply, payer, detectedReadings((request.params as { '*': string })['*'], identifiers, exchangeOf(request.query)));
     },
   );

@@ -31,17 +31,17 @@ function queues(type: ExplicitType): boolean {
  */
 export function registerBrandHeadRoutes(app: FastifyInstance, deps: AppDeps): void {
   for (const type of EXPLICIT_TYPES) {
-    const template = `/v2/brands/${type}/{identifier}`;
+    const route = { method: 'HEAD', template: `/v2/brands/${type}/{identifier}`, missing: 'payment' } as const;
     const schema = { summary: `Availability check and prefetch by ${type}`, tags: ['brands'], params: typedParams(type), docResponses: headResponses(queues(type)) };
     app.head(`/v2/brands/${type}/:identifier`, { schema }, async (request, reply) => {
-      const payer = await payerOf(deps, request, { answer: 'payment', route: template }, 'prefetch');
+      const payer = await payerOf(deps, request, route, 'prefetch');
       return prefetch(deps, request, reply, payer, typedReadings(type, (request.params as { identifier: string }).identifier, exchangeOf(request.query)));
     });
   }
 
   const schema = { summary: 'Availability check and prefetch (auto-detected identifier)', tags: ['brands'], docResponses: headResponses(true) };
   app.head('/v2/brands/*', { schema }, async (request, reply) => {
-    const payer = await payerOf(deps, request, { answer: 'payment', route: '/v2/brands/{identifier}' }, 'prefetch');
+    const payer = await payerOf(deps, request, { method: 'HEAD', template: '/v2/brands/{identifier}', missing: 'payment' }, 'prefetch');
     return prefetch(deps, request, reply, payer, detectedReadings((request.params as { '*': string })['*'], undefined, exchangeOf(request.query)));
   });
 }

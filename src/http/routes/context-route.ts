@@ -7,19 +7,18 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../domain/errors.js';
 import { IdentifierCache } from '../../domain/identifier-cache.js';
 import type { Readings } from '../../domain/identifiers.js';
 import { brandContext } from '../../usecases/brand-context.js';
 import { contextMarkdown } from '../../context/context-markdown.js';
 import type { AppDeps } from '../app-deps.js';
-import { completePayment, payerOf, setUsageHeaders } from '../credentials.js';
-import { detectedReadings } from '../identifier-params.js';
+import { payerOf, setChargeHeaders } from '../credentials.js';
+import { domainReadings } from '../identifier-params.js';
 import { notFoundPayment } from '../payment-bodies.js';
 import { ErrorBody, NotFoundBody, PaymentRequiredBody } from '../schemas/route-schemas.js';
 import { USAGE_HEADERS, type ResponseHeaderName } from '../schemas/response-headers.js';
 
-const CONTEXT_ROUTE = '/v2/context/{identifier}';
+const CONTEXT_ROUTE = { method: 'GET', template: '/v2/context/{identifier}', missing: 'payment' } as const;
 
 const Text = Type.Union([Type.String(), Type.Null()]);
 export const ContextBody = Type.Object(
@@ -72,27 +71,13 @@ export function wantsMarkdown(accept: string | undefined): boolean {
   return markdown > 0 && markdown >= json;
 }
 
-/** A domain reading only: the context takes a domain, website URL or email address (spec 1 rule 4). */
-function contextReadings(raw: string, cache: IdentifierCache): Readings {
-  const readings = detectedReadings(raw, cache);
-  if (readings.primary.kind !== 'domain') throw new ApiError('invalid_identifier', 'The context takes a domain, website URL or email address.');
-  return { primary: readings.primary, fallbacks: [] };
-}
-
 async function answerContext(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, readings: Readings): Promise<FastifyReply> {
   const cachedOnly = (request.query as { cachedOnly?: string }).cachedOnly === 'true';
-  const payer = await payerOf(deps, request, { answer: 'payment', route: CONTEXT_ROUTE, payable: true }, 'lookup');
-  let result: Awaited<ReturnType<typeof brandContext>>;
-  try {
-    result = await brandContext(deps.usecases, payer, { readings, cachedOnly, requestId: request.id });
-  } finally {
-    // A paid request is settled (a returned context) or released (anything else) before a byte is sent.
-    const completing = completePayment(payer, reply);
-    if (completing) await completing;
-  }
-  const { value: answer, usage } = result;
+  const payer = await payerOf(deps, request, CONTEXT_ROUTE, 'lookup');
+  const result = await brandContext(deps.usecases, payer, { readings, cachedOnly, requestId: request.id });
+  const answer = result.value;
   request.resolvedDomain = answer.domain;
-  setUsageHeaders(reply, usage);
+  setChargeHeaders(reply, result);
   if (answer.status === 'not_indexed') return reply.code(204).send();
   if (answer.status === 'not_found') {
     const body = { message: answer.message, ...(answer.reason ? { reason: answer.reason } : {}), ...notFoundPayment(deps.publicUrl) };
@@ -129,7 +114,8 @@ export function registerContextRoute(app: FastifyInstance, deps: AppDeps): void 
       },
       // Read by exact match (`cachedOnly=true`), like the lookup: other values keep the default.
       validatorCompiler: () => () => true,
+      config: { billable: true },
     },
-    async (request, reply) => answerContext(deps, request, reply, contextReadings((request.params as { '*': string })['*'], identifiers)),
+    async (request, reply) => answerContext(deps, request, reply, domainReadings((request.params as { '*': string })['*'], identifiers)),
   );
 }

@@ -42,7 +42,6 @@ function parseLimit(raw: string | undefined): number {
 
 export function registerSearchRoute(app: FastifyInstance, deps: AppDeps): void {
   const search = deps.search;
-  if (!search) return;
   app.get<{ Params: { name: string }; Querystring: { c?: string; limit?: string } }>(
     '/v2/search/:name',
     {

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
 import { enrichTransaction, type TransactionRequest } from '../../usecases/enrich-transaction.js';
 import type { AppDeps } from '../app-deps.js';
-import { completePayment, payerOf, setUsageHeaders } from '../credentials.js';
+import { payerOf, setChargeHeaders } from '../credentials.js';
 import { USAGE_HEADERS, type ResponseHeaderName } from '../schemas/response-headers.js';
 import { ErrorBody, PaymentRequiredBody } from '../schemas/route-schemas.js';
 
@@ -27,6 +27,7 @@ export const TransactionBody = Type.Object(
 type TransactionBodyType = Static<typeof TransactionBody>;
 
 const ROUTE = '/v2/brands/transaction';
+const CREDENTIAL_ROUTE = { method: 'POST', template: ROUTE, missing: 'payment' } as const;
 
 const MATCH_HEADERS = ['x-bf-match-confidence', 'x-bf-matched-alias', 'x-bf-match-source'] as const satisfies readonly ResponseHeaderName[];
 
@@ -63,22 +64,16 @@ export function registerTransactionRoute(app: FastifyInstance, deps: AppDeps): v
       },
       // Validation errors reach the handler, which answers them before reading the credential (spec 7.2).
       attachValidation: true,
+      config: { billable: true },
     },
     async (request, reply) => {
       if (request.validationError) throw new ApiError('invalid_transaction');
       const input = readBody(request.body as TransactionBodyType);
-      const payer = await payerOf(deps, request, { answer: 'payment', route: ROUTE, payable: true }, 'lookup');
-      let answered: Awaited<ReturnType<typeof enrichTransaction>>;
-      try {
-        answered = await enrichTransaction(deps.usecases, payer, input);
-      } finally {
-        // A paid request is settled (brand returned) or released (anything else) before a byte is sent.
-        const completing = completePayment(payer, reply);
-        if (completing) await completing;
-      }
-      const { value, usage } = answered;
+      const payer = await payerOf(deps, request, CREDENTIAL_ROUTE, 'lookup');
+      const answered = await enrichTransaction(deps.usecases, payer, input);
+      const value = answered.value;
       request.resolvedDomain = value.match.domain;
-      setUsageHeaders(reply, usage);
+      setChargeHeaders(reply, answered);
       reply.header('x-bf-match-confidence', value.match.confidence.toFixed(2));
       reply.header('x-bf-matched-alias', headerSafe(value.match.alias));
       reply.header('x-bf-match-source', value.match.source);

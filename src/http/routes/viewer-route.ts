@@ -2,9 +2,11 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { apiKeyUrn, organizationUrn } from '../../domain/ids.js';
 import type { AppDeps } from '../app-deps.js';
-import { authenticate } from '../credentials.js';
+import { credentialOf, credentialPayers } from '../credentials.js';
 import { ErrorBody } from '../schemas/route-schemas.js';
-import { sessionBearer, UserViewerBody, userViewer } from './viewer-user.js';
+import { UserViewerBody, userViewer } from './viewer-user.js';
+
+const VIEWER_ROUTE = { method: 'GET', template: '/v2/viewer', missing: 'agent-access' } as const;
 
 /** The API-key shape of spec 2.9. Never credential material: no secret, no hash, no prefix. */
 export const ViewerBody = Type.Object(
@@ -40,10 +42,12 @@ export function registerViewerRoute(app: FastifyInstance, deps: AppDeps): void {
     { schema: { summary: 'The calling credential and its credit usage', tags: ['account'], response: { 200: Type.Union([ViewerBody, UserViewerBody]), 401: ErrorBody, 403: ErrorBody } } },
     async (request, reply) => {
       // A dashboard session token (ADR 0043) answers the user-session shape; API keys go on exactly as before.
-      const session = deps.dashboard ? sessionBearer(request) : null;
+      const credentials = credentialPayers(deps);
+      const credential = credentialOf(request);
+      const session = await credentials.bearerSession(credential);
       if (session !== null) return reply.send(await userViewer(deps, session));
-      const { key, org } = await authenticate(deps, request, { answer: 'agent-access' });
-      const [usage, agent] = await Promise.all([deps.billing.usage(org), deps.access ? deps.access.agentOf(key.id) : null]);
+      const { key, org } = await credentials.principal(credential, VIEWER_ROUTE);
+      const [usage, agent] = await Promise.all([deps.orgUsage.usage(org), deps.access.agentOf(key.id)]);
       return reply.send({
         type: 'api-key',
         id: key.id,

@@ -4,7 +4,7 @@
  * with their role and each one's credit usage this period. Never credential material: no key, no session id.
  */
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { ActiveSession } from '../../dashboard-accounts/dashboard-accounts.js';
 import { ApiError } from '../../domain/errors.js';
 import { organizationUrn } from '../../domain/ids.js';
 import type { AppDeps } from '../app-deps.js';
@@ -32,25 +32,14 @@ export const UserViewerBody = Type.Object(
   { additionalProperties: false, description: 'a dashboard session token (JWT) instead of an API key' },
 );
 
-/** A compact JWS (three base64url parts, a JSON header): what a session token looks like, never an API key. */
-const JWT = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
-
-/** The bearer token when it is a session token, else null (an API key goes the API-key way). */
-export function sessionBearer(request: FastifyRequest): string | null {
-  const match = /^Bearer (\S+)$/i.exec(request.headers.authorization?.trim() ?? '');
-  return match?.[1] !== undefined && JWT.test(match[1]) ? match[1] : null;
-}
-
-/** The viewer of a session token; 403 `invalid_session` when it is bad, revoked or expired. */
-export async function userViewer(deps: AppDeps, token: string): Promise<Record<string, unknown>> {
+/** The viewer of a live session (read by http/credentials.ts from the bearer token). */
+export async function userViewer(deps: AppDeps, active: ActiveSession): Promise<Record<string, unknown>> {
   const accounts = deps.dashboard;
-  const active = accounts ? await accounts.readSession(token) : null;
-  if (!accounts || !active) throw new ApiError('invalid_session');
   const orgs = await accounts.organizationsOf(active.user.id);
   const organizations = await Promise.all(
     orgs.map(async (o) => {
-      const org = await deps.accounts?.getOrganization(o.id);
-      const usage = org ? await deps.billing.usage(org) : { used: 0, quota: 0 };
+      const org = await deps.accounts.getOrganization(o.id);
+      const usage = org ? await deps.orgUsage.usage(org) : { used: 0, quota: 0 };
       return { id: o.id, urn: organizationUrn(o.id), name: o.name, role: o.role, usage: { used: usage.used, quota: usage.quota } };
     }),
   );

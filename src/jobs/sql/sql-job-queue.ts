@@ -3,29 +3,27 @@
  * enqueued next to the write that causes it and every worker process sees the same queue.
  *
  * Guarantees, all enforced by the database rather than by this process:
- * - dedup: a partial unique index on (name, key) over queued and running jobs (see store/kysely/migrations.ts);
- * - claims: one UPDATE ... WHERE id = (SELECT ... LIMIT 1) RETURNING statement, with FOR UPDATE SKIP LOCKED on
- *   PostgreSQL so concurrent workers pass over each other's rows instead of queueing behind them;
+ * - dedup: a partial unique index on (name, key) over queued and running jobs (jobs-table.ts);
+ * - claims: the dialect quirks' `claimOne` in the fair order: one UPDATE ... WHERE id = (SELECT ...) RETURNING on
+ *   SQLite, FOR UPDATE SKIP LOCKED on PostgreSQL so concurrent workers pass over each other's rows instead of
+ *   queueing behind them;
  * - crash recovery: a running job whose lease (locked_until) has passed is claimable again, attempts + 1.
  * Ordering is by run_at, then created_at, then id: jobs enqueued in the same millisecond have no FIFO order.
  */
 import { sql } from 'kysely';
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely } from 'kysely';
+import { CURRENT_SCHEMA } from '../../db/dialect-quirks.js';
+import type { Database as Db, DialectQuirks } from '../../db/database.js';
 import { newId } from '../../domain/ids.js';
 import { QueueFullError } from '../queue.js';
 import type { EnqueueOptions, EnqueueResult, Job, JobName, JobPayloads, JobQueue } from '../queue.js';
-import { fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../store/kysely/column-codec.js';
-import { activeJobPredicate } from '../../store/kysely/migrations.js';
-import type { Database, JobsTable } from '../../store/kysely/schema.js';
-import { writeTransaction } from '../../store/kysely/write-transaction.js';
-import type { SqlDialect } from '../../store/kysely/write-transaction.js';
+import { fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
+import { activeJobPredicate, type JobsTable, type JobTables as Database } from './jobs-table.js';
 
 /** Error texts are kept for operators, not archived: a stack trace of a few KB is plenty. */
 const MAX_ERROR_LENGTH = 4000;
 /** An enqueue retries when the job it deduplicated against finished in between; twice more is generous. */
 const ENQUEUE_ATTEMPTS = 3;
-/** Fairly ordered candidates a PostgreSQL claim tries to lock, past those other workers hold. */
-const CLAIM_CANDIDATES = 16;
 
 function rowToJob(row: JobsTable): Job {
   return {
@@ -92,10 +90,13 @@ async function countQueued(db: Kysely<Database>): Promise<number> {
 }
 
 export class SqlJobQueue implements JobQueue {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly dialect: SqlDialect,
-  ) {}
+  private readonly db: Kysely<Database>;
+  private readonly quirks: DialectQuirks;
+
+  constructor(database: Db) {
+    this.db = database.tables<Database>();
+    this.quirks = database.quirks;
+  }
 
   async enqueue<N extends JobName>(
     name: N,
@@ -119,7 +120,7 @@ export class SqlJobQueue implements JobQueue {
       owner: opts.owner ?? null,
     };
     for (let i = 0; i < ENQUEUE_ATTEMPTS; i++) {
-      const result = await writeTransaction(this.db, this.dialect, (trx) => this.#enqueueOnce(trx, row, opts));
+      const result = await this.quirks.writeTransaction(this.db, (trx) => this.#enqueueOnce(trx, row, opts));
       if (result !== null) return result;
     }
     throw new Error(`enqueue of ${name}/${key} kept racing with jobs finishing`);
@@ -154,9 +155,7 @@ export class SqlJobQueue implements JobQueue {
    * transaction-scoped advisory lock (per schema, so isolated installs do not wait on each other).
    */
   async #lockedDepth(trx: Kysely<Database>): Promise<number> {
-    if (this.dialect === 'postgres') {
-      await sql`select pg_advisory_xact_lock(hashtext('brandbase.jobs.enqueue:' || current_schema()))`.execute(trx);
-    }
+    await this.quirks.transactionLock(trx as Kysely<unknown>, { name: ['brandbase.jobs.enqueue:', CURRENT_SCHEMA] });
     return countQueued(trx);
   }
 
@@ -165,28 +164,16 @@ export class SqlJobQueue implements JobQueue {
     if (names.length === 0) return null;
     const nowMs = toMillis(now);
     const lease = (eb: ExpressionBuilder<Database, 'jobs'>) => ({ state: 'running' as const, attempts: eb('attempts', '+', 1), locked_until: nowMs + leaseMs, updated_at: nowMs });
-    if (this.dialect === 'sqlite') {
-      // One writer at a time: the fair pick and the update are one statement.
-      const row = await this.db
-        .updateTable('jobs')
-        .set(lease)
-        .where('id', '=', sql<string>`(select f.id from (${fairCandidates(names, nowMs, 1)}) f)`)
-        .returningAll()
-        .executeTakeFirst();
-      return row === undefined ? null : rowToJob(row);
-    }
-    // PostgreSQL: the window function cannot sit under FOR UPDATE, so the fair order is computed for a few
-    // candidates and the first one no other worker holds is locked (SKIP LOCKED) and re-checked as still due.
-    return this.db.transaction().execute(async (trx) => {
-      const { rows } = await sql<{ id: string }>`select j.id from jobs j
-          join (${fairCandidates(names, nowMs, CLAIM_CANDIDATES)}) f on f.id = j.id
-          where (j.state = 'queued' and j.run_at <= ${nowMs}) or (j.state = 'running' and j.locked_until < ${nowMs})
-          order by f.pos limit 1 for update of j skip locked`.execute(trx);
-      const id = rows[0]?.id;
-      if (id === undefined) return null;
-      const row = await trx.updateTable('jobs').set(lease).where('id', '=', id).returningAll().executeTakeFirst();
-      return row === undefined ? null : rowToJob(row);
+    const job = await this.quirks.claimOne(this.db as Kysely<unknown>, {
+      table: 'jobs',
+      candidates: (limit) => fairCandidates(names, nowMs, limit),
+      stillClaimable: (j) => sql`(${sql.ref(`${j}.state`)} = 'queued' and ${sql.ref(`${j}.run_at`)} <= ${nowMs}) or (${sql.ref(`${j}.state`)} = 'running' and ${sql.ref(`${j}.locked_until`)} < ${nowMs})`,
+      take: async (trx, id: Expression<string>) => {
+        const row = await (trx as Kysely<Database>).updateTable('jobs').set(lease).where('id', '=', id).returningAll().executeTakeFirst();
+        return row === undefined ? undefined : rowToJob(row);
+      },
     });
+    return job ?? null;
   }
 
   // complete, fail and release act on running jobs only, so a late call cannot revive a finished job.
@@ -254,7 +241,7 @@ export class SqlJobQueue implements JobQueue {
   }
 }
 
-/** The queue over a store's Kysely instance; `dialect` must match the instance (see openSqliteStore/openPostgresStore). */
-export function createSqlJobQueue(db: Kysely<Database>, dialect: SqlDialect): JobQueue {
-  return new SqlJobQueue(db, dialect);
+/** The queue over the Database the store uses (src/db: openSqliteDatabase / openPostgresDatabase). */
+export function createSqlJobQueue(database: Db): JobQueue {
+  return new SqlJobQueue(database);
 }

@@ -2,13 +2,13 @@
  * Standing access for KyselyStore (both dialects; migration 0012, ADR 0029): the purchase transaction, the
  * one-time delivery, the agent a key was bought by, and MCP tokens by hash.
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { AccessDelivery, AccessPurchase, AccessPurchaseCompletion, AgentPayer, CardCharge, CardChargeResult, CardTokenRecord, McpTokenRecord } from '../../domain/access-purchases.js';
 import type { PaymentMethod } from '../../domain/payments.js';
-import { fromMillis, fromNullableMillis, toMillis, toSafeInteger } from './column-codec.js';
+import { fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import { apiKeyToRow, creditGrantToRow, organizationToRow } from './row-mapping.js';
 import type { AccessPurchasesTable, Database, McpTokensTable } from './schema.js';
-import { writeTransaction, type SqlDialect } from './write-transaction.js';
+import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
 export function rowToPurchase(row: AccessPurchasesTable): AccessPurchase {
   const payer: AgentPayer = row.payer_kind === 'wallet' && row.network !== null && row.payer !== null ? { kind: 'wallet', network: row.network, address: row.payer } : { kind: 'card' };
@@ -75,15 +75,13 @@ async function createPurchasedAccount(trx: Kysely<Database>, c: AccessPurchaseCo
  * organization, nothing new), and the credit grant. Returns null, writing nothing, when the payment already
  * bought something (another request completed it first).
  */
-export function completeAccessPurchase(db: Kysely<Database>, dialect: SqlDialect, c: AccessPurchaseCompletion): Promise<AccessPurchase | null> {
-  return writeTransaction(db, dialect, async (trx) => {
+export function completeAccessPurchase(db: Kysely<Database>, quirks: DialectQuirks, c: AccessPurchaseCompletion): Promise<AccessPurchase | null> {
+  return quirks.writeTransaction(db, async (trx) => {
     // SQLite's `begin immediate` serializes writers already; PostgreSQL takes transaction locks on the payment and
     // the wallet (always in that order), so two copies of a payment, or two payments of one wallet, queue up
     // instead of both inserting.
-    if (dialect === 'postgres') {
-      await sql`select pg_advisory_xact_lock(hashtext(${`access:${c.payment.claimKey}`}))`.execute(trx);
-      if (c.payer.kind === 'wallet') await sql`select pg_advisory_xact_lock(hashtext(${`wallet:${c.payer.network}:${c.payer.address}`}))`.execute(trx);
-    }
+    await quirks.transactionLock(trx as Kysely<unknown>, { name: [`access:${c.payment.claimKey}`] });
+    if (c.payer.kind === 'wallet') await quirks.transactionLock(trx as Kysely<unknown>, { name: [`wallet:${c.payer.network}:${c.payer.address}`] });
     const taken = await trx.selectFrom('access_purchases').select('payment_key').where('payment_key', '=', c.payment.claimKey).executeTakeFirst();
     if (taken !== undefined) return null;
     const p = c.payment;
@@ -143,13 +141,13 @@ export async function findAccessPurchase(db: Kysely<Database>, paymentKey: strin
  */
 export function takeAccessDelivery(
   db: Kysely<Database>,
-  dialect: SqlDialect,
+  quirks: DialectQuirks,
   paymentKey: string,
   at: Date,
   paidSince: Date,
   accept: (sealed: string | null) => boolean,
 ): Promise<AccessDelivery | null> {
-  return writeTransaction(db, dialect, async (trx) => {
+  return quirks.writeTransaction(db, async (trx) => {
     const row = await trx
       .selectFrom('access_purchases')
       .selectAll()
@@ -212,8 +210,8 @@ export async function issueCardToken(db: Kysely<Database>, token: CardTokenRecor
  * currency or above its limit; the same idempotency key answers the charge it made again (`replayed`), as a card
  * processor's idempotent API does. The conditional update decides between concurrent callers.
  */
-export function chargeCardToken(db: Kysely<Database>, dialect: SqlDialect, c: CardCharge): Promise<CardChargeResult> {
-  return writeTransaction(db, dialect, async (trx) => {
+export function chargeCardToken(db: Kysely<Database>, quirks: DialectQuirks, c: CardCharge): Promise<CardChargeResult> {
+  return quirks.writeTransaction(db, async (trx) => {
     const row = await trx.selectFrom('card_tokens').selectAll().where('token_hash', '=', c.tokenHash).executeTakeFirst();
     if (row === undefined) return { ok: false, reason: 'no_such_token' };
     if (row.used_at !== null) {

@@ -12,9 +12,9 @@ import { brandSavedEvent } from '../../domain/brand-changes.js';
 import type { BrandAnnouncement, BrandChange, BrandSavedEvent } from '../../domain/brand-changes.js';
 import type { Brand } from '../../domain/brand.js';
 import type { ClaimedBrandEvent } from '../store.js';
-import { fromMillis, toMillis, toSafeInteger } from './column-codec.js';
+import { fromMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { BrandEventsTable, Database } from './schema.js';
-import type { SqlDialect } from './write-transaction.js';
+import { CURRENT_SCHEMA, type DialectQuirks } from '../../db/dialect-quirks.js';
 import { readMarkSignatures } from './refresh-rows.js';
 
 /** Error texts are kept for operators, not archived. */
@@ -44,10 +44,8 @@ export interface PreviousRecord {
  * serializes writers; on PostgreSQL a transaction-scoped advisory lock per (schema, brand id) makes two concurrent
  * saves of one brand take turns, the brand not existing yet included (a row lock would not cover that case).
  */
-export async function previousBrandForSave(trx: Kysely<Database>, dialect: SqlDialect, brandId: string): Promise<PreviousRecord | null> {
-  if (dialect === 'postgres') {
-    await sql`select pg_advisory_xact_lock(hashtext('brandbase.brand.save'), hashtext(current_schema() || ':' || ${brandId}))`.execute(trx);
-  }
+export async function previousBrandForSave(trx: Kysely<Database>, quirks: DialectQuirks, brandId: string): Promise<PreviousRecord | null> {
+  await quirks.transactionLock(trx as Kysely<unknown>, { name: ['brandbase.brand.save'], subname: [CURRENT_SCHEMA, ':', brandId] });
   const row = await trx.selectFrom('brands').select(['record', 'crawled_at']).where('id', '=', brandId).executeTakeFirst();
   return row === undefined ? null : { brand: JSON.parse(row.record) as Brand, crawledAt: toSafeInteger(row.crawled_at) };
 }
@@ -111,7 +109,7 @@ export async function subscribeBrandEvents(db: Kysely<Database>, consumer: strin
     .execute();
 }
 
-export async function claimBrandEvent(db: Kysely<Database>, dialect: SqlDialect, consumer: string, leaseMs: number, now: Date): Promise<ClaimedBrandEvent | null> {
+export async function claimBrandEvent(db: Kysely<Database>, quirks: DialectQuirks, consumer: string, leaseMs: number, now: Date): Promise<ClaimedBrandEvent | null> {
   if (!Number.isSafeInteger(leaseMs) || leaseMs <= 0) throw new RangeError(`leaseMs must be a positive integer, got ${leaseMs}`);
   const nowMs = toMillis(now);
   const next = db
@@ -127,7 +125,7 @@ export async function claimBrandEvent(db: Kysely<Database>, dialect: SqlDialect,
     .orderBy('run_at')
     .orderBy('event_id')
     .limit(1)
-    .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
+    .$call((qb) => quirks.lockRows(qb, { mode: 'update', skipLocked: true }));
   const claimed = await db
     .updateTable('event_deliveries')
     .set((eb) => ({ state: 'running', attempts: eb('attempts', '+', 1), locked_until: nowMs + leaseMs, updated_at: nowMs }))

@@ -8,12 +8,11 @@
  * once, so the number is taken under a transaction-scoped advisory lock held until commit: the next writer can
  * only read max(seq) after the previous one committed (its row is visible before its locks are released).
  */
-import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { BrandWrite } from '../store.js';
-import { fromMillis, toSafeInteger } from './column-codec.js';
+import { fromMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { Database } from './schema.js';
-import type { SqlDialect } from './write-transaction.js';
+import { CURRENT_SCHEMA, type DialectQuirks } from '../../db/dialect-quirks.js';
 
 /** Rows older than this are pruned by later writes. A poller that falls further behind clears its whole cache. */
 export const BRAND_WRITE_RETENTION_MS = 60 * 60_000;
@@ -31,10 +30,8 @@ export async function latestBrandWrite(db: Kysely<Database>): Promise<number> {
  * Appends one write inside the caller's write transaction, as its last statement: on PostgreSQL the advisory lock
  * serializes writers from here to their commit, so this section is kept short. Prunes old rows, never the newest.
  */
-export async function appendBrandWrite(trx: Kysely<Database>, dialect: SqlDialect, brandId: string, domains: readonly string[], at: number): Promise<number> {
-  if (dialect === 'postgres') {
-    await sql`select pg_advisory_xact_lock(hashtext('brandbase.brand.writes'), hashtext(current_schema()))`.execute(trx);
-  }
+export async function appendBrandWrite(trx: Kysely<Database>, quirks: DialectQuirks, brandId: string, domains: readonly string[], at: number): Promise<number> {
+  await quirks.transactionLock(trx as Kysely<unknown>, { name: ['brandbase.brand.writes'], subname: [CURRENT_SCHEMA] });
   const seq = (await latestBrandWrite(trx)) + 1;
   await trx.insertInto('brand_writes').values({ seq, brand_id: brandId, domains: JSON.stringify(domains), created_at: at }).execute();
   await trx.deleteFrom('brand_writes').where('created_at', '<', at - BRAND_WRITE_RETENTION_MS).where('seq', '<', seq).execute();

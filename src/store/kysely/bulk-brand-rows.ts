@@ -9,15 +9,15 @@
  * identifier already attached to another brand stays where it is. No `brand.saved` event is written: the records
  * are not changes to a brand anyone subscribed to, and a million events would only fill the event tables.
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { IdentifierRef, StoredBrand } from '../store.js';
 import { brandToRow } from './row-mapping.js';
 import { appendBrandWrite } from './brand-write-log.js';
-import { toMillis } from './column-codec.js';
+import { toMillis } from '../../db/column-codec.js';
 import type { Database } from './schema.js';
 import { brandValues, type BrandRowValues } from './search-rows.js';
 import { normalizeName, domainLabel } from '../../domain/search-text.js';
-import { writeTransaction, type SqlDialect } from './write-transaction.js';
+import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
 export interface BulkBrand {
   stored: StoredBrand;
@@ -38,19 +38,17 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /** Inserts the brands that are new, in one transaction; returns how many were inserted. */
-export async function insertBrands(db: Kysely<Database>, dialect: SqlDialect, brands: readonly BulkBrand[]): Promise<number> {
+export async function insertBrands(db: Kysely<Database>, quirks: DialectQuirks, brands: readonly BulkBrand[]): Promise<number> {
   if (brands.length === 0) return 0;
-  // SQLite's default page cache (2 MB) thrashes once the indexes outgrow it: inserts at random places in a
-  // million-row b-tree then read most pages from disk. A bulk writer gets 256 MB (this connection only).
-  if (dialect === 'sqlite') await sql`pragma cache_size = -262144`.execute(db);
-  return writeTransaction(db, dialect, async (trx) => {
+  await quirks.beforeBulkInsert(db as Kysely<unknown>);
+  return quirks.writeTransaction(db, async (trx) => {
     const fresh: BulkBrand[] = [];
     for (const chunk of chunks(brands, ROWS_PER_STATEMENT)) fresh.push(...(await insertBrandRows(trx, chunk)));
     if (fresh.length === 0) return 0;
     await insertIdentifiers(trx, fresh);
     await indexForSearch(trx, fresh);
     const domains = fresh.map((b) => b.stored.brand.domain);
-    await appendBrandWrite(trx, dialect, fresh[0]!.stored.brand.id, domains, toMillis(new Date()));
+    await appendBrandWrite(trx, quirks, fresh[0]!.stored.brand.id, domains, toMillis(new Date()));
     return fresh.length;
   });
 }

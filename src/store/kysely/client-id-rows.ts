@@ -5,10 +5,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { ClientIdRecord, ClientIdUsageEntry } from '../../domain/client-id-record.js';
 import type { ClientIdProduct } from '../../domain/client-ids.js';
-import { fromMillis, fromNullableMillis, toMillis, toSafeInteger } from './column-codec.js';
+import { fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { Database } from './schema.js';
 import type { ClientIdsTable } from './search-schema.js';
-import { writeTransaction, type SqlDialect } from './write-transaction.js';
+import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
 function rowToClientId(row: ClientIdsTable): ClientIdRecord {
   return {
@@ -67,9 +67,9 @@ export async function setClientIdReferrers(db: Kysely<Database>, id: string, ref
 }
 
 /** Adds the counts in one transaction (an upsert per group: two processes adding at once both count). */
-export async function addClientIdUsage(db: Kysely<Database>, dialect: SqlDialect, entries: readonly ClientIdUsageEntry[]): Promise<void> {
+export async function addClientIdUsage(db: Kysely<Database>, quirks: DialectQuirks, entries: readonly ClientIdUsageEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  await writeTransaction(db, dialect, async (trx) => {
+  await quirks.writeTransaction(db, async (trx) => {
     for (const e of entries) {
       await trx
         .insertInto('client_id_usage')

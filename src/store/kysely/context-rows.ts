@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { ContextEvidence, ContextProfile } from '../../domain/brand-context.js';
 import type { StoredContext } from '../store.js';
-import { fromMillis, toMillis } from './column-codec.js';
+import { fromMillis, toMillis } from '../../db/column-codec.js';
 import type { Database } from './schema.js';
 
 export async function saveContextEvidence(db: Kysely<Database>, brandId: string, evidence: ContextEvidence, observedAt: Date): Promise<void> {

@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import { isCrawlFailureReason } from '../../domain/crawl-failures.js';
 import type { CrawlFailure } from '../store.js';
-import { fromMillis, toMillis, toSafeInteger } from './column-codec.js';
+import { fromMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { CrawlFailuresTable, Database } from './schema.js';
 
 /** Messages are for logs and operators; a site can make them long (an error echoing a URL). */

@@ -7,9 +7,9 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { grantSize, type CreditLeaseDebit, type CreditLeaseGrant, type LeasedCredits } from '../credit-lease-store.js';
-import { assertSafeInteger, toMillis, toSafeInteger } from './column-codec.js';
+import { assertSafeInteger, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { Database } from './schema.js';
-import { writeTransaction, type SqlDialect } from './write-transaction.js';
+import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
 type Aggregate = number | string | bigint | null;
 
@@ -42,19 +42,22 @@ async function creditsLeft(trx: Kysely<Database>, g: CreditLeaseGrant): Promise<
   return limit - count(row?.used) - count(row?.leased);
 }
 
-export async function acquireCreditLease(db: Kysely<Database>, dialect: SqlDialect, g: CreditLeaseGrant): Promise<number> {
+export async function acquireCreditLease(db: Kysely<Database>, quirks: DialectQuirks, g: CreditLeaseGrant): Promise<number> {
   assertPositive(g.want, 'want');
   assertPositive(g.block, 'block');
   assertPositive(g.endZoneBlocks, 'endZoneBlocks');
   if (g.burst !== undefined) assertPositive(g.burst, 'burst');
   if (g.source !== 'prepaid') assertSafeInteger(g.limit, 'limit');
-  return writeTransaction(db, dialect, async (trx) => {
-    if (dialect === 'postgres') {
-      // `for no key update`: grants of the organization take turns, while flushes (whose ledger rows only take a key
-      // share lock on the organization through their foreign key) never wait for a grant.
-      const org = await trx.selectFrom('organizations').select('id').where('id', '=', g.orgId).forNoKeyUpdate().executeTakeFirst();
-      if (!org) return 0;
-    }
+  return quirks.writeTransaction(db, async (trx) => {
+    // `no key update`: grants of the organization take turns (PostgreSQL; SQLite's writers all do), while flushes
+    // (whose ledger rows only take a key share lock on the organization through their foreign key) never wait for a grant.
+    const org = await trx
+      .selectFrom('organizations')
+      .select('id')
+      .where('id', '=', g.orgId)
+      .$call((qb) => quirks.lockRows(qb, { mode: 'no key update' }))
+      .executeTakeFirst();
+    if (!org) return 0;
     const now = toMillis(g.now);
     await trx.deleteFrom('credit_leases').where('org_id', '=', g.orgId).where('expires_at', '<=', now).execute();
     const granted = grantSize(await creditsLeft(trx, g), g.want, g.block, g.endZoneBlocks, g.burst ?? g.block);

@@ -5,10 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DashboardSessionRecord, DashboardUser, MemberListing, MemberRole, Membership, SignInTokenRecord } from '../../domain/dashboard-accounts.js';
-import { fromMillis, fromNullableMillis, toMillis, toSafeInteger } from './column-codec.js';
+import { fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { DashboardMembershipsTable, DashboardSessionsTable, DashboardSignInTokensTable, DashboardUsersTable } from './dashboard-account-schema.js';
 import type { Database } from './schema.js';
-import { writeTransaction, type SqlDialect } from './write-transaction.js';
+import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
 type Db = Kysely<Database>;
 
@@ -69,8 +69,8 @@ export async function getDashboardUser(db: Db, id: string): Promise<DashboardUse
 }
 
 /** Children first, in one transaction (SQLite enforces the cascade only with foreign keys on). */
-export async function deleteDashboardUser(db: Db, dialect: SqlDialect, id: string): Promise<boolean> {
-  return writeTransaction(db, dialect, async (trx) => {
+export async function deleteDashboardUser(db: Db, quirks: DialectQuirks, id: string): Promise<boolean> {
+  return quirks.writeTransaction(db, async (trx) => {
     await trx.deleteFrom('dashboard_sessions').where('user_id', '=', id).execute();
     await trx.deleteFrom('dashboard_sign_in_tokens').where('user_id', '=', id).execute();
     await trx.deleteFrom('dashboard_memberships').where('user_id', '=', id).execute();
@@ -160,8 +160,8 @@ export async function useSignInToken(db: Db, id: string, at: Date): Promise<bool
   return Number(result.numUpdatedRows) > 0;
 }
 
-export async function addFailedSignInCode(db: Db, dialect: SqlDialect, id: string): Promise<number> {
-  return writeTransaction(db, dialect, async (trx) => {
+export async function addFailedSignInCode(db: Db, quirks: DialectQuirks, id: string): Promise<number> {
+  return quirks.writeTransaction(db, async (trx) => {
     await trx
       .updateTable('dashboard_sign_in_tokens')
       .set((eb) => ({ failed_codes: eb('failed_codes', '+', 1) }))

@@ -1,6 +1,6 @@
 /**
  * The one Store implementation, written against Kysely so SQLite and PostgreSQL share every query. The
- * backends (store/sqlite, store/postgres) only build the Kysely instance and pick the dialect.
+ * backends (src/db/sqlite, src/db/postgres) open the kernel's Database: the handle, and the dialect quirks for what differs.
  */
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
@@ -39,8 +39,10 @@ import * as webhookAdmin from './webhook-admin-rows.js';
 import type { ClaimedWebhookDelivery, DisabledWebhook, WebhookAttemptRecord, WebhookFanOut } from '../store.js';
 import type { LedgerTransfer, PaymentClaim, PaymentQuery, PaymentRecord, PaymentTotal, StoredPaymentClaim } from '../../domain/payments.js';
 import type { Palette, PaletteEvidence } from '../../domain/palette.js';
-import { assertSafeInteger, toMillis, toSafeInteger } from './column-codec.js';
-import { migrateToLatest } from './migrations.js';
+import { assertSafeInteger, toMillis, toSafeInteger } from '../../db/column-codec.js';
+import type { Database as Db } from '../../db/database.js';
+import { migrateToLatest } from '../../db/migrations.js';
+import { MIGRATIONS } from './migrations.js';
 import { KyselyReferenceData } from './reference-data-tables.js';
 import {
   apiKeyToRow,
@@ -55,14 +57,7 @@ import {
   usageToRow,
 } from './row-mapping.js';
 import type { Database, OrganizationsTable } from './schema.js';
-import { writeTransaction } from './write-transaction.js';
-import type { SqlDialect } from './write-transaction.js';
-
-export interface KyselyStoreOptions {
-  dialect: SqlDialect;
-  /** PostgreSQL schema that holds Kysely's migration tables (per-schema isolation); unset for the default. */
-  migrationTableSchema?: string;
-}
+import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
 /** An aggregate as drivers return it: number (SQLite), text (PostgreSQL numeric) or bigint. */
 type Aggregate = number | string | bigint | null;
@@ -102,16 +97,14 @@ function organizationPatchToRow(patch: OrganizationPatch): Partial<Organizations
 }
 
 export class KyselyStore implements Store {
-  #closed = false;
-  /** Schema of pg_trgm (PostgreSQL), read once. */
-  #trgm: Promise<string | null> | undefined;
+  private readonly db: Kysely<Database>;
+  private readonly quirks: DialectQuirks;
   readonly #refdata: KyselyReferenceData;
 
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly opts: KyselyStoreOptions,
-  ) {
-    this.#refdata = new KyselyReferenceData(db, opts.dialect);
+  constructor(private readonly database: Db) {
+    this.db = database.tables<Database>();
+    this.quirks = database.quirks;
+    this.#refdata = new KyselyReferenceData(this.db, this.quirks);
   }
 
   // ---- dashboard accounts (dashboard-account-rows.ts, migration 0021) ----
@@ -119,7 +112,7 @@ export class KyselyStore implements Store {
   createDashboardUser: DashboardAccountStore['createDashboardUser'] = (user) => dashboardAccounts.createDashboardUser(this.db, user);
   findDashboardUserByEmail: DashboardAccountStore['findDashboardUserByEmail'] = (email) => dashboardAccounts.findDashboardUserByEmail(this.db, email);
   getDashboardUser: DashboardAccountStore['getDashboardUser'] = (id) => dashboardAccounts.getDashboardUser(this.db, id);
-  deleteDashboardUser: DashboardAccountStore['deleteDashboardUser'] = (id) => dashboardAccounts.deleteDashboardUser(this.db, this.opts.dialect, id);
+  deleteDashboardUser: DashboardAccountStore['deleteDashboardUser'] = (id) => dashboardAccounts.deleteDashboardUser(this.db, this.quirks, id);
   setDashboardMembership: DashboardAccountStore['setDashboardMembership'] = (m) => dashboardAccounts.setDashboardMembership(this.db, m);
   removeDashboardMembership: DashboardAccountStore['removeDashboardMembership'] = (u, o) => dashboardAccounts.removeDashboardMembership(this.db, u, o);
   dashboardMembership: DashboardAccountStore['dashboardMembership'] = (u, o) => dashboardAccounts.dashboardMembership(this.db, u, o);
@@ -129,7 +122,7 @@ export class KyselyStore implements Store {
   findSignInTokenByLinkHash: DashboardAccountStore['findSignInTokenByLinkHash'] = (h) => dashboardAccounts.findSignInTokenByLinkHash(this.db, h);
   latestSignInToken: DashboardAccountStore['latestSignInToken'] = (u, now) => dashboardAccounts.latestSignInToken(this.db, u, now);
   useSignInToken: DashboardAccountStore['useSignInToken'] = (id, at) => dashboardAccounts.useSignInToken(this.db, id, at);
-  addFailedSignInCode: DashboardAccountStore['addFailedSignInCode'] = (id) => dashboardAccounts.addFailedSignInCode(this.db, this.opts.dialect, id);
+  addFailedSignInCode: DashboardAccountStore['addFailedSignInCode'] = (id) => dashboardAccounts.addFailedSignInCode(this.db, this.quirks, id);
   countSignInRequests: DashboardAccountStore['countSignInRequests'] = (keys, at, since) => dashboardAccounts.countSignInRequests(this.db, keys, at, since);
   forgetSignInRequests: DashboardAccountStore['forgetSignInRequests'] = (keys) => dashboardAccounts.forgetSignInRequests(this.db, keys);
   insertDashboardSession: DashboardAccountStore['insertDashboardSession'] = (s) => dashboardAccounts.insertDashboardSession(this.db, s);
@@ -187,8 +180,8 @@ export class KyselyStore implements Store {
   async saveBrand(stored: StoredBrand, identifiers: IdentifierRef[], options: SaveBrandOptions = {}): Promise<BrandSavedEvent> {
     const row = brandToRow(stored);
     const refs = uniqueIdentifiers(identifiers);
-    return writeTransaction(this.db, this.opts.dialect, async (trx) => {
-      const previous = await events.previousBrandForSave(trx, this.opts.dialect, row.id);
+    return this.quirks.writeTransaction(this.db, async (trx) => {
+      const previous = await events.previousBrandForSave(trx, this.quirks, row.id);
       await trx
         .insertInto('brands')
         .values(row)
@@ -220,21 +213,21 @@ export class KyselyStore implements Store {
       if (options.logoEvidence) await logoEvidence.saveLogoEvidence(trx, row.id, options.logoEvidence, stored.crawledAt);
       // Caches key brands by domain too: a domain moved here from another brand must be dropped from them.
       const domains = [...new Set([row.domain, ...refs.filter((ref) => ref.kind === 'domain').map((ref) => ref.value)])];
-      await writes.appendBrandWrite(trx, this.opts.dialect, row.id, domains, toMillis(event.occurredAt));
+      await writes.appendBrandWrite(trx, this.quirks, row.id, domains, toMillis(event.occurredAt));
       return event;
     });
   }
 
   insertBrands(brands: readonly BulkBrand[]): Promise<number> {
-    return bulk.insertBrands(this.db, this.opts.dialect, brands);
+    return bulk.insertBrands(this.db, this.quirks, brands);
   }
 
   async setBrandStatus(id: string, status: BrandStatus, at: Date): Promise<boolean> {
-    return writeTransaction(this.db, this.opts.dialect, async (trx) => {
+    return this.quirks.writeTransaction(this.db, async (trx) => {
       const result = await trx.updateTable('brands').set({ status, updated_at: toMillis(at) }).where('id', '=', id).executeTakeFirst();
       if (result.numUpdatedRows === 0n) return false;
       await search.reindexBrandStatus(trx, id, status);
-      await writes.appendBrandWrite(trx, this.opts.dialect, id, [], Date.now());
+      await writes.appendBrandWrite(trx, this.quirks, id, [], Date.now());
       return true;
     });
   }
@@ -272,7 +265,7 @@ export class KyselyStore implements Store {
   }
 
   addClientIdUsage(entries: readonly ClientIdUsageEntry[]): Promise<void> {
-    return clientIds.addClientIdUsage(this.db, this.opts.dialect, entries);
+    return clientIds.addClientIdUsage(this.db, this.quirks, entries);
   }
 
   clientIdUsage(orgId: string, product: ClientIdProduct, period: string): Promise<number> {
@@ -296,12 +289,11 @@ export class KyselyStore implements Store {
   // ---- search by name (search-rows.ts, ADR 0033) ----
 
   searchNameCandidates(query: SearchCandidateQuery): Promise<SearchNameRow[]> {
-    return search.searchNameCandidates(this.db, this.opts.dialect, query);
+    return search.searchNameCandidates(this.db, this.quirks, query);
   }
 
   async similarNameCandidates(norm: string, limit: number): Promise<SearchNameRow[]> {
-    this.#trgm ??= this.opts.dialect === 'postgres' ? search.trgmSchema(this.db as unknown as Kysely<unknown>) : Promise.resolve(null);
-    return search.similarNameCandidates(this.db, this.opts.dialect, await this.#trgm, norm, limit);
+    return search.similarNameCandidates(this.db, this.quirks, norm, limit);
   }
 
   searchLookups(brandIds: readonly string[]): Promise<Map<string, number>> {
@@ -309,7 +301,7 @@ export class KyselyStore implements Store {
   }
 
   syncSearchReferenceNames(force = false): Promise<boolean> {
-    return search.syncReferenceNames(this.db, (fn) => writeTransaction(this.db, this.opts.dialect, fn), force);
+    return search.syncReferenceNames(this.db, (fn) => this.quirks.writeTransaction(this.db, fn), force);
   }
 
   // ---- crawl failure memory (crawl-failure-memory.ts) ----
@@ -333,7 +325,7 @@ export class KyselyStore implements Store {
   // ---- standing access (access-rows.ts, ADR 0029) ----
 
   completeAccessPurchase(completion: AccessPurchaseCompletion): Promise<AccessPurchase | null> {
-    return access.completeAccessPurchase(this.db, this.opts.dialect, completion);
+    return access.completeAccessPurchase(this.db, this.quirks, completion);
   }
 
   findAccessPurchase(paymentKey: string): Promise<AccessPurchase | null> {
@@ -341,7 +333,7 @@ export class KyselyStore implements Store {
   }
 
   takeAccessDelivery(paymentKey: string, at: Date, paidSince: Date, accept: (sealed: string | null) => boolean): Promise<AccessDelivery | null> {
-    return access.takeAccessDelivery(this.db, this.opts.dialect, paymentKey, at, paidSince, accept);
+    return access.takeAccessDelivery(this.db, this.quirks, paymentKey, at, paidSince, accept);
   }
 
   wipeAccessSeals(before: Date): Promise<number> {
@@ -361,7 +353,7 @@ export class KyselyStore implements Store {
   }
 
   chargeCardToken(charge: CardCharge): Promise<CardChargeResult> {
-    return access.chargeCardToken(this.db, this.opts.dialect, charge);
+    return access.chargeCardToken(this.db, this.quirks, charge);
   }
 
   cardTokenCharge(tokenHash: string): Promise<string | null> {
@@ -383,7 +375,7 @@ export class KyselyStore implements Store {
   }
 
   recordPayment(payment: PaymentRecord): Promise<boolean> {
-    return payments.recordPayment(this.db, this.opts.dialect, payment);
+    return payments.recordPayment(this.db, this.quirks, payment);
   }
 
   unsettledPaymentClaims(before: Date): Promise<PaymentClaim[]> {
@@ -403,7 +395,7 @@ export class KyselyStore implements Store {
   }
 
   creditLedger(network: string, asset: string, address: string, amount: bigint): Promise<bigint> {
-    return payments.creditLedger(this.db, this.opts.dialect, network, asset, address, amount);
+    return payments.creditLedger(this.db, this.quirks, network, asset, address, amount);
   }
 
   ledgerAuthorization(network: string, asset: string, authorizer: string, nonce: string): Promise<string | null> {
@@ -411,21 +403,21 @@ export class KyselyStore implements Store {
   }
 
   ledgerTransfer(transfer: LedgerTransfer): Promise<void> {
-    return payments.ledgerTransfer(this.db, this.opts.dialect, transfer);
+    return payments.ledgerTransfer(this.db, this.quirks, transfer);
   }
 
   // ---- webhook outbox (webhook-delivery-rows.ts, ADR 0031) ----
 
   fanOutWebhookEvent(fanOut: WebhookFanOut): Promise<number> {
-    return webhookDeliveries.fanOutWebhookEvent(this.db, this.opts.dialect, fanOut);
+    return webhookDeliveries.fanOutWebhookEvent(this.db, this.quirks, fanOut);
   }
 
   claimWebhookDelivery(now: Date, leaseMs: number): Promise<ClaimedWebhookDelivery | null> {
-    return webhookDeliveries.claimWebhookDelivery(this.db, this.opts.dialect, now, leaseMs);
+    return webhookDeliveries.claimWebhookDelivery(this.db, this.quirks, now, leaseMs);
   }
 
   recordWebhookAttempt(record: WebhookAttemptRecord): Promise<boolean> {
-    return webhookDeliveries.recordWebhookAttempt(this.db, this.opts.dialect, record);
+    return webhookDeliveries.recordWebhookAttempt(this.db, this.quirks, record);
   }
 
   postponeWebhookDelivery(deliveryId: string, until: Date): Promise<void> {
@@ -447,11 +439,11 @@ export class KyselyStore implements Store {
   listWebhooks: Store['listWebhooks'] = (orgId, after, limit) => webhookAdmin.listWebhooks(this.db, orgId, after, limit);
   updateWebhook: Store['updateWebhook'] = (orgId, id, patch, at) => webhookAdmin.updateWebhook(this.db, orgId, id, patch, at);
   rotateWebhookSecret: Store['rotateWebhookSecret'] = (orgId, id, rotation, at) => webhookAdmin.rotateWebhookSecret(this.db, orgId, id, rotation, at);
-  deleteWebhook: Store['deleteWebhook'] = (orgId, id) => webhookAdmin.deleteWebhook(this.db, this.opts.dialect, orgId, id);
+  deleteWebhook: Store['deleteWebhook'] = (orgId, id) => webhookAdmin.deleteWebhook(this.db, this.quirks, orgId, id);
   addWebhookSubscriptions: Store['addWebhookSubscriptions'] = (orgId, webhookId, domains, at) =>
-    webhookAdmin.addWebhookSubscriptions(this.db, this.opts.dialect, orgId, webhookId, domains, at);
+    webhookAdmin.addWebhookSubscriptions(this.db, this.quirks, orgId, webhookId, domains, at);
   removeWebhookSubscriptions: Store['removeWebhookSubscriptions'] = (orgId, webhookId, domains) =>
-    webhookAdmin.removeWebhookSubscriptions(this.db, this.opts.dialect, orgId, webhookId, domains);
+    webhookAdmin.removeWebhookSubscriptions(this.db, this.quirks, orgId, webhookId, domains);
   listWebhookSubscriptions: Store['listWebhookSubscriptions'] = (orgId, webhookId, after, limit) =>
     webhookAdmin.listWebhookSubscriptions(this.db, orgId, webhookId, after, limit);
   insertWebhookDelivery: Store['insertWebhookDelivery'] = (delivery) => webhookAdmin.insertWebhookDelivery(this.db, delivery);
@@ -525,7 +517,7 @@ export class KyselyStore implements Store {
   }
 
   async claimBrandEvent(consumer: string, leaseMs: number, now: Date = new Date()): Promise<ClaimedBrandEvent | null> {
-    return events.claimBrandEvent(this.db, this.opts.dialect, consumer, leaseMs, now);
+    return events.claimBrandEvent(this.db, this.quirks, consumer, leaseMs, now);
   }
 
   async completeBrandEvent(consumer: string, eventId: string): Promise<void> {
@@ -598,7 +590,7 @@ export class KyselyStore implements Store {
   async appendUsage(entries: readonly UsageEntry[], debits: readonly CreditLeaseDebit[] = []): Promise<void> {
     if (entries.length === 0 && debits.length === 0) return;
     const rows = entries.map(usageToRow);
-    await writeTransaction(this.db, this.opts.dialect, async (trx) => {
+    await this.quirks.writeTransaction(this.db, async (trx) => {
       // Chunks keep each statement well under SQLite's bound-parameter limit.
       for (let i = 0; i < rows.length; i += 500) await trx.insertInto('usage_ledger').values(rows.slice(i, i + 500)).execute();
       await creditLeases.debitCreditLeases(trx, debits);
@@ -607,7 +599,7 @@ export class KyselyStore implements Store {
 
   // ---- credit leases (credit-lease-rows.ts, ADR 0040) ----
 
-  acquireCreditLease: Store['acquireCreditLease'] = (grant) => creditLeases.acquireCreditLease(this.db, this.opts.dialect, grant);
+  acquireCreditLease: Store['acquireCreditLease'] = (grant) => creditLeases.acquireCreditLease(this.db, this.quirks, grant);
   renewCreditLease: Store['renewCreditLease'] = (leaseId, now, expiresAt) => creditLeases.renewCreditLease(this.db, leaseId, now, expiresAt);
   releaseCreditLease: Store['releaseCreditLease'] = (leaseId, keep) => creditLeases.releaseCreditLease(this.db, leaseId, keep);
   leasedCredits: Store['leasedCredits'] = (orgId, period, now) => creditLeases.leasedCredits(this.db, orgId, period, now);
@@ -665,18 +657,17 @@ export class KyselyStore implements Store {
 
   // ---- lifecycle ----
 
+  /** The store's own migrations alone (main/ gives the runner its list itself; tests migrate a store through this). */
   async migrate(): Promise<void> {
-    await migrateToLatest(this.db, this.opts.migrationTableSchema === undefined ? {} : { migrationTableSchema: this.opts.migrationTableSchema });
+    await migrateToLatest(this.database, [MIGRATIONS]);
   }
 
   async ping(): Promise<void> {
     await sql`select 1`.execute(this.db);
   }
 
-  /** Destroys the Kysely instance, which the queue may share: close the store last. Idempotent. */
+  /** Closes the Database, which the queue may share: close the store last. Idempotent. */
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    await this.db.destroy();
+    await this.database.close();
   }
 }

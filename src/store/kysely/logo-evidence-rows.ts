@@ -1,7 +1,7 @@
 /** The logo evidence rows for KyselyStore (both dialects; migration 0022, ADR 0044). */
 import type { Kysely } from 'kysely';
 import type { LogoEvidence } from '../../domain/logo-evidence.js';
-import { fromMillis, toMillis } from './column-codec.js';
+import { fromMillis, toMillis } from '../../db/column-codec.js';
 import type { Database } from './schema.js';
 
 /** Keeps the latest crawl's decision (called inside saveBrand's transaction). */

@@ -1,10 +1,12 @@
 /**
- * Schema migrations for every Kysely-backed store. Written with the schema builder only, so the same list
- * serves SQLite and PostgreSQL: timestamps are `bigint` epoch milliseconds and documents are `text` on both
- * (see schema.ts). Migrations are append-only: never edit one that has shipped; add the next one.
+ * Schema migrations of the Kysely-backed store, the list main/ gives the kernel's runner (src/db/migrations.ts).
+ * Written with the schema builder (and the dialect quirks where SQL differs), so the same list serves SQLite and
+ * PostgreSQL: timestamps are `bigint` epoch milliseconds and documents are `text` on both (see schema.ts).
+ * Migrations are append-only: never edit one that has shipped; add the next one.
  */
-import { Migrator, sql } from 'kysely';
-import type { Kysely, Migration, SqlBool } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
+import type { ProductMigrations } from '../../db/migrations.js';
+import { activeJobPredicate } from '../../jobs/sql/jobs-table.js';
 import { convertAssetUrlsToKeys } from './asset-key-migration.js';
 import { webhooksMigration } from './webhook-migration.js';
 import { refreshMigration } from './refresh-migration.js';
@@ -18,10 +20,6 @@ import { dashboardAccountMigration } from './dashboard-account-migration.js';
 import { logoEvidenceMigration } from './logo-evidence-migration.js';
 import { creditLeaseMigration } from './credit-lease-migration.js';
 
-/** Jobs that hold their (name, key): the predicate of the partial unique index that enforces dedup. */
-export function activeJobPredicate() {
-  return sql<SqlBool>`state in ('queued', 'running')`;
-}
 
 async function createBrandTables(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -266,7 +264,8 @@ const brandPalettes: Migration = {
   },
 };
 
-export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+/** Every migration of the store, by its name (kept forever: databases record the names they ran). */
+export const MIGRATIONS: ProductMigrations = {
   '0001_initial': initial,
   '0002_billing': billing,
   '0003_brand_events': brandEvents,
@@ -287,36 +286,3 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0021_dashboard_accounts': dashboardAccountMigration,
   '0022_logo_evidence': logoEvidenceMigration,
 };
-
-export interface MigrateOptions {
-  /** PostgreSQL schema that holds Kysely's own migration tables; unset means the connection's default. */
-  migrationTableSchema?: string;
-}
-
-/** Applies pending migrations; running it again is a no-op. Throws the first migration error. */
-export async function migrateToLatest<DB>(db: Kysely<DB>, opts: MigrateOptions = {}): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => MIGRATIONS },
-    ...(opts.migrationTableSchema === undefined ? {} : { migrationTableSchema: opts.migrationTableSchema }),
-  });
-  let { error, results } = await migrator.migrateToLatest();
-  // Kysely looks for its migration tables by introspecting every schema's tables; on PostgreSQL a table that another
-  // schema's owner drops between the catalog read and its cast fails that look-up with undefined_table (42P01) before
-  // any migration ran; a whole schema dropped meanwhile fails it with invalid_schema_name (3F000). Migrating is
-  // idempotent, so such a failure is tried again, after a growing pause: a neighbour creating and dropping tables in
-  // a burst (pg-boss makes one per queue) can fail several look-ups in a row. About 10 s in all at most.
-  for (let tries = 0; tries < 8 && error !== undefined && results === undefined && isUndefinedTable(error); tries++) {
-    await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 50 * 2 ** tries)));
-    ({ error, results } = await migrator.migrateToLatest());
-  }
-  if (error !== undefined) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`migration ${failed} failed`, { cause: error });
-  }
-}
-
-function isUndefinedTable(error: unknown): boolean {
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  return code === '42P01' || code === '3F000';
-}

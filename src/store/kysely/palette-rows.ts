@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Palette, PaletteEvidence } from '../../domain/palette.js';
 import type { StoredPalette } from '../store.js';
-import { fromMillis, toMillis } from './column-codec.js';
+import { fromMillis, toMillis } from '../../db/column-codec.js';
 import type { Database } from './schema.js';
 
 export async function savePaletteEvidence(db: Kysely<Database>, brandId: string, evidence: PaletteEvidence, observedAt: Date): Promise<void> {

@@ -5,9 +5,9 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { LedgerRefusal, type LedgerTransfer, type PaymentClaim, type PaymentMethod, type PaymentQuery, type PaymentRecord, type PaymentTotal, type StoredPaymentClaim } from '../../domain/payments.js';
-import { fromMillis, toMillis, toSafeInteger } from './column-codec.js';
+import { fromMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { Database, PaymentClaimsTable, PaymentsTable } from './schema.js';
-import { writeTransaction, type SqlDialect } from './write-transaction.js';
+import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
 function units(amount: bigint, what: string): number {
   const n = Number(amount);
@@ -83,8 +83,8 @@ export async function releasePaymentClaim(db: Kysely<Database>, key: string): Pr
   await db.deleteFrom('payment_claims').where('key', '=', key).where('state', '=', 'claimed').execute();
 }
 
-export function recordPayment(db: Kysely<Database>, dialect: SqlDialect, payment: PaymentRecord): Promise<boolean> {
-  return writeTransaction(db, dialect, async (trx) => {
+export function recordPayment(db: Kysely<Database>, quirks: DialectQuirks, payment: PaymentRecord): Promise<boolean> {
+  return quirks.writeTransaction(db, async (trx) => {
     const inserted = await trx
       .insertInto('payments')
       .values({
@@ -161,9 +161,9 @@ async function addBalance(db: Kysely<Database>, network: string, asset: string, 
     .execute();
 }
 
-export async function creditLedger(db: Kysely<Database>, dialect: SqlDialect, network: string, asset: string, address: string, amount: bigint): Promise<bigint> {
+export async function creditLedger(db: Kysely<Database>, quirks: DialectQuirks, network: string, asset: string, address: string, amount: bigint): Promise<bigint> {
   const value = units(amount, 'amount');
-  await writeTransaction(db, dialect, (trx) => addBalance(trx, network, asset, address, value, Date.now()));
+  await quirks.writeTransaction(db, (trx) => addBalance(trx, network, asset, address, value, Date.now()));
   return ledgerBalance(db, network, asset, address);
 }
 
@@ -184,10 +184,10 @@ export async function ledgerAuthorization(db: Kysely<Database>, network: string,
  * refuses a second use in any process), the payer's balance is debited only when it covers the value (a
  * conditional update, so two transfers can never overdraw it), and the recipient credited.
  */
-export function ledgerTransfer(db: Kysely<Database>, dialect: SqlDialect, t: LedgerTransfer): Promise<void> {
+export function ledgerTransfer(db: Kysely<Database>, quirks: DialectQuirks, t: LedgerTransfer): Promise<void> {
   const value = units(t.value, 'value');
   const at = toMillis(t.at);
-  return writeTransaction(db, dialect, async (trx) => {
+  return quirks.writeTransaction(db, async (trx) => {
     const used = await trx
       .insertInto('ledger_authorizations')
       .values({ network: t.network, asset: lower(t.asset), authorizer: lower(t.from), nonce: lower(t.nonce), recipient: lower(t.to), value, tx: t.transaction, used_at: at })

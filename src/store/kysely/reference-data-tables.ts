@@ -20,11 +20,11 @@ import type {
   ReferenceTable,
   UpsertCounts,
 } from '../../refdata/reference-data.js';
-import { toSafeInteger } from './column-codec.js';
+import { toSafeInteger } from '../../db/column-codec.js';
 import { mergeFields, type Fields, type MergeSpec } from './reference-merge.js';
 import type { Database } from './schema.js';
 import type { ReferenceDataTables } from './reference-schema.js';
-import { writeTransaction, type SqlDialect } from './write-transaction.js';
+import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
 type RefTableName = Exclude<keyof ReferenceDataTables, 'ref_imports'>;
 
@@ -178,7 +178,7 @@ function bestFirst(listings: Listing[]): Listing[] {
 export class KyselyReferenceData implements ReferenceData {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: SqlDialect,
+    private readonly quirks: DialectQuirks,
   ) {}
 
   // ---- lookups ----
@@ -295,7 +295,7 @@ export class KyselyReferenceData implements ReferenceData {
       if (json === undefined) sourcesJson.set(source, (json = JSON.stringify(Object.fromEntries(fieldColumns.map((f) => [f, source])))));
       return json;
     };
-    await writeTransaction(this.db, this.dialect, async (trx) => {
+    await this.quirks.writeTransaction(this.db, async (trx) => {
       for (let i = 0; i < inserts.length; i += BULK_ROWS) {
         const params: unknown[] = [];
         for (const row of inserts.slice(i, i + BULK_ROWS)) {
@@ -316,7 +316,7 @@ export class KyselyReferenceData implements ReferenceData {
   private multiRowInsert(table: string, columns: readonly string[], params: unknown[]): CompiledQuery {
     const rowCount = params.length / columns.length;
     let n = 0;
-    const tuple = (): string => `(${columns.map(() => (this.dialect === 'postgres' ? `$${++n}` : '?')).join(', ')})`;
+    const tuple = (): string => `(${columns.map(() => this.quirks.placeholder(++n)).join(', ')})`;
     const tuples = Array.from({ length: rowCount }, tuple);
     const quoted = columns.map((c) => `"${c}"`).join(', ');
     return CompiledQuery.raw(`insert into "${table}" (${quoted}) values ${tuples.join(', ')}`, params);
@@ -329,7 +329,7 @@ export class KyselyReferenceData implements ReferenceData {
     for (const row of rows) byKey.set(keyOf(map.keys, map.toColumns(row)), row);
     const unique = [...byKey.values()];
     for (let i = 0; i < unique.length; i += BATCH) {
-      await writeTransaction(this.db, this.dialect, (trx) => this.upsertBatch(trx, map, unique.slice(i, i + BATCH), counts));
+      await this.quirks.writeTransaction(this.db, (trx) => this.upsertBatch(trx, map, unique.slice(i, i + BATCH), counts));
     }
     return counts;
   }

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { MarkSignature } from '../../domain/brand-announcement.js';
 import type { AnalysisEntry, BrandLookupCount, DueBrand, RefreshLease, RefreshRun, RefreshState } from '../store.js';
-import { toMillis, toSafeInteger } from './column-codec.js';
+import { toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { Database } from './schema.js';
 
 /** Rows per statement: SQLite allows 32,766 bound parameters, PostgreSQL 65,535; every row binds a few. */

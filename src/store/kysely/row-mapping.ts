@@ -4,7 +4,7 @@
 import type { Brand } from '../../domain/brand.js';
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, UsageEntry } from '../../domain/accounts.js';
 import type { StoredBrand } from '../store.js';
-import { assertSafeInteger, fromMillis, fromNullableMillis, toMillis, toSafeInteger } from './column-codec.js';
+import { assertSafeInteger, fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { ApiKeysTable, BrandsTable, CreditGrantsTable, OrganizationsTable, UsageLedgerTable } from './schema.js';
 
 export function brandToRow(stored: StoredBrand): BrandsTable {

@@ -4,14 +4,14 @@
  * Time: every timestamp column holds epoch milliseconds as an integer (`bigint` on PostgreSQL; SQLite gives a
  * `bigint` column INTEGER affinity). One representation on both dialects keeps comparisons, ordering and the
  * millisecond precision of `Date` exact without per-dialect parsing; the PostgreSQL pool parses int8 to a
- * number (see postgres-store.ts), which is safe for any date before the year 287396.
+ * number (see src/db/postgres/open-postgres-database.ts), which is safe for any date before the year 287396.
  *
  * JSON: documents (`brands.record`, `jobs.payload`) are stored as text on both dialects. Text round-trips
  * byte-for-byte (jsonb would reorder keys) and the store never queries inside them.
  */
 import type { Plan, UsageSource } from '../../domain/accounts.js';
 import type { BrandStatus, IdentifierKind } from '../store.js';
-import type { JobState } from '../../jobs/queue.js';
+import type { JobsTable } from '../../jobs/sql/jobs-table.js';
 import type { ReferenceDataTables } from './reference-schema.js';
 import type { ClientIdSearchTables } from './search-schema.js';
 import type { BrandContextTables } from './context-schema.js';
@@ -19,8 +19,9 @@ import type { DashboardAccountTables } from './dashboard-account-schema.js';
 import type { LogoEvidenceTables } from './logo-evidence-schema.js';
 import type { CreditLeaseTables } from './credit-lease-schema.js';
 
-/** Epoch milliseconds. */
-export type Millis = number;
+import type { Millis } from '../../db/column-codec.js';
+
+export type { Millis };
 
 export interface BrandsTable {
   id: string;
@@ -90,22 +91,6 @@ export interface UsageNoticesTable {
   created_at: Millis;
 }
 
-export interface JobsTable {
-  id: string;
-  name: string;
-  key: string;
-  /** The payload as JSON text. */
-  payload: string;
-  state: JobState;
-  attempts: number;
-  run_at: Millis;
-  locked_until: Millis | null;
-  last_error: string | null;
-  created_at: Millis;
-  updated_at: Millis;
-  /** 0005: the organization that queued the job; null for the operator's own work. */
-  owner: string | null;
-}
 
 /** 0003: one row per `brand.saved` event, written in the save's transaction; never updated. */
 export interface BrandEventsTable {

@@ -9,12 +9,10 @@
  *   nearest-neighbour order finds typos without a threshold). The integer `id` is the FTS5 rowid: an explicit
  *   INTEGER PRIMARY KEY, so VACUUM never renumbers it under the external-content index.
  */
-import { sql, SqliteAdapter, type Kysely, type Migration } from 'kysely';
-import { backfillSearchNames, trgmSchema } from './search-rows.js';
-
-function isSqlite(db: Kysely<unknown>): boolean {
-  return db.getExecutor().adapter instanceof SqliteAdapter;
-}
+import { sql, type Kysely } from 'kysely';
+import type { DialectQuirks } from '../../db/dialect-quirks.js';
+import type { MigrationPart } from '../../db/migrations.js';
+import { backfillSearchNames, SEARCH_NAMES_INDEX } from './search-rows.js';
 
 async function createClientIdTables(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -55,60 +53,18 @@ const COLUMNS = `domain text not null,
   size_rank integer not null default 9,
   unique (domain, source)`;
 
-async function createSearchNamesSqlite(db: Kysely<unknown>): Promise<void> {
-  await sql.raw(`create table search_names (id integer primary key, ${COLUMNS})`).execute(db);
-  await sql.raw(`create virtual table search_names_fts using fts5(norm, content='search_names', content_rowid='id', tokenize='trigram')`).execute(db);
-  // External-content FTS5: the triggers keep the index in step with every insert, update and delete.
-  await sql.raw(`create trigger search_names_ai after insert on search_names begin
-    insert into search_names_fts(rowid, norm) values (new.id, new.norm); end`).execute(db);
-  await sql.raw(`create trigger search_names_ad after delete on search_names begin
-    insert into search_names_fts(search_names_fts, rowid, norm) values ('delete', old.id, old.norm); end`).execute(db);
-  await sql.raw(`create trigger search_names_au after update of norm on search_names begin
-    insert into search_names_fts(search_names_fts, rowid, norm) values ('delete', old.id, old.norm);
-    insert into search_names_fts(rowid, norm) values (new.id, new.norm); end`).execute(db);
-}
-
-/**
- * pg_trgm goes into the schema it is already in, else into `brandbase_ext` (not the store's schema: several
- * installs or test runs may share a database, and dropping one schema must not drop the extension for the others).
- * It is a trusted extension (PostgreSQL 13+): a database owner may create it without superuser rights.
- */
-async function ensurePgTrgm(db: Kysely<unknown>): Promise<string> {
-  const existing = await trgmSchema(db);
-  if (existing !== null) return existing;
-  try {
-    await sql.raw('create schema if not exists brandbase_ext').execute(db);
-    await sql.raw('create extension if not exists pg_trgm with schema brandbase_ext').execute(db);
-  } catch (error) {
-    // Another process created it at the same moment: use what it created.
-    const raced = await trgmSchema(db);
-    if (raced !== null) return raced;
-    throw new Error('the PostgreSQL extension pg_trgm is required for search (docs/search.md)', { cause: error });
-  }
-  const created = await trgmSchema(db);
-  if (created === null) throw new Error('pg_trgm was not created');
-  return created;
-}
-
-async function createSearchNamesPostgres(db: Kysely<unknown>): Promise<void> {
-  const ext = await ensurePgTrgm(db);
-  await sql.raw(`create table search_names (id bigserial primary key, ${COLUMNS})`).execute(db);
-  await sql.raw(`create index search_names_norm_trgm on search_names using gist (norm "${ext}".gist_trgm_ops)`).execute(db);
-}
-
-export const clientIdsAndSearchMigration: Migration = {
-  async up(db: Kysely<unknown>): Promise<void> {
+export const clientIdsAndSearchMigration: MigrationPart = {
+  async up(db: Kysely<unknown>, quirks: DialectQuirks): Promise<void> {
     await createClientIdTables(db);
-    const sqlite = isSqlite(db);
-    if (sqlite) await createSearchNamesSqlite(db);
-    else await createSearchNamesPostgres(db);
+    await sql.raw(`create table search_names (id ${quirks.serialPrimaryKey}, ${COLUMNS})`).execute(db);
+    await quirks.createTrigramIndex(db, SEARCH_NAMES_INDEX);
     // Prefix ranges (autocomplete) read these in index order, a few rows per prefix: byte order on both dialects
     // (SQLite's BINARY; `collate "C"` on PostgreSQL), so a range [x, x + U+FFFF) is one index range.
-    const binary = sqlite ? '' : ' collate "C"';
-    await sql.raw(`create index search_names_norm_idx on search_names (norm${binary})`).execute(db);
-    await sql.raw(`create index search_names_label_idx on search_names (label${binary})`).execute(db);
+    const binary = quirks.binaryOrder;
+    await sql.raw(`create index search_names_norm_idx on search_names (${binary('norm')})`).execute(db);
+    await sql.raw(`create index search_names_label_idx on search_names (${binary('label')})`).execute(db);
     // The same ranges among listed companies, biggest first: one short index range per size class.
-    await sql.raw(`create index search_names_rank_norm_idx on search_names (size_rank, norm${binary})`).execute(db);
+    await sql.raw(`create index search_names_rank_norm_idx on search_names (size_rank, ${binary('norm')})`).execute(db);
     await sql.raw('create index search_names_brand_idx on search_names (brand_id)').execute(db);
     await db.schema
       .createTable('search_state')

@@ -8,7 +8,7 @@ import type { Brand, Logo } from '../../domain/brand.js';
 import { displayCompanyName, domainLabel, normalizeName, tickerNorm, trigrams } from '../../domain/search-text.js';
 import type { SearchCandidateQuery, SearchNameRow } from '../store.js';
 import type { Database } from './schema.js';
-import type { SqlDialect } from './write-transaction.js';
+import type { DialectQuirks, TrigramIndex, TrigramMatch } from '../../db/dialect-quirks.js';
 
 const ICON_FORMATS = ['png', 'webp', 'svg', 'jpeg'] as const;
 
@@ -25,11 +25,8 @@ export function iconKey(logos: readonly Logo[]): string | null {
   return null;
 }
 
-/** Schema that holds pg_trgm, or null when it is not installed (PostgreSQL only). */
-export async function trgmSchema(db: Kysely<unknown>): Promise<string | null> {
-  const { rows } = await sql<{ nspname: string }>`select n.nspname from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db);
-  return rows[0]?.nspname ?? null;
-}
+/** The trigram index of the normalized names (FTS5 trigram on SQLite, pg_trgm GiST on PostgreSQL: the dialect quirks). */
+export const SEARCH_NAMES_INDEX: TrigramIndex = { table: 'search_names', column: 'norm', name: 'search_names_norm_trgm' };
 
 export interface BrandRowValues {
   domain: string;
@@ -245,8 +242,8 @@ const ROW_SQL = 's.domain, s.source, s.name, s.norm, s.label, s.brand_id, s.clai
  * and column the first `limit` rows in index order, and for the query itself also the listed companies first by
  * size (one short index range per size class). No part reads more than its limit, however common the prefix.
  */
-async function prefixRows(db: Kysely<Database>, dialect: SqlDialect, query: string, variants: readonly string[], limit: number): Promise<RawRow[]> {
-  const binary = (column: string) => sql.raw(dialect === 'postgres' ? `${column} collate "C"` : column);
+async function prefixRows(db: Kysely<Database>, quirks: DialectQuirks, query: string, variants: readonly string[], limit: number): Promise<RawRow[]> {
+  const binary = (column: string) => sql.raw(quirks.binaryOrder(column));
   const notTicker = sql`s.source not like ${TICKER_SOURCE}`;
   const parts = [];
   for (const [i, prefix] of [query, ...variants].entries()) {
@@ -262,34 +259,26 @@ async function prefixRows(db: Kysely<Database>, dialect: SqlDialect, query: stri
   return rows;
 }
 
+/** The rows of a trigram match, not tickers, in the match's order after `order`. */
+async function matchedRows(db: Kysely<Database>, match: TrigramMatch, order: string | null, limit: number): Promise<RawRow[]> {
+  const where = match.where === null ? sql`` : sql`${match.where} and `;
+  const orderBy = sql.join([...(order === null ? [] : [sql.raw(order)]), ...(match.order === null ? [] : [match.order])]);
+  const { rows } = await sql<RawRow>`select ${sql.raw(ROW_SQL)} from ${match.from}
+    where ${where}s.source not like ${TICKER_SOURCE} order by ${orderBy} limit ${limit}`.execute(db);
+  return rows;
+}
+
 /** Rows whose name contains the query (a later word, or inside a word), through the trigram index; 4+ characters. */
-async function substringRows(db: Kysely<Database>, dialect: SqlDialect, norm: string, limit: number): Promise<RawRow[]> {
+async function substringRows(db: Kysely<Database>, quirks: DialectQuirks, norm: string, limit: number): Promise<RawRow[]> {
   if (norm.length < 4) return [];
-  if (dialect === 'sqlite') {
-    const { rows } = await sql<RawRow>`select ${sql.raw(ROW_SQL)}
-      from search_names_fts f join search_names s on s.id = f.rowid
-      where search_names_fts match ${`"${norm}"`} and s.source not like ${TICKER_SOURCE} order by s.size_rank, length(s.norm) limit ${limit}`.execute(db);
-    return rows;
-  }
-  return db.selectFrom('search_names as s').select(COLUMNS).where('s.source', 'not like', TICKER_SOURCE).where('s.norm', 'like', `%${norm.replace(/[\\%_]/g, (c) => `\\${c}`)}%`).orderBy('s.size_rank').limit(limit).execute();
+  return matchedRows(db, quirks.trigramContains(SEARCH_NAMES_INDEX, 's', norm), 's.size_rank', limit);
 }
 
 /** The names sharing the most trigrams with the query: typos the prefix variants miss (`gpogle` → google). */
-async function similarRows(db: Kysely<Database>, dialect: SqlDialect, ext: string | null, norm: string, limit: number): Promise<RawRow[]> {
+async function similarRows(db: Kysely<Database>, quirks: DialectQuirks, norm: string, limit: number): Promise<RawRow[]> {
   const grams = trigrams(norm);
   if (grams.length === 0) return [];
-  if (dialect === 'sqlite') {
-    const match = grams.map((g) => `"${g}"`).join(' OR ');
-    const { rows } = await sql<RawRow>`select ${sql.raw(ROW_SQL)}
-      from search_names_fts f join search_names s on s.id = f.rowid
-      where search_names_fts match ${match} and s.source not like ${TICKER_SOURCE} order by f.rank limit ${limit}`.execute(db);
-    return rows;
-  }
-  // GiST nearest neighbours by trigram distance: no similarity threshold to miss a typo by.
-  const distance = sql.raw(`OPERATOR("${ext ?? 'public'}".<->)`);
-  const { rows } = await sql<RawRow>`select ${sql.raw(ROW_SQL)}
-    from search_names s where s.source not like ${TICKER_SOURCE} order by s.norm ${distance} ${norm} limit ${limit}`.execute(db);
-  return rows;
+  return matchedRows(db, await quirks.trigramSimilar(db as Kysely<unknown>, SEARCH_NAMES_INDEX, 's', norm, grams), null, limit);
 }
 
 /** Tickers and crypto symbols equal to the query (never a prefix: short tickers would crowd out names). */
@@ -311,17 +300,17 @@ function distinctRows(rows: readonly RawRow[]): SearchNameRow[] {
 }
 
 /** The candidate rows for a query: prefixes (and their one-edit variants), substrings, and the ticker. */
-export async function searchNameCandidates(db: Kysely<Database>, dialect: SqlDialect, query: SearchCandidateQuery): Promise<SearchNameRow[]> {
+export async function searchNameCandidates(db: Kysely<Database>, quirks: DialectQuirks, query: SearchCandidateQuery): Promise<SearchNameRow[]> {
   return distinctRows([
-    ...(await prefixRows(db, dialect, query.norm, query.variants, query.limit)),
-    ...(await substringRows(db, dialect, query.norm, query.limit)),
+    ...(await prefixRows(db, quirks, query.norm, query.variants, query.limit)),
+    ...(await substringRows(db, quirks, query.norm, query.limit)),
     ...(await tickerRows(db, query.ticker)),
   ]);
 }
 
 /** Names similar to the query by shared trigrams (the costlier read, asked for when the others find too little). */
-export async function similarNameCandidates(db: Kysely<Database>, dialect: SqlDialect, ext: string | null, norm: string, limit: number): Promise<SearchNameRow[]> {
-  return distinctRows(await similarRows(db, dialect, ext, norm, limit));
+export async function similarNameCandidates(db: Kysely<Database>, quirks: DialectQuirks, norm: string, limit: number): Promise<SearchNameRow[]> {
+  return distinctRows(await similarRows(db, quirks, norm, limit));
 }
 
 /** Lookups per brand from `brand_popularity` (migration 0014, counted by the lookup path in batches). */

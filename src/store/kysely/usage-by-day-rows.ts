@@ -6,7 +6,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { UsageSource } from '../../domain/accounts.js';
 import type { DailyUsage } from '../store.js';
-import { toMillis, toSafeInteger } from './column-codec.js';
+import { toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { Database } from './schema.js';
 
 const DAY_MS = 86_400_000;

@@ -16,9 +16,9 @@ import type {
   WebhookSecretRotation,
   WebhookSubscription,
 } from '../../domain/webhooks.js';
-import { fromMillis, fromNullableMillis, toMillis } from './column-codec.js';
+import { fromMillis, fromNullableMillis, toMillis } from '../../db/column-codec.js';
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from './schema.js';
-import { writeTransaction, type SqlDialect } from './write-transaction.js';
+import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
 type WebhookRow = Selectable<WebhooksTable>;
 
@@ -145,9 +145,9 @@ export async function rotateWebhookSecret(db: Kysely<Database>, orgId: string, i
   return getWebhook(db, orgId, id);
 }
 
-export async function deleteWebhook(db: Kysely<Database>, dialect: SqlDialect, orgId: string, id: string): Promise<boolean> {
+export async function deleteWebhook(db: Kysely<Database>, quirks: DialectQuirks, orgId: string, id: string): Promise<boolean> {
   // Children are deleted explicitly: SQLite enforces ON DELETE CASCADE only with foreign_keys on.
-  return writeTransaction(db, dialect, async (trx) => {
+  return quirks.writeTransaction(db, async (trx) => {
     const owned = await trx.selectFrom('webhooks').select('id').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
     if (!owned) return false;
     const deliveries = trx.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', id);
@@ -162,8 +162,8 @@ export async function deleteWebhook(db: Kysely<Database>, dialect: SqlDialect, o
 /** Inserts in chunks well under both dialects' bound-parameter limits. */
 const CHUNK = 250;
 
-export async function addWebhookSubscriptions(db: Kysely<Database>, dialect: SqlDialect, orgId: string, webhookId: string, domains: readonly string[], at: Date): Promise<string[] | null> {
-  return writeTransaction(db, dialect, async (trx) => {
+export async function addWebhookSubscriptions(db: Kysely<Database>, quirks: DialectQuirks, orgId: string, webhookId: string, domains: readonly string[], at: Date): Promise<string[] | null> {
+  return quirks.writeTransaction(db, async (trx) => {
     const owned = await trx.selectFrom('webhooks').select('id').where('org_id', '=', orgId).where('id', '=', webhookId).executeTakeFirst();
     if (!owned) return null;
     const added: string[] = [];
@@ -182,8 +182,8 @@ export async function addWebhookSubscriptions(db: Kysely<Database>, dialect: Sql
   });
 }
 
-export async function removeWebhookSubscriptions(db: Kysely<Database>, dialect: SqlDialect, orgId: string, webhookId: string, domains: readonly string[]): Promise<string[] | null> {
-  return writeTransaction(db, dialect, async (trx) => {
+export async function removeWebhookSubscriptions(db: Kysely<Database>, quirks: DialectQuirks, orgId: string, webhookId: string, domains: readonly string[]): Promise<string[] | null> {
+  return quirks.writeTransaction(db, async (trx) => {
     const owned = await trx.selectFrom('webhooks').select('id').where('org_id', '=', orgId).where('id', '=', webhookId).executeTakeFirst();
     if (!owned) return null;
     const removed: string[] = [];

@@ -9,9 +9,9 @@ import { sql, type Kysely } from 'kysely';
 import { newId } from '../../domain/ids.js';
 import { isWebhookEventKind, type WebhookEventKind } from '../../domain/webhooks.js';
 import type { ClaimedWebhookDelivery, DisabledWebhook, WebhookAttemptRecord, WebhookFanOut } from '../store.js';
-import { fromMillis, toMillis, toSafeInteger } from './column-codec.js';
+import { fromMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { Database } from './schema.js';
-import { writeTransaction, type SqlDialect } from './write-transaction.js';
+import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
 /** Error texts and response excerpts are kept for the owner's debugging, bounded. */
 const MAX_TEXT = 1024;
@@ -25,9 +25,9 @@ function subscribesTo(events: string, kind: WebhookEventKind): boolean {
   }
 }
 
-export async function fanOutWebhookEvent(db: Kysely<Database>, dialect: SqlDialect, fanOut: WebhookFanOut): Promise<number> {
+export async function fanOutWebhookEvent(db: Kysely<Database>, quirks: DialectQuirks, fanOut: WebhookFanOut): Promise<number> {
   const at = toMillis(fanOut.createdAt);
-  return writeTransaction(db, dialect, async (trx) => {
+  return quirks.writeTransaction(db, async (trx) => {
     const candidates = await trx
       .selectFrom('webhooks as w')
       .innerJoin('webhook_subscriptions as s', 's.webhook_id', 'w.id')
@@ -79,7 +79,7 @@ export async function fanOutWebhookEvent(db: Kysely<Database>, dialect: SqlDiale
   });
 }
 
-export async function claimWebhookDelivery(db: Kysely<Database>, dialect: SqlDialect, now: Date, leaseMs: number): Promise<ClaimedWebhookDelivery | null> {
+export async function claimWebhookDelivery(db: Kysely<Database>, quirks: DialectQuirks, now: Date, leaseMs: number): Promise<ClaimedWebhookDelivery | null> {
   if (!Number.isSafeInteger(leaseMs) || leaseMs <= 0) throw new RangeError(`leaseMs must be a positive integer, got ${leaseMs}`);
   const nowMs = toMillis(now);
   const next = db
@@ -103,7 +103,7 @@ export async function claimWebhookDelivery(db: Kysely<Database>, dialect: SqlDia
     .orderBy('d.next_attempt_at')
     .orderBy('d.id')
     .limit(1)
-    .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
+    .$call((qb) => quirks.lockRows(qb, { mode: 'update', skipLocked: true }));
   const claimed = await db
     .updateTable('webhook_deliveries')
     .set({ lease_until: nowMs + leaseMs, updated_at: nowMs })
@@ -136,12 +136,12 @@ export async function claimWebhookDelivery(db: Kysely<Database>, dialect: SqlDia
   };
 }
 
-export async function recordWebhookAttempt(db: Kysely<Database>, dialect: SqlDialect, record: WebhookAttemptRecord): Promise<boolean> {
+export async function recordWebhookAttempt(db: Kysely<Database>, quirks: DialectQuirks, record: WebhookAttemptRecord): Promise<boolean> {
   if (!Number.isSafeInteger(record.attempt) || record.attempt < 1) throw new RangeError(`attempt must be a positive integer, got ${record.attempt}`);
   if (record.outcome === 'retry' && record.nextAttemptAt === null) throw new RangeError('a retry needs nextAttemptAt');
   const endedAt = toMillis(record.startedAt) + Math.max(0, Math.round(record.latencyMs));
   const delivered = record.outcome === 'delivered';
-  return writeTransaction(db, dialect, async (trx) => {
+  return quirks.writeTransaction(db, async (trx) => {
     // Compare-and-set on the attempt count: only the sender that claimed attempt n - 1 records attempt n.
     const updated = await trx
       .updateTable('webhook_deliveries')

@@ -8,6 +8,7 @@
 import type { Hold } from '../../billing/billing.js';
 import type { Organization } from '../../domain/accounts.js';
 import type { AccountStore, ClaimedWebhookDelivery } from '../../store/store.js';
+import type { ChargeRule } from '../../usecases/charge-rule.js';
 
 export const WEBHOOK_DELIVERY_REASON = 'webhook.delivery';
 export const WEBHOOK_DELIVERY_CREDITS = 1;
@@ -23,7 +24,8 @@ const FREE: DeliveryCharge = { settle() {}, release() {} };
 export interface DeliveryBillingDeps {
   accounts: Pick<AccountStore, 'getOrganization'>;
   reserve(org: Organization, credits: number): Promise<Hold | null>;
-  operatorDomain: string | null;
+  /** The lookups' billing rule: its operator domain is the registrable domain of the configured one. */
+  rule: Pick<ChargeRule, 'isOperatorDomain'>;
 }
 
 /** Who pays for deliveries: the sender holds a charge before each attempt. */
@@ -35,7 +37,7 @@ export class DeliveryBilling implements DeliveryPayer {
   constructor(private readonly deps: DeliveryBillingDeps) {}
 
   isFree(delivery: Pick<ClaimedWebhookDelivery, 'kind' | 'domain'>): boolean {
-    return delivery.kind === 'webhook.test' || (this.deps.operatorDomain !== null && delivery.domain === this.deps.operatorDomain);
+    return delivery.kind === 'webhook.test' || this.deps.rule.isOperatorDomain(delivery.domain);
   }
 
   /** A charge to settle or release after the attempt; null when the organization has no credit for it. */

@@ -25,9 +25,12 @@ import { until } from '../../helpers/until.js';
 import { tempSqlite, type TempDatabase } from '../../store/temp-database.js';
 import { createOrg, createWebhook, savedRebrand, uniqueDomain } from './webhook-fixtures.js';
 import { startReceiver, type ReceivedRequest, type WebhookReceiver } from './webhook-receiver.js';
+import { ChargeRule } from '../../../src/usecases/charge-rule.js';
 
 const HOOK_HOST = 'hooks.test';
 const OPERATOR_DOMAIN = 'brandbase-operator.com';
+/** Configured with its `www.` host, as operators write it: deliveries compare its registrable domain, as lookups do. */
+const CONFIGURED_OPERATOR_DOMAIN = `www.${OPERATOR_DOMAIN}`;
 const box = sealedBox(randomBytes(32));
 const H = 3_600_000;
 
@@ -64,7 +67,7 @@ function engine(options: { payer?: 'billing' | DeliveryPayer; timeoutMs?: number
   const billing = new Billing({ store: db.store, meter, mailer: null, logger: silentLogger(), now: clock, defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
   const poster = new WebhookPoster({ hostMap: { [HOOK_HOST]: `127.0.0.1:${options.port ?? receiver.port}` }, timeoutMs: options.timeoutMs ?? 10_000 });
   const payer = options.payer === undefined || options.payer === 'billing'
-    ? new DeliveryBilling({ accounts: db.store, reserve: (org, credits) => billing.reserveForOrganization(org, credits), operatorDomain: OPERATOR_DOMAIN })
+    ? new DeliveryBilling({ accounts: db.store, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(CONFIGURED_OPERATOR_DOMAIN) })
     : options.payer;
   const mailer = options.mail ? createSmtpMailer(options.mail.url, 'Brandbase <hooks@brandbase.test>') : null;
   const sender = new WebhookSender(

@@ -1,21 +1,12 @@
 /**
- * What the public brand pages (`/brands/{domain}`, `/brands?q=`) read, as a port main/ implements
- * (main/brand-page-deps.ts): the held record from the brand cache or the store, never a crawl and never a credit;
- * the palette only when one is stored; the logo decision of the latest crawl (ADR 0044).
+ * What the public brand pages (`/brands/{domain}`, `/brands?q=`) call, as main/brand-page-deps.ts wires it: the
+ * held record through brands/brand-page-reads.ts (never a crawl and never a credit; ADR 0044), search by name
+ * through the search service, and the public search limit.
  */
-import type { Brand } from '../../../domain/brand.js';
-import type { LogoEvidence } from '../../../domain/logo-evidence.js';
-import type { Palette } from '../../../domain/palette.js';
+import type { BrandPageRecord } from '../../../brands/brand-page-reads.js';
 import type { SearchHit } from '../../../domain/search-hit.js';
 
-/** A held brand as the page shows it: every asset `src` already a URL (as the API answers it). */
-export interface BrandPageRecord {
-  brand: Brand;
-  crawledAt: Date;
-  /** The palette if one was built and stored (never built for a page view). */
-  palette: Palette | null;
-  logoEvidence: LogoEvidence | null;
-}
+export type { BrandPageRecord } from '../../../brands/brand-page-reads.js';
 
 export interface BrandPageDeps {
   /** The indexed brand of a registrable domain, or null (not held, removed or NSFW: public pages never show those). */

@@ -10,7 +10,7 @@ import { brandPage } from './brand-page-view.js';
 import { invalidDomainPage, notHeldPage } from './brand-search-view.js';
 import { BRAND_PAGE_MAX_AGE_SECONDS, sendPage } from './page-reply.js';
 
-/** Pages rendered per record object: the reads reuse a record while its brand is unchanged (main/brand-page-deps.ts). */
+/** Pages rendered per record object: the reads reuse a record while its brand is unchanged (brands/brand-page-reads.ts). */
 const rendered = new WeakMap<BrandPageRecord, string>();
 
 function renderedPage(record: BrandPageRecord): string {

@@ -77,7 +77,7 @@ export function billingBody(session: DashboardSession, org: Organization, defaul
 const STYLE = ORG_PAGE_STYLE;
 
 async function sendPage(org: OrgPagesDeps, session: DashboardSession, reply: FastifyReply, draft: BillingDraft = { contact: '', limit: '' }, errors: BillingErrors = {}): Promise<FastifyReply> {
-  const organization = await org.store.getOrganization(session.orgId);
+  const organization = await org.accounts.getOrganization(session.orgId);
   if (!organization) return sendNotFound(reply);
   const status = errors.contact || errors.limit ? 400 : 200;
   return dashboardHeaders(reply).code(status).send(dashboardPage(session, 'billing', 'Billing', billingBody(session, organization, org.defaultSpendingLimitCents, draft, errors), STYLE));
@@ -92,7 +92,6 @@ async function ownerPost(deps: AppDeps, request: FastifyRequest<OrgParams>, repl
 
 export function registerBillingPages(app: FastifyInstance, deps: AppDeps): void {
   const org = deps.orgPages;
-  if (!org || !deps.dashboard) return;
   const page = (orgId: string): string => `/dashboard/orgs/${encodeURIComponent(orgId)}/billing`;
 
   app.get<OrgParams>('/dashboard/orgs/:orgId/billing', async (request, reply) => {
@@ -117,7 +116,7 @@ export function registerBillingPages(app: FastifyInstance, deps: AppDeps): void 
     const session = await ownerPost(deps, request, reply);
     if (!session) return reply;
     const email = formText(request, 'email');
-    const organization = await org.store.getOrganization(session.orgId);
+    const organization = await org.accounts.getOrganization(session.orgId);
     if (!organization) return sendNotFound(reply);
     try {
       await org.billingAdmin.setContacts(session.orgId, [...organization.billingContacts, email]);
@@ -132,7 +131,7 @@ export function registerBillingPages(app: FastifyInstance, deps: AppDeps): void 
     const session = await ownerPost(deps, request, reply);
     if (!session) return reply;
     const email = formText(request, 'email').toLowerCase();
-    const organization = await org.store.getOrganization(session.orgId);
+    const organization = await org.accounts.getOrganization(session.orgId);
     if (!organization) return sendNotFound(reply);
     const kept = organization.billingContacts.filter((c) => c.toLowerCase() !== email);
     if (kept.length === organization.billingContacts.length) return redirectWithNotice(deps, reply, page(session.orgId), 'That address was not a billing contact.');

@@ -105,13 +105,13 @@ async function ownClientId(clientIds: ClientIds, orgId: string, id: string): Pro
 }
 
 async function listView(org: OrgPagesDeps, orgId: string): Promise<ClientIdsView | null> {
-  const organization = await org.store.getOrganization(orgId);
+  const organization = await org.accounts.getOrganization(orgId);
   if (!organization) return null;
   const period = billingPeriod(org.now()).key;
   const [clientIds, search, logo] = await Promise.all([
     org.clientIds.list(orgId),
-    org.store.clientIdUsage(orgId, 'search', period),
-    org.store.clientIdUsage(orgId, 'logo', period),
+    org.clientIds.requests(orgId, 'search', period),
+    org.clientIds.requests(orgId, 'logo', period),
   ]);
   const a = org.clientIdAllowances;
   return { orgId, clientIds, requests: { search, logo }, allowance: { search: a.search[organization.plan], logo: a.logo[organization.plan] }, period };
@@ -127,7 +127,6 @@ async function sendList(org: OrgPagesDeps, session: DashboardSession, reply: Fas
 
 export function registerClientIdsPages(app: FastifyInstance, deps: AppDeps): void {
   const org = deps.orgPages;
-  if (!org || !deps.dashboard) return;
 
   app.get<OrgParams>('/dashboard/orgs/:orgId/client-ids', async (request, reply) => {
     const session = await requireOrgSession(deps, request, reply, request.params.orgId);

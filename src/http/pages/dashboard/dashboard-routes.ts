@@ -30,7 +30,6 @@ export function parseForm(body: string): Record<string, string | string[]> {
 }
 
 export function registerDashboard(app: FastifyInstance, deps: AppDeps): void {
-  if (!deps.dashboard) return;
   void app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
       route.schema = { ...route.schema, hide: true };

@@ -7,6 +7,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ActiveSession } from '../../../dashboard-accounts/dashboard-accounts.js';
 import type { AppDeps } from '../../app-deps.js';
+import { credentialPayers } from '../../credentials.js';
 import { html, page, PAGE_SECURITY_HEADERS, type Html } from '../html.js';
 
 export interface DashboardSession {
@@ -77,8 +78,8 @@ export function dashboardHeaders(reply: FastifyReply): FastifyReply {
 /** The live session of the request's cookie, or null. */
 export async function currentSession(deps: AppDeps, request: FastifyRequest): Promise<ActiveSession | null> {
   const token = readCookie(request, SESSION_COOKIE);
-  if (!token || !deps.dashboard) return null;
-  return deps.dashboard.readSession(token);
+  if (!token) return null;
+  return credentialPayers(deps).cookieSession(token);
 }
 
 /** Takes the one-time notice (and deletes its cookie). */
@@ -115,7 +116,7 @@ export async function requireSession(deps: AppDeps, request: FastifyRequest, rep
  */
 export async function requireOrgSession(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, orgId: string): Promise<DashboardSession | null> {
   const active = await requireSession(deps, request, reply);
-  if (!active || !deps.dashboard) return null;
+  if (!active) return null;
   const org = (await deps.dashboard.organizationsOf(active.user.id)).find((o) => o.id === orgId);
   if (!org) {
     await sendNotFound(reply);
@@ -170,7 +171,6 @@ export function checkCsrf(session: Pick<DashboardSession, 'csrfToken' | 'origin'
 
 /** checkCsrf for pages outside an organization (the org picker, sessions, sign-out): the same token and Origin rule. */
 export async function checkSessionCsrf(deps: AppDeps, active: ActiveSession, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-  if (!deps.dashboard) return false;
   const csrfToken = await deps.dashboard.csrfToken(active.session.id);
   return checkCsrf({ csrfToken, origin: publicOrigin(deps) }, request, reply);
 }

@@ -39,14 +39,13 @@ function keysBody(session: DashboardSession, keys: ApiKeyRecord[], top: Html | n
 }
 
 async function sendKeysPage(deps: AppDeps, reply: FastifyReply, session: DashboardSession, status: number, top: Html | null, nameValue?: string): Promise<FastifyReply> {
-  const keys = (await deps.accounts?.listApiKeys(session.orgId)) ?? [];
+  const keys = await deps.accounts.listApiKeys(session.orgId);
   const sorted = [...keys].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
   return dashboardHeaders(reply).code(status).send(dashboardPage(session, 'keys', 'API keys', keysBody(session, sorted, top, nameValue)));
 }
 
 export function registerKeysPages(app: FastifyInstance, deps: AppDeps): void {
   const accounts = deps.accounts;
-  if (!accounts || !deps.dashboard) return;
 
   app.get('/dashboard/orgs/:orgId/keys', async (request, reply) => {
     const session = await requireOrgSession(deps, request, reply, (request.params as { orgId: string }).orgId);

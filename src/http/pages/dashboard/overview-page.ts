@@ -13,7 +13,6 @@ function formatCount(n: number): string {
 
 export function registerOverviewPages(app: FastifyInstance, deps: AppDeps): void {
   const accounts = deps.dashboard;
-  if (!accounts) return;
 
   app.get('/dashboard', async (request, reply) => {
     const active = await requireSession(deps, request, reply);
@@ -32,9 +31,9 @@ export function registerOverviewPages(app: FastifyInstance, deps: AppDeps): void
     const { orgId } = request.params as { orgId: string };
     const session = await requireOrgSession(deps, request, reply, orgId);
     if (!session) return reply;
-    const org = await deps.accounts?.getOrganization(orgId);
+    const org = await deps.accounts.getOrganization(orgId);
     if (!org) return sendNotFound(reply);
-    const [usage, keys, members] = await Promise.all([deps.billing.usage(org), deps.accounts?.listApiKeys(orgId) ?? [], accounts.listMembers(orgId)]);
+    const [usage, keys, members] = await Promise.all([deps.orgUsage.usage(org), deps.accounts.listApiKeys(orgId), accounts.listMembers(orgId)]);
     const live = keys.filter((k) => k.revokedAt === null).length;
     const percent = usage.quota > 0 ? Math.min(100, Math.round((usage.used / usage.quota) * 100)) : 100;
     const base = `/dashboard/orgs/${encodeURIComponent(orgId)}`;

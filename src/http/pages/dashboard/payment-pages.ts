@@ -7,7 +7,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AccessPurchase, AgentPayer, McpTokenRecord } from '../../../domain/access-purchases.js';
-import type { ApiKeyRecord, CreditGrant } from '../../../domain/accounts.js';
+import type { CreditGrant } from '../../../domain/accounts.js';
+import type { OrganizationPayments } from '../../../payments/payment-admin.js';
 import type { AppDeps } from '../../app-deps.js';
 import { html, type Html } from '../html.js';
 import { dashboardHeaders, dashboardPage, requireOrgSession, type DashboardSession } from './dashboard-session.js';
@@ -16,13 +17,8 @@ import { count, dollars, when, ORG_PAGE_STYLE } from './org-page-form.js';
 /** Purchases listed at most (newest first). */
 const PURCHASES_SHOWN = 100;
 
-export interface PaymentsView {
-  purchases: readonly AccessPurchase[];
-  /** The organization's keys that standing access issued, with who paid for them. */
-  accessKeys: readonly { key: ApiKeyRecord; payer: AgentPayer }[];
-  mcpTokens: readonly McpTokenRecord[];
-  grants: readonly CreditGrant[];
-}
+/** What the page shows: the organization's standing access, as payments/payment-admin.ts reads it. */
+export type PaymentsView = OrganizationPayments;
 
 function payerText(payer: AgentPayer): Html {
   return payer.kind === 'card' ? html`card` : html`wallet <code>${payer.address}</code> <span class="muted">(${payer.network})</span>`;
@@ -73,20 +69,11 @@ const STYLE = ORG_PAGE_STYLE;
 
 export function registerPaymentPages(app: FastifyInstance, deps: AppDeps): void {
   const org = deps.orgPages;
-  if (!org || !deps.dashboard) return;
 
   app.get<{ Params: { orgId: string } }>('/dashboard/orgs/:orgId/payments', async (request, reply) => {
     const session = await requireOrgSession(deps, request, reply, request.params.orgId);
     if (!session) return reply;
-    const [purchases, keys, mcpTokens, grants] = await Promise.all([
-      org.store.listAccessPurchases(session.orgId, PURCHASES_SHOWN),
-      org.store.listApiKeys(session.orgId),
-      org.store.listMcpTokens(session.orgId),
-      org.store.listCreditGrants(session.orgId),
-    ]);
-    const payers = await Promise.all(keys.map(async (key) => ({ key, payer: await org.store.agentOfApiKey(key.id) })));
-    const accessKeys = payers.filter((k): k is { key: ApiKeyRecord; payer: AgentPayer } => k.payer !== null);
-    const body = paymentsBody(session, { purchases, accessKeys, mcpTokens, grants });
+    const body = paymentsBody(session, await org.payments.ofOrganization(session.orgId, PURCHASES_SHOWN));
     return dashboardHeaders(reply).send(dashboardPage(session, 'payments', 'Payments', body, STYLE));
   });
 }

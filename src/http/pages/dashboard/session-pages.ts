@@ -13,7 +13,6 @@ function when(date: Date): string {
 
 export function registerSessionPages(app: FastifyInstance, deps: AppDeps): void {
   const accounts = deps.dashboard;
-  if (!accounts) return;
 
   app.get('/dashboard/sessions', async (request, reply) => {
     const active = await requireSession(deps, request, reply);

@@ -68,7 +68,7 @@ function tooMany(reply: FastifyReply): FastifyReply {
 /** Starts the session: the new cookie replaces any the browser had, and a live session it had ends (no fixation). */
 async function completeSignIn(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn): Promise<FastifyReply> {
   const previous = await currentSession(deps, request);
-  if (previous && previous.session.id !== signedIn.session.id) await deps.dashboard?.revokeSession(previous.user.id, previous.session.id);
+  if (previous && previous.session.id !== signedIn.session.id) await deps.dashboard.revokeSession(previous.user.id, previous.session.id);
   const maxAge = Math.floor((signedIn.session.expiresAt.getTime() - signedIn.session.createdAt.getTime()) / 1000);
   reply.header('set-cookie', cookieHeader(deps, SESSION_COOKIE, signedIn.token, maxAge));
   reply.header('set-cookie', cookieHeader(deps, EMAIL_COOKIE, '', 0, '/dashboard/sign-in'));
@@ -77,7 +77,6 @@ async function completeSignIn(deps: AppDeps, request: FastifyRequest, reply: Fas
 
 export function registerSignInPages(app: FastifyInstance, deps: AppDeps): void {
   const accounts = deps.dashboard;
-  if (!accounts) return;
 
   app.get('/dashboard/sign-in', async (request, reply) => {
     if (await currentSession(deps, request)) return reply.code(303).redirect('/dashboard', 303);

@@ -6,7 +6,7 @@
  * above the quota line is overage. The same numbers are in the table under the chart, for screen readers and for
  * reading without CSS; the SVG carries a <title> and a <desc> that say the totals in words.
  */
-import type { DailyUsage } from '../../../store/store.js';
+import type { DailyUsage } from '../../../billing/billing-admin.js';
 import { html, raw, type Html } from '../html.js';
 
 const DAY_MS = 86_400_000;

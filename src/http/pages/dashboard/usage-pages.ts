@@ -46,17 +46,16 @@ const STYLE = ORG_PAGE_STYLE + '.big{font-size:1.6rem;font-weight:700;margin:.25
 
 export function registerUsagePages(app: FastifyInstance, deps: AppDeps): void {
   const org = deps.orgPages;
-  if (!org || !deps.dashboard) return;
 
   app.get<{ Params: { orgId: string } }>('/dashboard/orgs/:orgId/usage', async (request, reply) => {
     const session = await requireOrgSession(deps, request, reply, request.params.orgId);
     if (!session) return reply;
-    const organization = await org.store.getOrganization(session.orgId);
+    const organization = await org.accounts.getOrganization(session.orgId);
     if (!organization) return sendNotFound(reply);
     // The report flushes this process's usage buffer first, so the ledger read after it holds every charge made here.
     const report = await org.usageReport(organization);
     const period = billingPeriod(new Date(report.period.start));
-    const daily = await org.store.usageByDay(organization.id, period.start, period.end);
+    const daily = await org.billingAdmin.dailyUsage(organization.id, period.start, period.end);
     const days = usageDays(period.start, period.end, org.now(), daily);
     const periodDays = Math.round((period.end.getTime() - period.start.getTime()) / DAY_MS);
     return dashboardHeaders(reply).send(dashboardPage(session, 'usage', 'Usage', usageBody(session, report, days, periodDays), STYLE));

@@ -195,7 +195,7 @@ class WebhookPages {
   }
 
   async organization(session: DashboardSession): Promise<Organization | null> {
-    return this.org.store.getOrganization(session.orgId);
+    return this.org.accounts.getOrganization(session.orgId);
   }
 
   send(reply: FastifyReply, session: DashboardSession, title: string, body: Html, status = 200): FastifyReply {
@@ -278,7 +278,6 @@ function subscriptionNotice(verb: string, changed: readonly string[], invalid: r
 
 export function registerWebhookPages(app: FastifyInstance, deps: AppDeps): void {
   const org = deps.orgPages;
-  if (!org || !deps.dashboard) return;
   const pages = new WebhookPages(deps, org);
 
   app.get<OrgParams>('/dashboard/orgs/:orgId/webhooks', async (request, reply) => {

@@ -1,0 +1,64 @@
+/**
+ * The management services the CLI calls (issue 31: transports call use cases and services, never storage): the
+ * same classes the dashboard pages and the routes call, built here over the backends one command opened. The
+ * light ones are built at once; the dashboard accounts and webhook management load their modules when asked, so
+ * `brandbase orgs list` loads no JWT library.
+ */
+import { Accounts } from '../billing/accounts.js';
+import { BillingAdmin } from '../billing/billing-admin.js';
+import { billingDefaults } from '../billing/billing-defaults.js';
+import { ClientIds } from '../billing/client-ids.js';
+import { BrandAdmin } from '../brands/brand-admin.js';
+import { RefreshScheduler } from '../brands/refresh-scheduler.js';
+import type { Config } from '../config/config.js';
+import type { DashboardAccounts } from '../dashboard-accounts/dashboard-accounts.js';
+import { silentLogger } from '../platform/logger.js';
+import { PaymentAdmin, type PaymentAdminStore } from '../payments/payment-admin.js';
+import type { ReferenceData } from '../refdata/reference-data.js';
+import type { WebhookManagement } from '../webhooks/management/webhook-management.js';
+import type { Backends } from './open-backends.js';
+import { refreshSettingsFor } from './refresh-settings.js';
+
+export interface AdminServices {
+  accounts: Accounts;
+  billing: BillingAdmin;
+  clientIds: ClientIds;
+  brands: BrandAdmin;
+  payments: PaymentAdmin;
+  /** The reference data the identifier resolvers read (`brandbase refdata import|status`). */
+  referenceData: ReferenceData;
+  /** A scheduler with the configured settings, never started: its status and a tick on demand. */
+  refresh: RefreshScheduler;
+  /** Dashboard users and sessions; no mailer (the operator adds people; they sign in through the server). */
+  dashboard(): Promise<DashboardAccounts>;
+  /** Webhook management as `POST /graphql` runs it, over this command's crawl queue. */
+  webhooks(): Promise<WebhookManagement>;
+}
+
+/** The payments view over the store: the embedded ledger unless a facilitator settles, embedded cards unless Stripe does. */
+export function paymentAdminFor(config: Readonly<Config>, store: PaymentAdminStore): PaymentAdmin {
+  const p = config.payments;
+  return new PaymentAdmin(store, p.facilitatorUrl === null ? { network: p.network, asset: p.asset } : null, p.card && p.stripeSecretKey === null);
+}
+
+export function adminServicesFor(config: Readonly<Config>, backends: Backends): AdminServices {
+  const { store, queue } = backends;
+  return {
+    accounts: new Accounts(store, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota }),
+    billing: new BillingAdmin(store, billingDefaults(config)),
+    clientIds: new ClientIds(store),
+    brands: new BrandAdmin(store),
+    payments: paymentAdminFor(config, store),
+    referenceData: store,
+    refresh: new RefreshScheduler({ store, queue, logger: silentLogger() }, refreshSettingsFor(config)),
+    async dashboard() {
+      const [{ DashboardAccounts }, { lazyDashboardKeys }] = await Promise.all([import('../dashboard-accounts/dashboard-accounts.js'), import('../dashboard-accounts/dashboard-secrets.js')]);
+      return new DashboardAccounts({ store, keys: lazyDashboardKeys(store, config.sessionSecret), mailer: null, logger: silentLogger(), publicUrl: config.publicUrl });
+    },
+    async webhooks() {
+      const [{ lazySealedBox, webhookManagementFor }, { CrawlScheduler }] = await Promise.all([import('./webhook-services.js'), import('../brands/crawl-scheduler.js')]);
+      const scheduler = new CrawlScheduler(queue, config.queueMaxDepth, undefined, config.queueMaxPerOrg);
+      return webhookManagementFor(config, store, scheduler, lazySealedBox(config));
+    },
+  };
+}
