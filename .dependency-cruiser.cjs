@@ -90,17 +90,15 @@ module.exports = {
       name: 'transports-never-read-storage',
       comment: 'Transports (cli/, http/, mcp/) call use cases and services, never storage (issue 31): no src/store/ import, not even its types.',
       severity: 'error',
-      // mcp-credentials.ts is the MCP server's own authentication, which issue 31 item 1 replaces by the one
-      // credential-to-payer path (branch `pay`); the exception goes with it.
-      from: { path: '^src/(cli|http|mcp)/', pathNot: '^src/mcp/mcp-credentials\\.ts$' },
+      from: { path: '^src/(cli|http|mcp)/' },
       to: { path: '^src/store/' },
     },
     {
       name: 'transports-use-billing-services',
       comment: 'Transports reach billing/ through its services (accounts, authentication, billing, its administration, client IDs, the period rule), never its meters, leases, limiters or secrets.',
       severity: 'error',
-      from: { path: '^src/(cli|http|mcp)/', pathNot: '^src/mcp/mcp-credentials\\.ts$' },
-      to: { path: '^src/billing/', pathNot: '^src/billing/(accounts|authenticator|billing|billing-admin|billing-period|client-ids)\\.ts$' },
+      from: { path: '^src/(cli|http|mcp)/' },
+      to: { path: '^src/billing/', pathNot: '^src/billing/(accounts|authenticator|mcp-token-authenticator|billing|billing-admin|billing-period|client-ids)\\.ts$' },
     },
     {
       name: 'routes-charge-through-use-cases',

@@ -1,6 +1,6 @@
 /**
  * The logo CDN's answers (issue 20 item 3, docs/logo-cdn.md, ADR 0034): a parsed request and the admitted
- * organization in, image bytes (or a 404) out. Knows nothing of HTTP: the use case (usecases/logo-cdn-answer.ts)
+ * organization in, image bytes (or a 404) out. Knows nothing of HTTP: the use case (cdn/logo-cdn-answer.ts)
  * admits the client ID; the route (http/cdn/) negotiates the format and writes headers.
  */
 import type { AssetStore } from '../assets/asset-store.js';

@@ -37,6 +37,7 @@ const MESSAGES = {
   invalidMcpToken: 'Invalid MCP token.',
   quota: 'API key quota exceeded',
   replayed: 'This payment was already used. Sign a new payment for this request.',
+  invalid: 'The payment was not accepted; the PAYMENT-REQUIRED header says why. Nothing was charged.',
 } as const;
 
 export const BRAND_A: FixtureBrand = { domain: 'bluebottlecoffee.com', name: 'Blue Bottle Coffee', ticker: 'BBQX', isin: 'QZ0000000017', crypto: 'BBQC', descriptor: 'SQ *BLUE BOTTLE COF 4' };
@@ -270,13 +271,16 @@ export function commonRouteTests(open: OpenBackend): void {
       expect(await settledPayments(client.account.address)).toHaveLength(1);
     });
 
-    it('MPP: the same credential on another identifier is refused as payment_replayed, not served free', async () => {
+    // docs/errors.md: the credential's challenge was issued for another request, so mppx refuses it (payment_invalid,
+    // with a fresh challenge for this request that a client can pay); what matters is that nothing is served free.
+    it('MPP: the same credential on another identifier is refused as payment_invalid with a fresh challenge, not served free', async () => {
       const client = await mppClient();
       const { credential } = await paidCredential(client, BRAND_A);
       const other = await send(route, BRAND_B, { authorization: credential });
       const text = await other.text();
       expect(other.status, text).toBe(402);
-      expect((JSON.parse(text) as { message: string }).message).toBe(MESSAGES.replayed);
+      expect((JSON.parse(text) as { message: string }).message).toBe(MESSAGES.invalid);
+      expect(other.headers.get('www-authenticate') ?? '').toMatch(/^Payment /);
       expect(await client.balance()).toBe(FUNDS - PRICE);
       expect(await settledPayments(client.account.address)).toHaveLength(1);
     });

@@ -1,7 +1,7 @@
 /**
  * The logo CDN route (issue 20 item 3, docs/logo-cdn.md, ADR 0034): `{path}/{identifier}[/{key}/{value}]...[.ext]`
  * with `?c=CLIENT_ID`. Parses the grammar (400 with the exact reason in `x-bf-error`), hands the client ID and the
- * request to the use case (usecases/logo-cdn-answer.ts: the gate admits it on the product `logo`, as search admits
+ * request to the use case (cdn/logo-cdn-answer.ts: the gate admits it on the product `logo`, as search admits
  * its own, then the CDN answers) and writes the caching headers or the refusal. Registered on its own
  * Fastify instance (build-cdn-app.ts) or on the API's, under a path prefix or for one host name.
  */
@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CdnAnswer } from '../../cdn/logo-cdn.js';
 import { negotiatedFormat, parseLogoCdnPathCached } from '../../cdn/logo-cdn-request.js';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
-import { answerLogoRequest } from '../../usecases/logo-cdn-answer.js';
+import { answerLogoRequest } from '../../cdn/logo-cdn-answer.js';
 import { docUrl } from '../doc-urls.js';
 import type { CdnDeps } from './cdn-deps.js';
 

@@ -5,7 +5,6 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { ActiveSession } from '../../dashboard-accounts/dashboard-accounts.js';
-import { ApiError } from '../../domain/errors.js';
 import { organizationUrn } from '../../domain/ids.js';
 import type { AppDeps } from '../app-deps.js';
 

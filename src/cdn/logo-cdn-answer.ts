@@ -1,12 +1,12 @@
 /**
  * One logo CDN request (issue 20 item 3, docs/logo-cdn.md, ADR 0034): the client ID is admitted on the `logo`
- * product (usecases/client-id-admission.ts, as search admits its own), then the CDN answers the parsed request for the
+ * product (usecases/client-id-admission.ts, as search admits its own; this file sits in cdn/ because the CDN draws on the use cases, never the reverse), then the CDN answers the parsed request for the
  * admitted organization. The route (http/cdn/) parses the URL grammar, negotiates the format and writes headers.
  */
-import type { CdnAnswer, LogoCdn } from '../cdn/logo-cdn.js';
-import type { LogoCdnRequest } from '../cdn/logo-cdn-request.js';
+import type { CdnAnswer, LogoCdn } from './logo-cdn.js';
+import type { LogoCdnRequest } from './logo-cdn-request.js';
 import type { ClientIdGate, ClientIdRequest } from '../domain/client-ids.js';
-import { admitClientId } from './client-id-admission.js';
+import { admitClientId } from '../usecases/client-id-admission.js';
 
 export interface LogoCdnUseCaseDeps {
   gate: ClientIdGate;
