@@ -10,6 +10,7 @@ import type { Plan } from '../../src/domain/accounts.js';
 import { startSmtpSink, type SmtpSink } from '../billing/smtp-sink.js';
 import { checkLayout, launchBrowser, seriousAxeViolations, type AxeViolation } from '../helpers/browser-page.js';
 import { addMember, form, FORM, signInThroughEmail } from '../helpers/dashboard-sign-in.js';
+import type { Backend } from '../helpers/backends.js';
 import { startTestStack, type TestStack } from '../helpers/test-stack.js';
 
 export interface Person {
@@ -47,9 +48,9 @@ function setCookie(answer: LightMyRequestResponse, name: string): string | null 
   return found ? (found.split(';')[0] ?? null) : null;
 }
 
-export async function startOrgPages(options: { plan?: Plan; quota?: number; env?: Record<string, string> } = {}): Promise<OrgPagesFixture> {
+export async function startOrgPages(options: { plan?: Plan; quota?: number; env?: Record<string, string>; backend?: Backend } = {}): Promise<OrgPagesFixture> {
   const smtp = await startSmtpSink();
-  const stack = await startTestStack({ BRANDBASE_SMTP_URL: smtp.url, BRANDBASE_CLIENT_ID_CACHE_MS: '0', ...options.env });
+  const stack = await startTestStack({ BRANDBASE_SMTP_URL: smtp.url, BRANDBASE_CLIENT_ID_CACHE_MS: '0', ...options.env }, { backend: options.backend });
   const { services, app } = stack;
   const plan = options.plan ?? 'paid';
   const orgA = (await services.accounts.createOrganization({ name: 'Acme Widgets', plan, quota: options.quota ?? 1000 })).id;

@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config/config.js';
@@ -9,6 +6,8 @@ import { appDepsFor } from '../../src/main/app-deps.js';
 import { createServices, type Services } from '../../src/main/services.js';
 import { createLogger } from '../../src/platform/logger.js';
 import type { Plan } from '../../src/domain/accounts.js';
+import { openBackendDatabase, type Backend } from './backends.js';
+import type { SharedDatabase } from './shared-database.js';
 import { useProcessTimeouts } from './process-timeouts.js';
 
 // The services crawl in worker processes (ADR 0014), each loading the crawler at start: a file that crawls through
@@ -18,6 +17,9 @@ useProcessTimeouts();
 export interface TestStack {
   app: FastifyInstance;
   services: Services;
+  backend: Backend;
+  /** The database the stack runs on: hand it to another stack or a `brandbase` process to share it. */
+  database: SharedDatabase;
   dataDir: string;
   /** Every log line the service wrote, as text. */
   logs: () => string;
@@ -26,9 +28,15 @@ export interface TestStack {
   close(): Promise<void>;
 }
 
-/** The real service on a temp-dir SQLite store, wired exactly as `brandbase serve` wires it; HTTP through inject. */
-export async function startTestStack(env: Record<string, string> = {}): Promise<TestStack> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'brandbase-test-'));
+/**
+ * The real service, wired exactly as `brandbase serve` wires it, on a fresh database of `options.backend` (a temp-dir
+ * SQLite store by default, or a PostgreSQL schema of its own: backends.ts), or on `options.database`, which the
+ * stack then shares and leaves in place on close (a restart, a CLI beside it). HTTP through inject.
+ */
+export async function startTestStack(env: Record<string, string> = {}, options: { backend?: Backend; database?: SharedDatabase } = {}): Promise<TestStack> {
+  const database = options.database ?? (await openBackendDatabase(options.backend ?? 'sqlite'));
+  const backend = database.backend;
+  const dataDir = database.dataDir;
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -37,13 +45,15 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
     },
   });
   const logger = createLogger({ level: 'info', destination: sink });
-  const config = loadConfig({ BRANDBASE_DATA_DIR: dataDir, BRANDBASE_PUBLIC_URL: 'http://brandbase.test', BRANDBASE_KEY_CACHE_MS: '0', ...env });
+  const config = loadConfig({ ...database.env, BRANDBASE_PUBLIC_URL: 'http://brandbase.test', BRANDBASE_KEY_CACHE_MS: '0', ...env });
   const services = await createServices(config, logger);
   const app = await buildApp(appDepsFor(services));
   await app.ready();
   return {
     app,
     services,
+    backend,
+    database,
     dataDir,
     logs: () => lines.join(''),
     async newKey(options = {}) {
@@ -55,7 +65,7 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
     async close() {
       await app.close();
       await services.close();
-      await rm(dataDir, { recursive: true, force: true });
+      if (!options.database) await database.cleanup();
     },
   };
 }

@@ -13,100 +13,103 @@ import { startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { newMppWallet, type MppWallet } from './mpp-wallet.js';
 import { PRICE } from './x402-wallet.js';
+import { describeEachBackend } from '../helpers/backends.js';
 
-let stack: TestStack;
+describeEachBackend('MPP payments', (backend) => {
+  let stack: TestStack;
 
-beforeAll(async () => {
-  stack = await startTestStack();
-  const now = new Date();
-  await stack.services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
-});
-
-afterAll(async () => stack?.close());
-
-const client = (funds: bigint): Promise<MppWallet> => newMppWallet(stack.services.store, funds);
-
-/** A credential for the 402 of `url`, as the mppx client builds it. */
-async function credentialFor(mppx: MppWallet['mppx'], url: string): Promise<string> {
-  const res = await stack.app.inject({ url });
-  const challenge = new Response(res.body, { status: res.statusCode, headers: res.headers as Record<string, string> });
-  return mppx.createCredential(challenge);
-}
-
-describe('MPP', () => {
-  it('the same credential within two minutes is served again from the payment taken, never charged twice', async () => {
-    const payer = await client(1_000_000n);
-    const credential = await credentialFor(payer.mppx, '/v2/brands/acme.com');
-    const first = await stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: credential } });
-    expect(first.statusCode).toBe(200);
-    const again = await stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: credential } });
-    expect(again.statusCode).toBe(200);
-    expect(Receipt.deserialize(String(again.headers['payment-receipt'])).reference).toBe(Receipt.deserialize(String(first.headers['payment-receipt'])).reference);
-    expect(await payer.balance()).toBe(1_000_000n - PRICE);
-    // On another route template it pays for nothing: the challenge was issued for the request it answered.
-    expect((await stack.app.inject({ url: '/v2/brands/domain/acme.com', headers: { authorization: credential } })).statusCode).toBe(402);
-  });
-
-  it('a 404 is not charged and the same credential then pays for the same request once its brand is held', async () => {
-    const payer = await client(1_000_000n);
-    const url = `/v2/brands/${brandIdForDomain('indexed-later.test')}`;
-    const credential = await credentialFor(payer.mppx, url);
-    const missing = await stack.app.inject({ url, headers: { authorization: credential } });
-    expect(missing.statusCode).toBe(404);
-    expect(await payer.balance()).toBe(1_000_000n);
+  beforeAll(async () => {
+    stack = await startTestStack({}, { backend });
     const now = new Date();
-    await stack.services.store.saveBrand({ brand: sampleBrand('indexed-later.test'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'indexed-later.test' }]);
-    expect((await stack.app.inject({ url, headers: { authorization: credential } })).statusCode).toBe(200);
-    expect(await payer.balance()).toBe(1_000_000n - PRICE);
+    await stack.services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
   });
 
-  it('a credential paid for one brand serves a retry of that request only: other brands are refused, nothing more is charged', async () => {
-    const payer = await client(1_000_000n);
-    const now = new Date();
-    for (const domain of ['other-one.test', 'other-two.test']) {
-      await stack.services.store.saveBrand({ brand: sampleBrand(domain), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: domain }]);
-    }
-    // The mppx client answers the 402 of acme.com; the credential pays for that request.
-    const credential = await credentialFor(payer.mppx, '/v2/brands/acme.com');
-    const first = await stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: credential } });
-    expect(first.statusCode).toBe(200);
-    expect(await payer.balance()).toBe(1_000_000n - PRICE);
-    for (const other of ['/v2/brands/other-one.test', '/v2/brands/other-two.test', '/v2/brands/acme.com?palette=true', '/v2/context/acme.com']) {
-      const res = await stack.app.inject({ url: other, headers: { authorization: credential } });
-      expect(res.statusCode, other).toBe(402);
-      expect(res.json<{ message: string }>().message, other).toBe(ERROR_CODES.payment_invalid.message);
-      expect(String(res.headers['www-authenticate']), other).toMatch(/^Payment /);
-    }
-    // The retry of the very request it paid for is served from that payment.
-    const retry = await stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: credential } });
-    expect(retry.statusCode).toBe(200);
-    expect(Receipt.deserialize(String(retry.headers['payment-receipt'])).reference).toBe(Receipt.deserialize(String(first.headers['payment-receipt'])).reference);
-    expect(await payer.balance()).toBe(1_000_000n - PRICE);
-    expect((await stack.services.store.listPayments({ limit: 1000 })).filter((p) => p.payer === payer.account.address.toLowerCase())).toHaveLength(1);
-  });
+  afterAll(async () => stack?.close());
 
-  it('refuses a tampered credential and a wallet without funds, charging nothing', async () => {
-    const payer = await client(1_000_000n);
-    const credential = await credentialFor(payer.mppx, '/v2/brands/acme.com');
-    const bad = await stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: `${credential.slice(0, -6)}AAAAAA` } });
-    expect(bad.statusCode).toBe(402);
-    expect(bad.headers['www-authenticate']).toBeDefined();
-    const poor = await client(0n);
-    const unfunded = await stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: await credentialFor(poor.mppx, '/v2/brands/acme.com') } });
-    expect(unfunded.statusCode).toBe(402);
-    expect(unfunded.body).not.toContain('"domain"');
-    expect(await payer.balance()).toBe(1_000_000n);
-  });
+  const client = (funds: bigint): Promise<MppWallet> => newMppWallet(stack.services.store, funds);
 
-  it('50 concurrent copies of one credential: one charge, never more', async () => {
-    const payer = await client(1_000_000n);
-    const credential = await credentialFor(payer.mppx, '/v2/brands/acme.com');
-    const answers = await Promise.all(Array.from({ length: 50 }, () => stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: credential } })));
-    // Copies that arrive after the settlement are retries within two minutes (served, not charged); copies that
-    // arrive while it is in flight are refused.
-    expect(answers.filter((a) => a.statusCode === 200).length).toBeGreaterThanOrEqual(1);
-    expect(answers.every((a) => a.statusCode === 200 || a.statusCode === 402)).toBe(true);
-    expect(await payer.balance()).toBe(1_000_000n - PRICE);
-    expect((await stack.services.store.listPayments({ limit: 1000 })).filter((p) => p.payer === payer.account.address.toLowerCase())).toHaveLength(1);
+  /** A credential for the 402 of `url`, as the mppx client builds it. */
+  async function credentialFor(mppx: MppWallet['mppx'], url: string): Promise<string> {
+    const res = await stack.app.inject({ url });
+    const challenge = new Response(res.body, { status: res.statusCode, headers: res.headers as Record<string, string> });
+    return mppx.createCredential(challenge);
+  }
+
+  describe('MPP', () => {
+    it('the same credential within two minutes is served again from the payment taken, never charged twice', async () => {
+      const payer = await client(1_000_000n);
+      const credential = await credentialFor(payer.mppx, '/v2/brands/acme.com');
+      const first = await stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: credential } });
+      expect(first.statusCode).toBe(200);
+      const again = await stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: credential } });
+      expect(again.statusCode).toBe(200);
+      expect(Receipt.deserialize(String(again.headers['payment-receipt'])).reference).toBe(Receipt.deserialize(String(first.headers['payment-receipt'])).reference);
+      expect(await payer.balance()).toBe(1_000_000n - PRICE);
+      // On another route template it pays for nothing: the challenge was issued for the request it answered.
+      expect((await stack.app.inject({ url: '/v2/brands/domain/acme.com', headers: { authorization: credential } })).statusCode).toBe(402);
+    });
+
+    it('a 404 is not charged and the same credential then pays for the same request once its brand is held', async () => {
+      const payer = await client(1_000_000n);
+      const url = `/v2/brands/${brandIdForDomain('indexed-later.test')}`;
+      const credential = await credentialFor(payer.mppx, url);
+      const missing = await stack.app.inject({ url, headers: { authorization: credential } });
+      expect(missing.statusCode).toBe(404);
+      expect(await payer.balance()).toBe(1_000_000n);
+      const now = new Date();
+      await stack.services.store.saveBrand({ brand: sampleBrand('indexed-later.test'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'indexed-later.test' }]);
+      expect((await stack.app.inject({ url, headers: { authorization: credential } })).statusCode).toBe(200);
+      expect(await payer.balance()).toBe(1_000_000n - PRICE);
+    });
+
+    it('a credential paid for one brand serves a retry of that request only: other brands are refused, nothing more is charged', async () => {
+      const payer = await client(1_000_000n);
+      const now = new Date();
+      for (const domain of ['other-one.test', 'other-two.test']) {
+        await stack.services.store.saveBrand({ brand: sampleBrand(domain), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: domain }]);
+      }
+      // The mppx client answers the 402 of acme.com; the credential pays for that request.
+      const credential = await credentialFor(payer.mppx, '/v2/brands/acme.com');
+      const first = await stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: credential } });
+      expect(first.statusCode).toBe(200);
+      expect(await payer.balance()).toBe(1_000_000n - PRICE);
+      for (const other of ['/v2/brands/other-one.test', '/v2/brands/other-two.test', '/v2/brands/acme.com?palette=true', '/v2/context/acme.com']) {
+        const res = await stack.app.inject({ url: other, headers: { authorization: credential } });
+        expect(res.statusCode, other).toBe(402);
+        expect(res.json<{ message: string }>().message, other).toBe(ERROR_CODES.payment_invalid.message);
+        expect(String(res.headers['www-authenticate']), other).toMatch(/^Payment /);
+      }
+      // The retry of the very request it paid for is served from that payment.
+      const retry = await stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: credential } });
+      expect(retry.statusCode).toBe(200);
+      expect(Receipt.deserialize(String(retry.headers['payment-receipt'])).reference).toBe(Receipt.deserialize(String(first.headers['payment-receipt'])).reference);
+      expect(await payer.balance()).toBe(1_000_000n - PRICE);
+      expect((await stack.services.store.listPayments({ limit: 1000 })).filter((p) => p.payer === payer.account.address.toLowerCase())).toHaveLength(1);
+    });
+
+    it('refuses a tampered credential and a wallet without funds, charging nothing', async () => {
+      const payer = await client(1_000_000n);
+      const credential = await credentialFor(payer.mppx, '/v2/brands/acme.com');
+      const bad = await stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: `${credential.slice(0, -6)}AAAAAA` } });
+      expect(bad.statusCode).toBe(402);
+      expect(bad.headers['www-authenticate']).toBeDefined();
+      const poor = await client(0n);
+      const unfunded = await stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: await credentialFor(poor.mppx, '/v2/brands/acme.com') } });
+      expect(unfunded.statusCode).toBe(402);
+      expect(unfunded.body).not.toContain('"domain"');
+      expect(await payer.balance()).toBe(1_000_000n);
+    });
+
+    it('50 concurrent copies of one credential: one charge, never more', async () => {
+      const payer = await client(1_000_000n);
+      const credential = await credentialFor(payer.mppx, '/v2/brands/acme.com');
+      const answers = await Promise.all(Array.from({ length: 50 }, () => stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: credential } })));
+      // Copies that arrive after the settlement are retries within two minutes (served, not charged); copies that
+      // arrive while it is in flight are refused.
+      expect(answers.filter((a) => a.statusCode === 200).length).toBeGreaterThanOrEqual(1);
+      expect(answers.every((a) => a.statusCode === 200 || a.statusCode === 402)).toBe(true);
+      expect(await payer.balance()).toBe(1_000_000n - PRICE);
+      expect((await stack.services.store.listPayments({ limit: 1000 })).filter((p) => p.payer === payer.account.address.toLowerCase())).toHaveLength(1);
+    });
   });
 });
