@@ -12,8 +12,9 @@ import { UsageMeter, type SourceCounts, type SourceLimits } from '../../src/bill
 import type { Store } from '../../src/store/store.js';
 import { eventually } from '../helpers/until.js';
 import type { BackendSpec } from '../store/store-peer-backend.js';
-import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
+import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
 import { spawnMeterPeer, type MeterPeer } from './meter-peer-process.js';
+import { needsPostgres } from '../helpers/optional.js';
 
 interface Fixture {
   db: TempDatabase;
@@ -150,7 +151,7 @@ creditLeaseSuite('SQLite (temp file)', async () => {
   return { db, spec: { kind: 'sqlite', file: db.file } };
 });
 
-describe.skipIf(PG_URL === undefined)('PostgreSQL', NEEDS_POSTGRES, () => {
+needsPostgres.describe('PostgreSQL', () => {
   creditLeaseSuite('PostgreSQL (fresh schema)', async () => {
     const db = await tempPostgres(PG_URL ?? '');
     return { db, spec: { kind: 'postgres', url: PG_URL ?? '', schema: db.schema } };

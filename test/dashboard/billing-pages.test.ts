@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/billing/authenticator.js';
 import { parseDollars } from '../../src/http/pages/dashboard/billing-pages.js';
-import { chromiumPath } from '../helpers/browser-page.js';
 import { until } from '../helpers/until.js';
 import { openBrowser, startOrgPages, textOf, type OrgPagesFixture } from './org-pages-fixture.js';
+import { needsChromium } from '../helpers/optional.js';
 
 let f: OrgPagesFixture;
 const page = (orgId: string): string => `/dashboard/orgs/${orgId}/billing`;
@@ -113,7 +113,7 @@ describe('billing page', () => {
   });
 });
 
-describe.skipIf(!chromiumPath)('billing page in Chromium', () => {
+needsChromium('browser').describe('billing page in Chromium', () => {
   it('has no serious accessibility violations and no horizontal overflow, for owners and members', async () => {
     for (const [person, shot] of [
       [f.ownerA, 'dashboard-billing'],

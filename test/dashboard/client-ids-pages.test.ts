@@ -5,8 +5,8 @@
  * zero serious axe violations, no horizontal overflow at 375 and 1440 px, screenshots kept.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath } from '../helpers/browser-page.js';
 import { openBrowser, startOrgPages, textOf, type OrgPagesFixture } from './org-pages-fixture.js';
+import { needsChromium } from '../helpers/optional.js';
 
 let f: OrgPagesFixture;
 const page = (orgId: string): string => `/dashboard/orgs/${orgId}/client-ids`;
@@ -114,7 +114,7 @@ describe('client IDs page', () => {
   });
 });
 
-describe.skipIf(!chromiumPath)('client IDs page in Chromium', () => {
+needsChromium('browser').describe('client IDs page in Chromium', () => {
   it('has no serious accessibility violations and no horizontal overflow at 375 and 1440 px', async () => {
     const browser = await openBrowser(f, f.ownerA);
     try {

@@ -13,9 +13,9 @@ import type { AccessPurchase, AccessPurchaseCompletion } from '../../src/domain/
 import { newId } from '../../src/domain/ids.js';
 import type { PaymentClaim } from '../../src/domain/payments.js';
 import type { Store } from '../../src/store/store.js';
-import { chromiumPath } from '../helpers/browser-page.js';
 import { addMember, signInThroughEmail } from '../helpers/dashboard-sign-in.js';
 import { openBrowser, startOrgPages, textOf, type OrgPagesFixture, type Person } from './org-pages-fixture.js';
+import { needsChromium } from '../helpers/optional.js';
 
 const NET = 'eip155:84532';
 const ASSET = '0x036cbd53842c5426634e7929541ec2318f3dcf7e';
@@ -114,7 +114,7 @@ describe('payments page', () => {
   });
 });
 
-describe.skipIf(!chromiumPath)('payments page in Chromium', () => {
+needsChromium('browser').describe('payments page in Chromium', () => {
   it('has no serious accessibility violations and no horizontal overflow at 375 and 1440 px', async () => {
     const browser = await openBrowser(f, agentOwner);
     try {

@@ -9,9 +9,9 @@ import { billingPeriod } from '../../src/billing/billing-period.js';
 import { newId } from '../../src/domain/ids.js';
 import type { Principal } from '../../src/billing/authenticator.js';
 import { axisMax, usageDays } from '../../src/http/pages/dashboard/usage-chart.js';
-import { chromiumPath } from '../helpers/browser-page.js';
 import { addMember } from '../helpers/dashboard-sign-in.js';
 import { openBrowser, startOrgPages, textOf, type OrgPagesFixture } from './org-pages-fixture.js';
+import { needsChromium } from '../helpers/optional.js';
 
 let f: OrgPagesFixture;
 const page = (orgId: string): string => `/dashboard/orgs/${orgId}/usage`;
@@ -119,7 +119,7 @@ describe('usage chart helpers', () => {
   });
 });
 
-describe.skipIf(!chromiumPath)('usage page in Chromium', () => {
+needsChromium('browser').describe('usage page in Chromium', () => {
   it('has no serious accessibility violations and no horizontal overflow at 375 and 1440 px', async () => {
     const browser = await openBrowser(f, f.ownerA);
     try {

@@ -8,11 +8,11 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath } from '../helpers/browser-page.js';
 import { addMember } from '../helpers/dashboard-sign-in.js';
 import { eventually, until } from '../helpers/until.js';
 import { startReceiver, type WebhookReceiver } from '../webhooks/delivery/webhook-receiver.js';
 import { openBrowser, startOrgPages, textOf, type OrgPagesFixture } from './org-pages-fixture.js';
+import { needsChromium } from '../helpers/optional.js';
 
 let f: OrgPagesFixture;
 let receiver: WebhookReceiver;
@@ -201,7 +201,7 @@ describe('webhooks pages', () => {
   });
 });
 
-describe.skipIf(!chromiumPath)('webhooks pages in Chromium', () => {
+needsChromium('browser').describe('webhooks pages in Chromium', () => {
   it('have no serious accessibility violations and no horizontal overflow at 375 and 1440 px', async () => {
     const [hook] = await hooksOf(f.orgA);
     const browser = await openBrowser(f, f.ownerA);

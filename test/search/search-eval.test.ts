@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { fillSearchStore, labelledQueries, scoreSearch } from '../../eval/search/search-eval.js';
 import type { Store } from '../../src/store/store.js';
-import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite } from '../store/temp-database.js';
+import { PG_URL, tempPostgres, tempSqlite } from '../store/temp-database.js';
+import { needsPostgres } from '../helpers/optional.js';
 
 async function check(open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): Promise<void> {
   const { store, cleanup } = await open();
@@ -29,5 +30,5 @@ describe('search quality on the labelled queries', () => {
 
   it('SQLite: top-1 ≥ 90%, top-3 ≥ 97%', () => check(tempSqlite), 180_000);
 
-  it.skipIf(PG_URL === undefined)('PostgreSQL: top-1 ≥ 90%, top-3 ≥ 97%', { ...NEEDS_POSTGRES, timeout: 180_000 }, () => check(() => tempPostgres(PG_URL ?? '')));
+  needsPostgres.it('PostgreSQL: top-1 ≥ 90%, top-3 ≥ 97%', { timeout: 180_000 }, () => check(() => tempPostgres(PG_URL ?? '')));
 });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { POSTGRES_URL } from '../helpers/optional.js';
 import type { Database } from '../../src/store/kysely/schema.js';
 import type { SqlDialect } from '../../src/store/kysely/write-transaction.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
@@ -27,11 +27,9 @@ export interface TempDatabase {
 /**
  * The PostgreSQL the suites may create and drop schemas in, as probed once per run by test/setup/global-setup.ts:
  * BRANDBASE_TEST_PG_URL, or the default local server when one answers; undefined (suites skipped, and the run says
- * so) when none does or BRANDBASE_TEST_PG_URL=off.
+ * so) when none does or BRANDBASE_TEST_PG_URL=off. Suites gate on it with needsPostgres (test/helpers/optional.ts).
  */
-export const PG_URL: string | undefined = inject('postgres').use ?? undefined;
-/** Test options for every suite that needs PG_URL: the tag lets the end-of-run report count what was skipped. */
-export const NEEDS_POSTGRES = { tags: ['postgres'] };
+export const PG_URL: string | undefined = POSTGRES_URL ?? undefined;
 
 export async function tempSqlite(): Promise<TempDatabase & { file: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'brandbase-store-'));
