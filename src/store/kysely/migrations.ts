@@ -17,6 +17,7 @@ import { brandContextMigration } from './context-migration.js';
 import { dashboardAccountMigration } from './dashboard-account-migration.js';
 import { logoEvidenceMigration } from './logo-evidence-migration.js';
 import { creditLeaseMigration } from './credit-lease-migration.js';
+import { creditGrantSeqMigration } from './credit-grant-seq-migration.js';
 
 /** Jobs that hold their (name, key): the predicate of the partial unique index that enforces dedup. */
 export function activeJobPredicate() {
@@ -286,6 +287,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0020_credit_leases': creditLeaseMigration,
   '0021_dashboard_accounts': dashboardAccountMigration,
   '0022_logo_evidence': logoEvidenceMigration,
+  '0023_credit_grant_seq': creditGrantSeqMigration,
 };
 
 export interface MigrateOptions {
