@@ -39,7 +39,11 @@ interface JobRow {
   attempts: number;
 }
 
-needsPostgres.describe('a fleet of two API processes and two workers on one PostgreSQL', () => {
+// One story told in steps, on one fleet of four processes (starting a fleet per test would multiply the heaviest
+// setup of the suite on a 2-core machine): queue and survive a killed worker, compare the two APIs' answers of what
+// was crawled, hammer the quota, stop what is left. The steps run in this order even in a shuffled run (shuffle:
+// false); every other file's tests are independent of order.
+needsPostgres.describe('a fleet of two API processes and two workers on one PostgreSQL', { shuffle: false }, () => {
   let database: SharedDatabase;
   let sites: FleetSites;
   let client: pg.Client;

@@ -7,7 +7,7 @@
  * Usage: `needsPostgres.describe('name', () => ...)`, `needsChromium('browser').describe(...)`,
  * `needsChromium('ssrf').it('name', { timeout }, async () => ...)`.
  */
-import { describe, inject, it, type TestOptions } from 'vitest';
+import { describe, inject, it, type SuiteOptions, type TestOptions } from 'vitest';
 import { CHROMIUM_KINDS, CHROMIUM_TAG, POSTGRES_TAG, SPEC_TAG, type ChromiumKind } from '../setup/optional-backends.js';
 
 type Body = () => void | Promise<void>;
@@ -15,7 +15,7 @@ type Body = () => void | Promise<void>;
 export interface Gated {
   /** The tests of this describe run only when the requirement is met; each carries the requirement's tags. */
   describe(name: string, body: Body): void;
-  describe(name: string, options: TestOptions, body: Body): void;
+  describe(name: string, options: SuiteOptions, body: Body): void;
   /** This test runs only when the requirement is met, and carries the requirement's tags. */
   it(name: string, body: Body): void;
   it(name: string, options: TestOptions, body: Body): void;
@@ -31,10 +31,10 @@ function tagsOf(options: TestOptions): string[] {
 
 /** A requirement met when `met`; the tests behind it carry `tags` (declared in vitest.config.ts). */
 export function requirement(tags: string[], met: boolean): Gated {
-  const withTags = (options: TestOptions): TestOptions => ({ ...options, tags: [...new Set([...tags, ...tagsOf(options)])] });
+  const withTags = <O extends TestOptions>(options: O): O => ({ ...options, tags: [...new Set([...tags, ...tagsOf(options)])] });
   return {
     met,
-    describe(name: string, optionsOrBody: TestOptions | Body, maybeBody?: Body): void {
+    describe(name: string, optionsOrBody: SuiteOptions | Body, maybeBody?: Body): void {
       const [options, body] = typeof optionsOrBody === 'function' ? [{}, optionsOrBody] : [optionsOrBody, maybeBody as Body];
       describe.skipIf(!met)(name, withTags(options), body);
     },
