@@ -22,7 +22,7 @@ export const run: EvalSuite = async () => {
   const set = await loadImageSet();
   if (!set) return { suite: 'image tags (eval/images)', sites: 0, metrics: [], failures: [], notes: ['labelled images not fetched: run `npm run fetch-image-set` first (needs apt)'] };
   const predictions = nestedCrossValidate(set.images);
-  const metrics: EvalMetric[] = [{ name: 'labelled real images', value: set.images.length, unit: 'count', kind: 'accuracy' }];
+  const metrics: EvalMetric[] = [{ name: 'labelled real images', value: set.images.length, unit: 'count', kind: 'held-out' }];
   const notes: string[] = [];
   if (set.missing || set.changed) notes.push(`${set.missing} labelled files missing and ${set.changed} changed in the fetched packages were left out`);
   if (set.refused) notes.push(`${set.refused} labelled files over the decoder's pixel limit were left out (a crawl never lists them)`);
@@ -44,11 +44,11 @@ function tagMetrics(predictions: NestedPrediction[], notes: string[]): EvalMetri
       notes.push(`${tag}: never tagged (no threshold reached 98% held-out precision with 20 or more images tagged)`);
       continue;
     }
-    metrics.push({ name: `${tag}: precision (held out)`, value: correct / given.length, unit: '%', kind: 'accuracy', target: { value: TARGET, direction: 'higher' } });
-    metrics.push({ name: `${tag}: recall (held out)`, value: positives ? correct / positives : 0, unit: '%', kind: 'accuracy' });
+    metrics.push({ name: `${tag}: precision (held out)`, value: correct / given.length, unit: '%', kind: 'held-out', target: { value: TARGET, direction: 'higher' } });
+    metrics.push({ name: `${tag}: recall (held out)`, value: positives ? correct / positives : 0, unit: '%', kind: 'held-out' });
   }
-  metrics.push({ name: 'all tags: precision (held out)', value: tagged ? right / tagged : 1, unit: '%', kind: 'accuracy', target: { value: TARGET, direction: 'higher' } });
-  metrics.push({ name: 'all tags: tags given (held out)', value: tagged, unit: 'count', kind: 'accuracy' });
+  metrics.push({ name: 'all tags: precision (held out)', value: tagged ? right / tagged : 1, unit: '%', kind: 'held-out', target: { value: TARGET, direction: 'higher' } });
+  metrics.push({ name: 'all tags: tags given (held out)', value: tagged, unit: 'count', kind: 'held-out' });
   return metrics;
 }
 
@@ -56,9 +56,9 @@ function categoryMetrics(predictions: NestedPrediction[]): EvalMetric[] {
   const given = predictions.filter((p) => p.category !== null);
   const correct = given.filter((p) => p.category === p.kind).length;
   return [
-    { name: 'imageCategory: accuracy where given', value: given.length ? correct / given.length : 0, unit: '%', kind: 'accuracy' },
-    { name: 'imageCategory: coverage', value: given.length / predictions.length, unit: '%', kind: 'accuracy' },
-    { name: 'categoryConfidence: expected calibration error', value: calibrationError(given), unit: 'ratio', kind: 'accuracy', target: { value: 0.1, direction: 'lower' } },
+    { name: 'imageCategory: accuracy where given', value: given.length ? correct / given.length : 0, unit: '%', kind: 'held-out' },
+    { name: 'imageCategory: coverage', value: given.length / predictions.length, unit: '%', kind: 'held-out' },
+    { name: 'categoryConfidence: expected calibration error', value: calibrationError(given), unit: 'ratio', kind: 'held-out', target: { value: 0.1, direction: 'lower' } },
   ];
 }
 

@@ -97,7 +97,7 @@ async function generatedSiteTexts(): Promise<LabelledText[]> {
 
 function pct(name: string, hits: number, total: number, target?: number): EvalMetric {
   return {
-    name: `${name} (${hits}/${total})`, value: total ? hits / total : 0, unit: '%', kind: 'accuracy',
+    name: `${name} (${hits}/${total})`, value: total ? hits / total : 0, unit: '%', kind: 'held-out',
     ...(target !== undefined ? { target: { value: target, direction: 'higher' as const } } : {}),
   };
 }
@@ -107,7 +107,7 @@ export function setMetrics(label: string, s: SetScore, targets: boolean): EvalMe
   return [
     pct(`${label}: top-level right when answered`, s.correct, s.answered, targets ? 0.8 : undefined),
     pct(`${label}: answered`, s.answered, s.n, targets ? 0.7 : undefined),
-    { name: `${label}: expected calibration error (top-1)`, value: s.calibration.ece, unit: 'ratio', kind: 'accuracy', ...(targets ? { target: { value: 0.05, direction: 'lower' as const } } : {}) },
+    { name: `${label}: expected calibration error (top-1)`, value: s.calibration.ece, unit: 'ratio', kind: 'held-out', ...(targets ? { target: { value: 0.05, direction: 'lower' as const } } : {}) },
     pct(`${label}: sub-industry right when listed`, s.subCorrect, s.subAnswered),
   ];
 }

@@ -145,7 +145,7 @@ function withReal(base: EvalReport, scores: SiteScore[]): EvalReport {
   const failures = scores.filter((s) => s.notes.length > 0 || s.thirdParty.length > 0).map((s) => `${s.site.host} [${s.site.scenario}]: ${[...s.notes, ...s.thirdParty.map((t) => `chose third-party ${t}`)].join('; ')}`);
   return {
     ...base,
-    metrics: [...base.metrics, { name: `real recordings (${scores.map((s) => s.site.host).join(', ')}): primary, icon, no third party`, value: checks.filter(Boolean).length / checks.length, unit: '%', kind: 'accuracy' }],
+    metrics: [...base.metrics, { name: `real recordings (${scores.map((s) => s.site.host).join(', ')}): primary, icon, no third party`, value: checks.filter(Boolean).length / checks.length, unit: '%', kind: 'regression' }],
     failures: [...base.failures, ...failures],
   };
 }

@@ -112,19 +112,21 @@ export function realCorpusMetrics(results: SiteResult[], failures: string[]): Ev
   const byFolder = (folder: string) => named.filter((r) => r.site.corpusPage?.startsWith(`${folder}/`));
   const nameMetric = (label: string, set: SiteResult[]): EvalMetric => {
     const hits = set.filter((r) => nameHits.includes(r)).length;
-    return { name: `real pages: brand name matches the labels, ${label} (${hits}/${set.length})`, value: set.length ? hits / set.length : 0, unit: '%', kind: 'accuracy' };
+    return { name: `real pages: brand name matches the labels, ${label} (${hits}/${set.length})`, value: set.length ? hits / set.length : 0, unit: '%', kind: 'regression' };
   };
+  // Names, descriptions and NSFW: regression, the pages were read while those rules were written. Industries and
+  // colours: held-out, nothing was fitted or tuned to these labels (docs/extraction.md).
   return [
     nameMetric('real-pages', byFolder('real-pages')),
     nameMetric('real-pages-2 (article pages)', byFolder('real-pages-2')),
-    { name: `real pages: industry top-level top-1 (${industryHits.length}/${labelled.length}, real-pages, hand-labelled)`, value: labelled.length ? industryHits.length / labelled.length : 0, unit: '%', kind: 'accuracy' },
+    { name: `real pages: industry top-level top-1 (${industryHits.length}/${labelled.length}, real-pages, hand-labelled)`, value: labelled.length ? industryHits.length / labelled.length : 0, unit: '%', kind: 'held-out' },
     // The classifier abstains rather than guess (ADR 0025): how often it answers, and how often an answer is right.
-    { name: `real pages: industry answered (${industryAnswered.length}/${labelled.length})`, value: labelled.length ? industryAnswered.length / labelled.length : 0, unit: '%', kind: 'accuracy' },
-    { name: `real pages: industry right when answered (${industryHits.length}/${industryAnswered.length})`, value: industryAnswered.length ? industryHits.length / industryAnswered.length : 0, unit: '%', kind: 'accuracy' },
-    { name: 'real pages: industry mean top-level score, answered', value: industryAnswered.length ? confidence / industryAnswered.length : 0, unit: '%', kind: 'accuracy' },
-    { name: `real pages: NSFW false positives (of ${crawled.length})`, value: flagged.length, unit: 'count', target: { value: 0, direction: 'lower' }, kind: 'accuracy' },
-    { name: `real pages: description present (${withDescription.length}/${crawled.length})`, value: crawled.length ? withDescription.length / crawled.length : 0, unit: '%', kind: 'accuracy' },
-    { name: 'real pages: boilerplate descriptions', value: dirty.length, unit: 'count', target: { value: 0, direction: 'lower' }, kind: 'accuracy' },
-    { name: `real pages: brand colour vs simple-icons (${colorHits.length}/${colored.length}, HTML only)`, value: colored.length ? colorHits.length / colored.length : 0, unit: '%', kind: 'accuracy' },
+    { name: `real pages: industry answered (${industryAnswered.length}/${labelled.length})`, value: labelled.length ? industryAnswered.length / labelled.length : 0, unit: '%', kind: 'held-out' },
+    { name: `real pages: industry right when answered (${industryHits.length}/${industryAnswered.length})`, value: industryAnswered.length ? industryHits.length / industryAnswered.length : 0, unit: '%', kind: 'held-out' },
+    { name: 'real pages: industry mean top-level score, answered', value: industryAnswered.length ? confidence / industryAnswered.length : 0, unit: '%', kind: 'held-out' },
+    { name: `real pages: NSFW false positives (of ${crawled.length})`, value: flagged.length, unit: 'count', target: { value: 0, direction: 'lower' }, kind: 'regression' },
+    { name: `real pages: description present (${withDescription.length}/${crawled.length})`, value: crawled.length ? withDescription.length / crawled.length : 0, unit: '%', kind: 'regression' },
+    { name: 'real pages: boilerplate descriptions', value: dirty.length, unit: 'count', target: { value: 0, direction: 'lower' }, kind: 'regression' },
+    { name: `real pages: brand colour vs simple-icons (${colorHits.length}/${colored.length}, HTML only)`, value: colored.length ? colorHits.length / colored.length : 0, unit: '%', kind: 'held-out' },
   ];
 }

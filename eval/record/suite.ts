@@ -167,9 +167,11 @@ export const run: EvalSuite = async ({ realCorpus }) => {
     pct('industry: top-level top-1, all generated sites', topHits, n),
     pct('industry: sub-industry top-1, all generated sites', subHits, n),
     { name: 'industry: mean top-level score, all generated sites', value: n ? topConfidence / n : 0, unit: '%' },
-    { ...pct(`industry: top-level top-1, descriptions unlike the training file`, heldOutTop, heldOut), kind: 'accuracy' },
-    { ...pct(`industry: sub-industry top-1, descriptions unlike the training file`, heldOutSub, heldOut), kind: 'accuracy' },
-    { name: `industry: mean top-level score, same ${heldOut} sites (calibration: ≈ accuracy)`, value: heldOut ? heldOutConfidence / heldOut : 0, unit: '%', kind: 'accuracy' },
+    // Held out from the classifier's training file, but generated sites written by the team that wrote the rules:
+    // regression, not evidence on unseen text (eval/industries/ has the held-out figures).
+    { ...pct(`industry: top-level top-1, descriptions unlike the training file`, heldOutTop, heldOut), kind: 'regression' },
+    { ...pct(`industry: sub-industry top-1, descriptions unlike the training file`, heldOutSub, heldOut), kind: 'regression' },
+    { name: `industry: mean top-level score, same ${heldOut} sites (calibration: ≈ accuracy)`, value: heldOut ? heldOutConfidence / heldOut : 0, unit: '%', kind: 'regression' },
     { name: 'NSFW false positives (clean sites)', value: falsePositives.length, unit: 'count', target: { value: 0, direction: 'lower' } },
     pct('NSFW sites flagged', truePositives.length, positives.length),
     pct('real brands in the upper third of qualityScore', upper, n),

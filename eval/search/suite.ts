@@ -46,10 +46,10 @@ async function scored(store: Store): Promise<SearchScore> {
 
 function metrics(label: string, score: SearchScore): EvalMetric[] {
   const out: EvalMetric[] = [
-    { name: `${label} top-1`, value: score.top1 / score.queries, unit: '%', kind: 'accuracy', target: { value: 0.9, direction: 'higher' } },
-    { name: `${label} top-3`, value: score.top3 / score.queries, unit: '%', kind: 'accuracy', target: { value: 0.97, direction: 'higher' } },
+    { name: `${label} top-1`, value: score.top1 / score.queries, unit: '%', kind: 'regression', target: { value: 0.9, direction: 'higher' } },
+    { name: `${label} top-3`, value: score.top3 / score.queries, unit: '%', kind: 'regression', target: { value: 0.97, direction: 'higher' } },
   ];
-  for (const [kind, k] of Object.entries(score.byKind)) out.push({ name: `${label} top-1, ${kind} (${k.queries})`, value: k.top1 / k.queries, unit: '%', kind: 'accuracy' });
+  for (const [kind, k] of Object.entries(score.byKind)) out.push({ name: `${label} top-1, ${kind} (${k.queries})`, value: k.top1 / k.queries, unit: '%', kind: 'regression' });
   return out;
 }
 

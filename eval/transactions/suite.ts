@@ -25,8 +25,8 @@ export const run: EvalSuite = async () => {
         { name: 'recall (merchants answered right)', value: score.recall, unit: '%', target: { value: RECALL_TARGET, direction: 'higher' } },
         { name: 'descriptors answered', value: score.answered, unit: 'count' },
         { name: 'descriptors with a merchant', value: score.positives, unit: 'count' },
-        { name: 'held-out: precision on answered', value: heldOut.precision, unit: '%', kind: 'accuracy' },
-        { name: 'held-out: recall', value: heldOut.recall, unit: '%', kind: 'accuracy' },
+        { name: 'held-out: precision on answered', value: heldOut.precision, unit: '%', kind: 'held-out' },
+        { name: 'held-out: recall', value: heldOut.recall, unit: '%', kind: 'held-out' },
       ],
       failures: [...score.failures, ...heldOut.failures.map((f) => `held-out ${f}`)],
       notes: [

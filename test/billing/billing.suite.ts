@@ -31,7 +31,7 @@ function thrown(fn: () => unknown): ApiError {
   throw new Error('expected an ApiError');
 }
 
-export function billingSuite(name: string, open: () => Promise<TempDatabase>, opts: { concurrentPeers?: boolean } = {}): void {
+export function billingSuite(name: string, open: () => Promise<TempDatabase>): void {
   describe(`Billing: ${name}`, () => {
     let db: TempDatabase;
     let smtp: SmtpSink;
@@ -453,7 +453,7 @@ export function billingSuite(name: string, open: () => Promise<TempDatabase>, op
         expect(smtp.messages.filter((m) => m.subject.includes('whole credit quota'))).toHaveLength(1);
       });
 
-      it.skipIf(!opts.concurrentPeers)('two processes spending at once past both thresholds: one email each', async () => {
+      it('two processes spending at once past both thresholds: one email each', async () => {
         const peer = await db.openPeer();
         const a = makeBilling({ reloadMs: 0 });
         const b = makeBilling({ store: peer.store, reloadMs: 0 });

@@ -5,15 +5,15 @@
  * overage stay exact; a killed holder's credits come back after the lease timeout; a live holder keeps its lease.
  */
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingPeriod } from '../../src/billing/billing-period.js';
 import { UsageMeter, type SourceCounts, type SourceLimits } from '../../src/billing/usage-meter.js';
 import type { Store } from '../../src/store/store.js';
 import { eventually } from '../helpers/until.js';
 import type { BackendSpec } from '../store/store-peer-backend.js';
-import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
+import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
 import { spawnMeterPeer, type MeterPeer } from './meter-peer-process.js';
+import { needsPostgres } from '../helpers/optional.js';
 
 interface Fixture {
   db: TempDatabase;
@@ -114,7 +114,11 @@ function creditLeaseSuite(name: string, open: () => Promise<Fixture>): void {
       const [holder] = await meters(1, { leaseMs: 1200, block: 10, endZoneBlocks: 2 });
       // A request in flight (reserved, not settled) keeps the lease in use.
       expect(await holder!.hold(org, 1, limits, false)).toMatchObject({ quota: 1 });
-      await sleep(3 * 1200);
+      // Renewed past the timeout, awaited rather than slept for: the block is still leased at a time three lease
+      // lengths past the expiry of the lease first taken, which only the live holder's renewals can make true.
+      const first = await fixture.db.db.selectFrom('credit_leases').select('expires_at').where('org_id', '=', org).executeTakeFirstOrThrow();
+      const pastFirstExpiry = new Date(Number(first.expires_at) + 3 * 1200);
+      await eventually(() => store.leasedCredits(org, billingPeriod(new Date()).key, pastFirstExpiry), (credits) => credits.quota === 10);
       expect((await leased(org)).quota).toBe(10);
       // A long lease: its idle credits are not given back (every quarter of it) while the test looks at them.
       const other = new UsageMeter(store, () => new Date(), { leases: { leaseMs: 60_000, exhaustedRetryMs: 0 } });
@@ -150,7 +154,7 @@ creditLeaseSuite('SQLite (temp file)', async () => {
   return { db, spec: { kind: 'sqlite', file: db.file } };
 });
 
-describe.skipIf(PG_URL === undefined)('PostgreSQL', NEEDS_POSTGRES, () => {
+needsPostgres.describe('PostgreSQL', () => {
   creditLeaseSuite('PostgreSQL (fresh schema)', async () => {
     const db = await tempPostgres(PG_URL ?? '');
     return { db, spec: { kind: 'postgres', url: PG_URL ?? '', schema: db.schema } };

@@ -5,15 +5,16 @@
  * the pages read without JavaScript and the copy buttons appear with it.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Brand, Logo } from '../../src/domain/brand.js';
 import { LOGO_EVIDENCE_VERSION } from '../../src/domain/logo-evidence.js';
 import { BRAND_PAGE_BACKDROPS } from '../../src/http/pages/brand/brand-page-style.js';
-import { checkLayout, chromiumPath, launchBrowser, seriousAxeViolations } from '../helpers/browser-page.js';
+import { checkLayout, launchBrowser, seriousAxeViolations } from '../helpers/browser-page.js';
 import { startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { freePort } from '../helpers/brandbase-process.js';
 import { describeEachBackend } from '../helpers/backends.js';
+import { needsChromium } from '../helpers/optional.js';
 
 describeEachBackend('brand pages browser', (backend) => {
   const NOW = new Date('2026-01-02T03:04:05Z');
@@ -30,7 +31,7 @@ describeEachBackend('brand pages browser', (backend) => {
     return `#${parts.slice(1, 4).map((n) => Number(n).toString(16).padStart(2, '0')).join('')}`;
   }
 
-  describe.skipIf(!chromiumPath)('brand pages in Chromium', () => {
+  needsChromium('browser').describe('brand pages in Chromium', () => {
     let stack: TestStack;
     let browser: Browser;
     let base: string;

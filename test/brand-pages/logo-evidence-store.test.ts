@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGO_EVIDENCE_VERSION, type LogoEvidence } from '../../src/domain/logo-evidence.js';
 import type { Store, StoredBrand } from '../../src/store/store.js';
 import { sampleBrand } from '../store/sample-brand.js';
-import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite } from '../store/temp-database.js';
+import { PG_URL, tempPostgres, tempSqlite } from '../store/temp-database.js';
+import { needsPostgres } from '../helpers/optional.js';
 
 const T0 = new Date('2025-03-04T05:06:07.089Z');
 
@@ -78,6 +79,6 @@ function contract(name: string, open: () => Promise<{ store: Store; cleanup: () 
 
 contract('sqlite', tempSqlite);
 // Skipped (and reported by the run's skip banner) only when no PostgreSQL answers, as the other store suites.
-describe.skipIf(PG_URL === undefined)('PostgreSQL store', NEEDS_POSTGRES, () => {
+needsPostgres.describe('PostgreSQL store', () => {
   contract('postgres', () => tempPostgres(PG_URL ?? ''));
 });

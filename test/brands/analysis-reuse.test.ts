@@ -21,7 +21,8 @@ import type { Store } from '../../src/store/store.js';
 import { FIXTURE_HOSTS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';
 import { useProcessTimeouts } from '../helpers/process-timeouts.js';
 import { tempAssets, type TempAssets } from '../helpers/temp-assets.js';
-import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
+import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
+import { needsPostgres } from '../helpers/optional.js';
 
 // One case starts a crawl worker process, which loads the crawler through tsx: timeouts sized for a busy machine.
 useProcessTimeouts();
@@ -96,7 +97,7 @@ function reuseSuite(name: string, open: () => Promise<TempDatabase>): void {
 }
 
 reuseSuite('SQLite (temp file)', tempSqlite);
-describe.skipIf(PG_URL === undefined)('PostgreSQL', NEEDS_POSTGRES, () => {
+needsPostgres.describe('PostgreSQL', () => {
   reuseSuite('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
 });
 

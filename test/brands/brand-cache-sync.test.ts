@@ -11,10 +11,11 @@ import { brandIdForDomain } from '../../src/domain/ids.js';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { sharedPostgres, sharedSqlite, type SharedDatabase } from '../helpers/shared-database.js';
 import { spawnStorePeer } from '../store/store-peer-process.js';
-import { NEEDS_POSTGRES, PG_URL } from '../store/temp-database.js';
+import { PG_URL } from '../store/temp-database.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import type { Store } from '../../src/store/store.js';
 import { eventually } from '../helpers/until.js';
+import { needsPostgres } from '../helpers/optional.js';
 
 let counter = 0;
 
@@ -143,6 +144,6 @@ function cacheSyncSuite(name: string, openDatabase: () => Promise<SharedDatabase
 cacheSyncSuite('SQLite (two processes on one file)', sharedSqlite);
 
 // Runs when a PostgreSQL answers (BRANDBASE_TEST_PG_URL or the default local server; test/setup/global-setup.ts).
-describe.skipIf(PG_URL === undefined)('PostgreSQL', NEEDS_POSTGRES, () => {
+needsPostgres.describe('PostgreSQL', () => {
   cacheSyncSuite('PostgreSQL (two processes on one schema)', () => sharedPostgres(PG_URL ?? ''));
 });

@@ -15,7 +15,8 @@ import { openBackends, type Backends } from '../../src/main/open-backends.js';
 import { RESOLUTION_LIST, type ResolutionCase } from '../fixtures/identifiers/resolution-list.js';
 import { UNSEEN_LIST } from '../fixtures/identifiers/unseen-list.js';
 import { sharedPostgres, type SharedDatabase } from '../helpers/shared-database.js';
-import { NEEDS_POSTGRES, PG_URL } from '../store/temp-database.js';
+import { PG_URL } from '../store/temp-database.js';
+import { needsPostgres } from '../helpers/optional.js';
 
 type Verdict = 'right' | '404' | 'wrong';
 
@@ -100,7 +101,7 @@ describe('resolution list on SQLite', () => {
   }, 120_000);
 });
 
-describe.skipIf(!PG_URL)('resolution list on PostgreSQL', NEEDS_POSTGRES, () => {
+needsPostgres.describe('resolution list on PostgreSQL', () => {
   let shared: SharedDatabase;
   let backends: Backends;
   beforeAll(async () => {

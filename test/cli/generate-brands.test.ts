@@ -15,7 +15,8 @@ import { normalizeName } from '../../src/domain/search-text.js';
 import { BrandSchema, SHARED_SCHEMAS } from '../../src/http/schemas/brand-schema.js';
 import { sharedPostgres, sharedSqlite, type SharedDatabase } from '../helpers/shared-database.js';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
-import { NEEDS_POSTGRES, PG_URL } from '../store/temp-database.js';
+import { PG_URL } from '../store/temp-database.js';
+import { always, needsPostgres, type Gated } from '../helpers/optional.js';
 
 const saved = { ...process.env };
 const SEED = 7;
@@ -44,8 +45,8 @@ async function generate(env: Record<string, string>, ...args: string[]): Promise
   return JSON.parse(out.join('\n')) as { inserted: number; skipped: number; requested: number };
 }
 
-function suite(name: string, open: () => Promise<SharedDatabase>, options: { tags?: string[] } = {}) {
-  describe.skipIf(name === 'postgres' && !PG_URL)(`generate-brands on ${name}`, options, () => {
+function suite(name: string, open: () => Promise<SharedDatabase>, gate: Gated) {
+  gate.describe(`generate-brands on ${name}`, () => {
     let db: SharedDatabase;
     let stack: TestStack;
     let key: string;
@@ -111,8 +112,8 @@ function suite(name: string, open: () => Promise<SharedDatabase>, options: { tag
   });
 }
 
-suite('sqlite', sharedSqlite);
-suite('postgres', () => sharedPostgres(PG_URL as string), NEEDS_POSTGRES);
+suite('sqlite', sharedSqlite, always);
+suite('postgres', () => sharedPostgres(PG_URL ?? ''), needsPostgres);
 
 describe('generated records', () => {
   it('are a pure function of (seed, number): the same whatever the order, different for another seed', () => {

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTEXT_EVIDENCE_VERSION, type ContextEvidence, type ContextProfile } from '../../src/domain/brand-context.js';
 import type { Store } from '../../src/store/store.js';
 import { sampleBrand } from '../store/sample-brand.js';
-import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite } from '../store/temp-database.js';
+import { PG_URL, tempPostgres, tempSqlite } from '../store/temp-database.js';
+import { needsPostgres } from '../helpers/optional.js';
 
 const T0 = new Date('2026-05-06T07:08:09.123Z');
 const at = (ms: number): Date => new Date(T0.getTime() + ms);
@@ -116,6 +117,6 @@ function contract(name: string, open: () => Promise<{ store: Store; cleanup: () 
 }
 
 contract('SQLite (temp file)', tempSqlite);
-describe.skipIf(PG_URL === undefined)('PostgreSQL', NEEDS_POSTGRES, () => {
+needsPostgres.describe('PostgreSQL', () => {
   contract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
 });

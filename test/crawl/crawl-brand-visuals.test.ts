@@ -4,13 +4,14 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlBrand, type BrandDraft } from '../../src/crawl/crawl-brand.js';
-import { BrowserRenderer, findChromium } from '../../src/crawl/fetch/render/browser-renderer.js';
+import { BrowserRenderer } from '../../src/crawl/fetch/render/browser-renderer.js';
 import { LocalAssetStore } from '../../src/assets/local/local-asset-store.js';
 import { withLogoRenditions } from '../../src/media/logo-renditions.js';
 import { SafeFetcher, USER_AGENT } from '../../src/platform/safe-fetcher.js';
 import { FIXTURE_HOSTS, FIXTURE_ICONS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';
+import { CHROMIUM_PATH, needsChromium } from '../helpers/optional.js';
 
-const chromiumPath = findChromium(process.env['BRANDBASE_CHROMIUM_PATH']);
+const chromiumPath = CHROMIUM_PATH;
 
 let sites: FixtureSites;
 let dir: string;
@@ -131,7 +132,7 @@ describe('a JavaScript-built site (spashell.test)', () => {
     expect(draft.logos.map((l) => l.type)).toEqual(['icon']);
   });
 
-  describe.skipIf(!chromiumPath)('with headless Chromium', { tags: ['chromium'] }, () => {
+  needsChromium('render').describe('with headless Chromium', () => {
     let renderer: BrowserRenderer;
     beforeAll(async () => {
       renderer = new BrowserRenderer({ executablePath: chromiumPath ?? '', fetcher, userAgent: USER_AGENT });

@@ -11,7 +11,7 @@ import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ASSET_KEY_PATTERN } from '../../src/assets/asset-store.js';
 import { loadConfig } from '../../src/config/config.js';
-import { findChromium, openRenderer } from '../../src/crawl/fetch/render/browser-renderer.js';
+import { openRenderer } from '../../src/crawl/fetch/render/browser-renderer.js';
 import { IsolatedCrawler, type IsolatedCrawlerOptions } from '../../src/crawl/isolation/isolated-crawler.js';
 import { crawlWorkerEntry } from '../../src/main/crawler.js';
 import { createLogger } from '../../src/platform/logger.js';
@@ -21,6 +21,7 @@ import { crawlWorkerPids } from '../helpers/health-probe.js';
 import { HOSTILE_HOSTS, startHostileSites, type HostileSites } from '../helpers/hostile-sites.js';
 import { useProcessTimeouts } from '../helpers/process-timeouts.js';
 import { until } from '../helpers/until.js';
+import { CHROMIUM_PATH, needsChromium } from '../helpers/optional.js';
 
 // Crawl worker processes and threads, hostile pages built in beforeAll: timeouts sized for a busy machine. Each
 // worker process loads the crawler through tsx, 30–40 s at load 4 with the suite running; the memory case starts
@@ -195,9 +196,9 @@ describe('crawls in worker threads (BRANDBASE_CRAWL_ISOLATION=thread)', () => {
   });
 });
 
-const chromiumPath = findChromium(process.env['BRANDBASE_CHROMIUM_PATH']);
+const chromiumPath = CHROMIUM_PATH;
 
-describe.skipIf(!chromiumPath)('rendering stays in the main process', { tags: ['chromium'] }, () => {
+needsChromium('render').describe('rendering stays in the main process', () => {
   it('a worker gets a JavaScript-built page rendered by the one Chromium, every request through the main fetcher', async () => {
     const fixtures = await startFixtureSites();
     const renderer = openRenderer({ chromiumPath, fetcher: new SafeFetcher({ hostMap: fixtures.hostMap }), userAgent: USER_AGENT, logger: createLogger({ level: 'silent' }) });

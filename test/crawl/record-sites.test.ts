@@ -58,8 +58,10 @@ describe('record extraction on generated brand sites', () => {
 
   it('predicts industries with calibrated scores and flags no clean site', () => {
     // The classifier abstains below its answer threshold (ADR 0025): Ryanair's one-line "book cheap flights" page
-    // may get no industry, but never a wrong one; DHL's logistics page is answered with its sub-industry.
-    for (const industry of draftOf('ryanair.test').company.industries) expect(['ind_travel', 'ind_airlines']).toContain(industry.id);
+    // gets the top-level travel industry only, calibrated below 1; DHL's logistics page is answered with its sub-industry.
+    const ryanair = draftOf('ryanair.test').company.industries;
+    expect(ryanair.map((i) => i.id)).toEqual(['ind_travel']);
+    expect(ryanair[0]?.score).toBeLessThan(1);
     expect(draftOf('dhl.test').company.industries.map((i) => i.id)).toEqual(expect.arrayContaining(['ind_logistics', 'ind_transport']));
     for (const [host, r] of byHost) if (!r.site.nsfw) expect(r.draft?.isNsfw, host).toBe(false);
     expect(draftOf('velvetnights.test').isNsfw).toBe(true);

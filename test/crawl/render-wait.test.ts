@@ -11,14 +11,15 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlBrand } from '../../src/crawl/crawl-brand.js';
-import { BrowserRenderer, findChromium } from '../../src/crawl/fetch/render/browser-renderer.js';
+import { BrowserRenderer } from '../../src/crawl/fetch/render/browser-renderer.js';
 import { RenderRequests, THIRD_PARTY_TIMEOUT_MS } from '../../src/crawl/fetch/render/render-requests.js';
 import { isSettled } from '../../src/crawl/fetch/render/settle-page.js';
 import { FetchError } from '../../src/platform/fetcher.js';
 import { SafeFetcher, USER_AGENT } from '../../src/platform/safe-fetcher.js';
 import { tempAssets } from '../helpers/temp-assets.js';
+import { CHROMIUM_PATH, needsChromium } from '../helpers/optional.js';
 
-const chromiumPath = findChromium(process.env['BRANDBASE_CHROMIUM_PATH']);
+const chromiumPath = CHROMIUM_PATH;
 const SITE = path.join(import.meta.dirname, '../fixtures/sites/latemast');
 const HOST = 'latemast.test';
 const TAGS_HOST = 'tags.adnet.test';
@@ -78,7 +79,7 @@ describe('isSettled', () => {
   });
 });
 
-describe.skipIf(!chromiumPath)('a header logo inserted after DOMContentLoaded, with headless Chromium', { tags: ['chromium'] }, () => {
+needsChromium('render').describe('a header logo inserted after DOMContentLoaded, with headless Chromium', () => {
   let site: Server;
   let blackhole: TcpServer;
   const sockets = new Set<Socket>();

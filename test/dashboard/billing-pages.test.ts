@@ -8,10 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/billing/authenticator.js';
 import { parseDollars } from '../../src/http/pages/dashboard/billing-pages.js';
-import { chromiumPath } from '../helpers/browser-page.js';
 import { until } from '../helpers/until.js';
 import { openBrowser, startOrgPages, textOf, type OrgPagesFixture } from './org-pages-fixture.js';
 import { describeEachBackend } from '../helpers/backends.js';
+import { needsChromium } from '../helpers/optional.js';
 
 describeEachBackend('billing page', (backend) => {
   let f: OrgPagesFixture;
@@ -116,7 +116,7 @@ describeEachBackend('billing page', (backend) => {
   });
 
   // The browser checks render what the inject tests above already read on both backends: once, on SQLite.
-  if (backend === 'sqlite') describe.skipIf(!chromiumPath)('billing page in Chromium', () => {
+  if (backend === 'sqlite') needsChromium('browser').describe('billing page in Chromium', () => {
     it('has no serious accessibility violations and no horizontal overflow, for owners and members', async () => {
       for (const [person, shot] of [
         [f.ownerA, 'dashboard-billing'],

@@ -5,9 +5,9 @@
  * zero serious axe violations, no horizontal overflow at 375 and 1440 px, screenshots kept.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath } from '../helpers/browser-page.js';
 import { openBrowser, startOrgPages, textOf, type OrgPagesFixture } from './org-pages-fixture.js';
 import { describeEachBackend } from '../helpers/backends.js';
+import { needsChromium } from '../helpers/optional.js';
 
 describeEachBackend('client-ids page', (backend) => {
   let f: OrgPagesFixture;
@@ -117,7 +117,7 @@ describeEachBackend('client-ids page', (backend) => {
   });
 
   // The browser checks render what the inject tests above already read on both backends: once, on SQLite.
-  if (backend === 'sqlite') describe.skipIf(!chromiumPath)('client IDs page in Chromium', () => {
+  if (backend === 'sqlite') needsChromium('browser').describe('client IDs page in Chromium', () => {
     it('has no serious accessibility violations and no horizontal overflow at 375 and 1440 px', async () => {
       const browser = await openBrowser(f, f.ownerA);
       try {

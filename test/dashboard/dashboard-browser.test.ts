@@ -5,20 +5,21 @@
  * has zero serious axe violations and no horizontal overflow at 375 and 1440 px (screenshots into docs/screenshots).
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '../billing/smtp-sink.js';
-import { checkLayout, chromiumPath, launchBrowser, seriousAxeViolations } from '../helpers/browser-page.js';
+import { checkLayout, launchBrowser, seriousAxeViolations } from '../helpers/browser-page.js';
 import { addMember, signInSecrets } from '../helpers/dashboard-sign-in.js';
 import { startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { until } from '../helpers/until.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { freePort } from '../helpers/brandbase-process.js';
 import { describeEachBackend } from '../helpers/backends.js';
+import { needsChromium } from '../helpers/optional.js';
 
 describeEachBackend('dashboard browser', (backend) => {
   const EMAIL = 'dana@example.com';
 
-  describe.skipIf(!chromiumPath)('the dashboard in Chromium', () => {
+  needsChromium('browser').describe('the dashboard in Chromium', () => {
     let smtp: SmtpSink;
     let stack: TestStack;
     let browser: Browser;

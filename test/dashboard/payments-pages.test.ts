@@ -13,10 +13,10 @@ import type { AccessPurchase, AccessPurchaseCompletion } from '../../src/domain/
 import { newId } from '../../src/domain/ids.js';
 import type { PaymentClaim } from '../../src/domain/payments.js';
 import type { Store } from '../../src/store/store.js';
-import { chromiumPath } from '../helpers/browser-page.js';
 import { addMember, signInThroughEmail } from '../helpers/dashboard-sign-in.js';
 import { openBrowser, startOrgPages, textOf, type OrgPagesFixture, type Person } from './org-pages-fixture.js';
 import { describeEachBackend } from '../helpers/backends.js';
+import { needsChromium } from '../helpers/optional.js';
 
 describeEachBackend('payments page', (backend) => {
   const NET = 'eip155:84532';
@@ -117,7 +117,7 @@ describeEachBackend('payments page', (backend) => {
   });
 
   // The browser checks render what the inject tests above already read on both backends: once, on SQLite.
-  if (backend === 'sqlite') describe.skipIf(!chromiumPath)('payments page in Chromium', () => {
+  if (backend === 'sqlite') needsChromium('browser').describe('payments page in Chromium', () => {
     it('has no serious accessibility violations and no horizontal overflow at 375 and 1440 px', async () => {
       const browser = await openBrowser(f, agentOwner);
       try {

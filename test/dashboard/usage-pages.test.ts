@@ -9,10 +9,10 @@ import { billingPeriod } from '../../src/billing/billing-period.js';
 import { newId } from '../../src/domain/ids.js';
 import type { Principal } from '../../src/billing/authenticator.js';
 import { axisMax, usageDays } from '../../src/http/pages/dashboard/usage-chart.js';
-import { chromiumPath } from '../helpers/browser-page.js';
 import { addMember } from '../helpers/dashboard-sign-in.js';
 import { openBrowser, startOrgPages, textOf, type OrgPagesFixture } from './org-pages-fixture.js';
 import { describeEachBackend } from '../helpers/backends.js';
+import { needsChromium } from '../helpers/optional.js';
 
 describeEachBackend('usage page', (backend) => {
   let f: OrgPagesFixture;
@@ -122,7 +122,7 @@ describeEachBackend('usage page', (backend) => {
   });
 
   // The browser checks render what the inject tests above already read on both backends: once, on SQLite.
-  if (backend === 'sqlite') describe.skipIf(!chromiumPath)('usage page in Chromium', () => {
+  if (backend === 'sqlite') needsChromium('browser').describe('usage page in Chromium', () => {
     it('has no serious accessibility violations and no horizontal overflow at 375 and 1440 px', async () => {
       const browser = await openBrowser(f, f.ownerA);
       try {

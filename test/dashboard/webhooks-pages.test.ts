@@ -8,12 +8,12 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath } from '../helpers/browser-page.js';
 import { addMember } from '../helpers/dashboard-sign-in.js';
 import { eventually, until } from '../helpers/until.js';
 import { startReceiver, type WebhookReceiver } from '../webhooks/delivery/webhook-receiver.js';
 import { openBrowser, startOrgPages, textOf, type OrgPagesFixture } from './org-pages-fixture.js';
 import { describeEachBackend } from '../helpers/backends.js';
+import { needsChromium } from '../helpers/optional.js';
 
 describeEachBackend('webhooks page', (backend) => {
   let f: OrgPagesFixture;
@@ -204,7 +204,7 @@ describeEachBackend('webhooks page', (backend) => {
   });
 
   // The browser checks render what the inject tests above already read on both backends: once, on SQLite.
-  if (backend === 'sqlite') describe.skipIf(!chromiumPath)('webhooks pages in Chromium', () => {
+  if (backend === 'sqlite') needsChromium('browser').describe('webhooks pages in Chromium', () => {
     it('have no serious accessibility violations and no horizontal overflow at 375 and 1440 px', async () => {
       const [hook] = await hooksOf(f.orgA);
       const browser = await openBrowser(f, f.ownerA);

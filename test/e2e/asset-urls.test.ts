@@ -93,22 +93,34 @@ async function expectServedUnder(server: ServerProcess, brand: Brand, base: stri
 }
 
 describe('asset URLs follow the configuration, not the record', () => {
-  let keysA: string[] = [];
-  let crawlRequests = 0;
+  /**
+   * The live crawl under public URL A, done once by whichever test needs it first (the later ones restart on its data
+   * folder): each test states what it needs instead of relying on the order the tests run in.
+   */
+  let crawledUnderA: Promise<{ brand: Brand; keysA: string[]; crawlRequests: number }> | undefined;
+  const crawlUnderA = () =>
+    (crawledUnderA ??= (async () => {
+      const server = await serve({ BRANDBASE_PUBLIC_URL: PUBLIC_A });
+      try {
+        const brand = await lookUp(server);
+        const keysA = await expectServedUnder(server, brand, `${PUBLIC_A}/assets/`);
+        return { brand, keysA, crawlRequests: sites.sites.lumen.requests.length };
+      } finally {
+        await stop(server);
+      }
+    })());
 
   it('a brand crawled live under public URL A answers every src under A', async () => {
-    const server = await serve({ BRANDBASE_PUBLIC_URL: PUBLIC_A });
-    const brand = await lookUp(server);
+    const { brand, keysA } = await crawlUnderA();
     // Logos (with their renditions) and pictures: every kind of src the crawler produces.
     expect(brand.logos.length).toBeGreaterThan(0);
     expect(brand.images.length).toBeGreaterThan(0);
     expect(new Set(formatsOf(brand).map((f) => f.format))).toEqual(new Set(['svg', 'png', 'webp', 'jpeg']));
-    keysA = await expectServedUnder(server, brand, `${PUBLIC_A}/assets/`);
-    crawlRequests = sites.sites.lumen.requests.length;
-    await stop(server);
+    expect(keysA).toHaveLength(formatsOf(brand).length);
   }, TIMEOUT_MS);
 
   it('restarted with public URL B on the same data folder: every src of every answer is under B', async () => {
+    const { keysA, crawlRequests } = await crawlUnderA();
     expect(keysA.length).toBeGreaterThan(0);
     const server = await serve({ BRANDBASE_PUBLIC_URL: PUBLIC_B });
     const single = await lookUp(server);
@@ -122,6 +134,7 @@ describe('asset URLs follow the configuration, not the record', () => {
   }, TIMEOUT_MS);
 
   it('BRANDBASE_ASSET_BASE_URL (a CDN) overrides the public URL for every src', async () => {
+    const { keysA, crawlRequests } = await crawlUnderA();
     const server = await serve({ BRANDBASE_PUBLIC_URL: PUBLIC_B, BRANDBASE_ASSET_BASE_URL: CDN });
     const single = await lookUp(server);
     const batched = await batchLookUp(server);
@@ -133,6 +146,7 @@ describe('asset URLs follow the configuration, not the record', () => {
   }, TIMEOUT_MS);
 
   it('a data folder from before 0004_asset_keys (absolute URLs in records) is converted on start', async () => {
+    const { keysA, crawlRequests } = await crawlUnderA();
     // A data folder as the previous version left it: migrated up to 0003, the record with URLs under A, the files.
     const oldDir = await mkdtemp(path.join(tmpdir(), 'brandbase-asset-urls-old-'));
     try {

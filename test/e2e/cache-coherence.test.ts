@@ -12,8 +12,9 @@ import { brandIdForDomain } from '../../src/domain/ids.js';
 import { runJson, startServer, type ServerProcess } from '../helpers/brandbase-process.js';
 import { sharedPostgres, sharedSqlite, type SharedDatabase } from '../helpers/shared-database.js';
 import { openBackend } from '../store/store-peer-backend.js';
-import { NEEDS_POSTGRES, PG_URL } from '../store/temp-database.js';
+import { PG_URL } from '../store/temp-database.js';
 import { eventually } from '../helpers/until.js';
+import { needsPostgres } from '../helpers/optional.js';
 
 const DOMAIN = 'shifting.test';
 
@@ -106,6 +107,6 @@ function coherenceSuite(name: string, openDatabase: () => Promise<SharedDatabase
 coherenceSuite('SQLite', sharedSqlite);
 
 // Runs when a PostgreSQL answers (BRANDBASE_TEST_PG_URL or the default local server; test/setup/global-setup.ts).
-describe.skipIf(PG_URL === undefined)('PostgreSQL', NEEDS_POSTGRES, () => {
+needsPostgres.describe('PostgreSQL', () => {
   coherenceSuite('PostgreSQL', () => sharedPostgres(PG_URL ?? ''));
 });

@@ -31,12 +31,13 @@ let sites: HostileSites;
 let dataDir: string;
 let server: ServerProcess;
 let key: string;
+let env: Record<string, string>;
 const figures: Record<string, ProbeResult & { status: number }> = {};
 
 beforeAll(async () => {
   sites = await startHostileSites();
   dataDir = await mkdtemp(path.join(tmpdir(), 'brandbase-hostile-'));
-  const env = {
+  env = {
     BRANDBASE_DATA_DIR: dataDir,
     BRANDBASE_CRAWL_HOSTS: JSON.stringify(sites.hostMap),
     BRANDBASE_KEY_CACHE_MS: '0',
@@ -107,7 +108,7 @@ describe('hostile sites crawled live while /healthz is watched', () => {
     checkIsolation('deepPrefetch (HEAD)', res.status, await probe.stop());
   });
 
-  it('after all of them, a well-formed site is crawled as usual by the replacement workers', async () => {
+  it('a well-formed site is crawled as usual by the workers (replacements of any the hostile sites killed)', async () => {
     const res = await fetch(`${server.baseUrl}/v2/brands/domain/${HOSTILE_HOSTS.benign}`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
     const brand = (await res.json()) as { name: string; logos: unknown[] };
@@ -117,7 +118,33 @@ describe('hostile sites crawled live while /healthz is watched', () => {
     expect(server.child.exitCode).toBeNull();
   });
 
-  it('a server killed outright takes its crawl workers with it (no orphan keeps crawling)', async () => {
+});
+
+// A server of its own, on a data folder of its own, killed by the test: the one above keeps serving whichever order
+// the tests run in.
+describe('a server killed outright', () => {
+  let own: ServerProcess;
+  let ownKey: string;
+  let ownDir: string;
+
+  beforeAll(async () => {
+    ownDir = await mkdtemp(path.join(tmpdir(), 'brandbase-hostile-killed-'));
+    const ownEnv = { ...env, BRANDBASE_DATA_DIR: ownDir };
+    const org = await runJson(['orgs', 'create', '--name', 'Killed', '--plan', 'paid', '--quota', '1000'], ownEnv);
+    ownKey = String((await runJson(['keys', 'create', '--org', String(org.id)], ownEnv)).key);
+    own = await startServer(ownEnv);
+    // A held brand, for the cachedOnly read below.
+    expect((await fetch(`${own.baseUrl}/v2/brands/domain/${HOSTILE_HOSTS.benign}`, { headers: { authorization: `Bearer ${ownKey}` } })).status).toBe(200);
+  });
+
+  afterAll(async () => {
+    if (own && own.child.exitCode === null) own.child.kill('SIGKILL');
+    if (ownDir) await rm(ownDir, { recursive: true, force: true });
+  });
+
+  it('takes its crawl workers with it (no orphan keeps crawling)', async () => {
+    const server = own;
+    const key = ownKey;
     // A crawl in flight (the slow site, asked for under another name the failure memory does not know).
     const slowRequests = (sites.requests[HOSTILE_HOSTS.slowAgain] ?? []).length;
     void fetch(`${server.baseUrl}/v2/brands/domain/${HOSTILE_HOSTS.slowAgain}`, { headers: { authorization: `Bearer ${key}` } }).catch(() => undefined);

@@ -10,13 +10,14 @@
  * Waits poll the real state with generous deadlines; nothing asserts how long anything took.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort, runJson, startServer, type ServerProcess } from '../helpers/brandbase-process.js';
 import { sharedPostgres, type SharedDatabase } from '../helpers/shared-database.js';
 import { eventually, until } from '../helpers/until.js';
 import { PROCESS_HOOK_TIMEOUT_MS } from '../helpers/process-timeouts.js';
-import { NEEDS_POSTGRES, PG_URL } from '../store/temp-database.js';
+import { PG_URL } from '../store/temp-database.js';
 import { startFleetSites, type FleetSites } from './fleet-sites.js';
+import { needsPostgres } from '../helpers/optional.js';
 
 const LIVE = Array.from({ length: 4 }, (_, i) => `fleet-live-${i}.test`);
 const PREFETCHED = Array.from({ length: 6 }, (_, i) => `fleet-head-${i}.test`);
@@ -38,7 +39,11 @@ interface JobRow {
   attempts: number;
 }
 
-describe.skipIf(PG_URL === undefined)('a fleet of two API processes and two workers on one PostgreSQL', NEEDS_POSTGRES, () => {
+// One story told in steps, on one fleet of four processes (starting a fleet per test would multiply the heaviest
+// setup of the suite on a 2-core machine): queue and survive a killed worker, compare the two APIs' answers of what
+// was crawled, hammer the quota, stop what is left. The steps run in this order even in a shuffled run (shuffle:
+// false); every other file's tests are independent of order.
+needsPostgres.describe('a fleet of two API processes and two workers on one PostgreSQL', { shuffle: false }, () => {
   let database: SharedDatabase;
   let sites: FleetSites;
   let client: pg.Client;

@@ -75,16 +75,17 @@ describe('administration CLI', () => {
   });
 });
 
+async function newKey(orgName: string): Promise<string> {
+  const org = await runJson(['orgs', 'create', '--name', orgName, '--plan', 'paid'], env);
+  return String((await runJson(['keys', 'create', '--org', String(org.id)], env)).key);
+}
+
 describe('brandbase serve', () => {
   let server: ServerProcess;
   let key: string;
-  let keyId: string;
 
   beforeAll(async () => {
-    const org = await runJson(['orgs', 'create', '--name', 'E2E', '--plan', 'paid'], env);
-    const created = await runJson(['keys', 'create', '--org', String(org.id)], env);
-    key = String(created.key);
-    keyId = String(created.id);
+    key = await newKey('E2E');
     server = await startServer(env);
   });
 
@@ -107,15 +108,31 @@ describe('brandbase serve', () => {
   });
 
   it('a key revoked with the CLI is refused with 403', async () => {
-    const revoked = await runJson(['keys', 'revoke', keyId], env);
+    // A key of its own: revoking the shared one would fail whichever test ran after this one.
+    const org = await runJson(['orgs', 'create', '--name', 'Revoked', '--plan', 'paid'], env);
+    const own = await runJson(['keys', 'create', '--org', String(org.id)], env);
+    const lookup = () => fetch(`${server.baseUrl}/v2/brands/${FIXTURE_HOSTS.northwind}`, { headers: { authorization: `Bearer ${String(own.key)}` } });
+    expect((await lookup()).status).not.toBe(403);
+    const revoked = await runJson(['keys', 'revoke', String(own.id)], env);
     expect(revoked.revokedAt).toEqual(expect.any(String));
-    const res = await fetch(`${server.baseUrl}/v2/brands/${FIXTURE_HOSTS.northwind}`, { headers: { authorization: `Bearer ${key}` } });
-    expect(res.status).toBe(403);
+    expect((await lookup()).status).toBe(403);
+  });
+});
+
+// A server of its own, stopped by the test: the one above keeps serving whichever order the tests run in.
+describe('brandbase serve, stopped by SIGTERM', () => {
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    server = await startServer(env);
+  });
+
+  afterAll(async () => {
+    if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
   });
 
   it('SIGTERM lets an in-flight request finish, then exits 0', async () => {
-    const org = await runJson(['orgs', 'create', '--name', 'Shutdown', '--plan', 'paid'], env);
-    const fresh = await runJson(['keys', 'create', '--org', String(org.id)], env);
+    const fresh = { key: await newKey('Shutdown') };
     // slowpoke trickles its homepage past the crawl budget: the lookup is in flight for ~15 s. SIGTERM is sent once
     // the crawl has reached the site (the request is certainly in flight), not after a guessed pause.
     const homepageHits = () => sites.sites.slowpoke.requests.filter((p) => p === '/').length;

@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJson, startServer, type ServerProcess } from '../helpers/brandbase-process.js';
 import { FIXTURE_HOSTS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';
 import { checkoutRelease, PREVIOUS_RELEASE, type ReleaseTree } from '../helpers/release-tree.js';
-import { NEEDS_POSTGRES, PG_URL } from '../store/temp-database.js';
+import { PG_URL } from '../store/temp-database.js';
+import { needsPostgres } from '../helpers/optional.js';
 
 let release: ReleaseTree;
 let sites: FixtureSites;
@@ -166,5 +167,5 @@ function upgradeScenario(open: () => Promise<Installation>): () => Promise<void>
 describe(`an installation of the previous release (${PREVIOUS_RELEASE}) upgraded in place`, () => {
   it('a SQLite data folder migrates and serves the same brands, keys, usage and webhooks', { timeout: 300_000 }, upgradeScenario(sqliteInstallation));
 
-  it.skipIf(PG_URL === undefined)('a PostgreSQL schema migrates and serves the same brands, keys, usage and webhooks', { ...NEEDS_POSTGRES, timeout: 300_000 }, upgradeScenario(() => postgresInstallation(PG_URL ?? '', release.dir)));
+  needsPostgres.it('a PostgreSQL schema migrates and serves the same brands, keys, usage and webhooks', { timeout: 300_000 }, upgradeScenario(() => postgresInstallation(PG_URL ?? '', release.dir)));
 });

@@ -15,8 +15,9 @@ import type { Store } from '../../src/store/store.js';
 import { reapOnExit } from '../helpers/child-reaper.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import type { BackendSpec } from '../store/store-peer-backend.js';
-import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite } from '../store/temp-database.js';
+import { PG_URL, tempPostgres, tempSqlite } from '../store/temp-database.js';
 import type { TempDatabase } from '../store/temp-database.js';
+import { needsPostgres } from '../helpers/optional.js';
 
 const CHILD = fileURLToPath(new URL('./crash-consumer.child.ts', import.meta.url));
 const TIMEOUT = 120_000;
@@ -141,7 +142,7 @@ crashSuite('SQLite', async () => {
 });
 
 // Runs when a PostgreSQL answers (BRANDBASE_TEST_PG_URL or the default local server; test/setup/global-setup.ts).
-describe.skipIf(PG_URL === undefined)('PostgreSQL', NEEDS_POSTGRES, () => {
+needsPostgres.describe('PostgreSQL', () => {
   crashSuite('PostgreSQL', async () => {
     const url = PG_URL ?? '';
     const temp = await tempPostgres(url);

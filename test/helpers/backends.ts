@@ -4,11 +4,11 @@
  * gives the database a stack (`startTestStack(env, { backend })`) or a `brandbase` process is pointed at.
  */
 import type { Kysely } from 'kysely';
-import { describe } from 'vitest';
 import type { Database } from '../../src/store/kysely/schema.js';
 import type { Store } from '../../src/store/store.js';
 import { openPostgresStore, openSqliteStore } from '../store/open-store.js';
-import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
+import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
+import { always, needsPostgres } from './optional.js';
 import { sharedPostgres, sharedSqlite, type SharedDatabase } from './shared-database.js';
 
 export type Backend = 'sqlite' | 'postgres';
@@ -52,7 +52,6 @@ export async function queryDatabase<T>(database: SharedDatabase, read: (db: Kyse
  */
 export function describeEachBackend(title: string, suite: (backend: Backend) => void): void {
   for (const backend of BACKENDS) {
-    const options = backend === 'postgres' ? NEEDS_POSTGRES : {};
-    describe.skipIf(backend === 'postgres' && PG_URL === undefined)(`${title} [${backend}]`, options, () => suite(backend));
+    (backend === 'postgres' ? needsPostgres : always).describe(`${title} [${backend}]`, () => suite(backend));
   }
 }

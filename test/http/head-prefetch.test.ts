@@ -7,7 +7,6 @@ import { describeEachBackend } from '../helpers/backends.js';
 describeEachBackend('HEAD prefetch', (backend) => {
   let stack: TestStack;
   let key: string;
-  let orgId: string;
 
   const head = (url: string, k = key, target = stack) => target.app.inject({ method: 'HEAD', url, headers: bearer(k) });
 
@@ -19,7 +18,7 @@ describeEachBackend('HEAD prefetch', (backend) => {
     await save('acme.com', 'indexed');
     await save('adult.test', 'indexed');
     await save('gone.test', 'removed');
-    ({ key, orgId } = await stack.newKey({ quota: 10 }));
+    ({ key } = await stack.newKey({ quota: 10 }));
   });
 
   afterAll(async () => stack?.close());
@@ -48,7 +47,17 @@ describeEachBackend('HEAD prefetch', (backend) => {
     });
 
     it('never consumes a credit', async () => {
-      expect(await stack.services.meter.exactUsed(orgId)).toBe(0);
+    // Its own organization and requests: a held brand, a queued crawl, an identifier that cannot be queued, a bad one.
+    const own = await stack.newKey({ quota: 10 });
+    const answers = [];
+    for (const url of ['/v2/brands/acme.com', '/v2/brands/credit-free-fresh.test', '/v2/brands/AAPL', '/v2/brands/http%3A%2F%2F127.0.0.1']) {
+      answers.push((await head(url, own.key)).statusCode);
+    }
+    expect(answers).toEqual([200, 202, 404, 400]);
+    expect(await stack.services.meter.exactUsed(own.orgId)).toBe(0);
+    // The same key's GET of the held brand is charged: the count above is one that can move.
+    expect((await stack.app.inject({ method: 'GET', url: '/v2/brands/acme.com', headers: bearer(own.key) })).statusCode).toBe(200);
+    expect(await stack.services.meter.exactUsed(own.orgId)).toBe(1);
     });
 
     it('400 for an email address on the domain route and for an invalid identifier', async () => {

@@ -167,6 +167,8 @@ describe('/readyz', () => {
 describe('the metrics port (BRANDBASE_METRICS_PORT)', () => {
   it('serves /metrics without a token, /healthz and /readyz, and nothing else', async () => {
     const s = stack.services;
+    // A request of its own on the API, so the registry has a request count whichever tests ran before.
+    await stack.app.inject({ method: 'GET', url: '/v2/brands/acme.com', headers: bearer(key) });
     const app = await buildMetricsApp({ logger: s.logger, registry: s.metrics, ping: () => s.store.ping(), pingQueue: async () => void (await s.queue.depth()) });
     try {
       const metrics = await app.inject({ method: 'GET', url: '/metrics' });

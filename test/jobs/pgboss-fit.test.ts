@@ -6,13 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { until } from '../helpers/until.js';
-import { NEEDS_POSTGRES, PG_URL } from '../store/temp-database.js';
+import { PG_URL } from '../store/temp-database.js';
+import { needsPostgres } from '../helpers/optional.js';
 
 const QUEUE = 'crawl.brand';
 
-describe.skipIf(PG_URL === undefined)('pg-boss 10 against the queue contract (ADR 0041)', NEEDS_POSTGRES, () => {
+needsPostgres.describe('pg-boss 10 against the queue contract (ADR 0041)', () => {
   const url = PG_URL ?? '';
   let schema: string;
   let boss: PgBoss;

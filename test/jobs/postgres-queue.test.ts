@@ -1,9 +1,9 @@
-import { describe } from 'vitest';
 import { createSqlJobQueue } from '../../src/jobs/sql/sql-job-queue.js';
-import { NEEDS_POSTGRES, PG_URL, tempPostgres } from '../store/temp-database.js';
+import { PG_URL, tempPostgres } from '../store/temp-database.js';
 import { queueContract } from './queue.contract.js';
 import type { QueueHarness } from './queue.contract.js';
 import { insertActiveJobRow } from './raw-job-row.js';
+import { needsPostgres } from '../helpers/optional.js';
 
 async function openHarness(url: string): Promise<QueueHarness> {
   const temp = await tempPostgres(url);
@@ -21,6 +21,6 @@ async function openHarness(url: string): Promise<QueueHarness> {
 }
 
 // Runs when a PostgreSQL answers (BRANDBASE_TEST_PG_URL or the default local server; test/setup/global-setup.ts).
-describe.skipIf(PG_URL === undefined)('PostgreSQL job queue', NEEDS_POSTGRES, () => {
+needsPostgres.describe('PostgreSQL job queue', () => {
   queueContract('SQL queue on PostgreSQL (fresh schema per test)', () => openHarness(PG_URL ?? ''));
 });

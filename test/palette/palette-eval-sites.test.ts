@@ -6,9 +6,9 @@
  * have a chromatic one and never on monochrome or evidence-less sites, and a dark theme exactly where the site has
  * a dark scheme.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deltaE, isNeutral } from '../../src/domain/color-math.js';
 import type { Palette } from '../../src/domain/palette.js';
 import { contrastRatio, legibleText, wcagLevel } from '../../src/domain/wcag.js';
@@ -16,12 +16,12 @@ import { colorName } from '../../src/palette/color-names.js';
 import { hasDarkScheme, paletteRuns, type PaletteRuns } from '../../eval/palette/palette-sites.js';
 import { useProcessTimeouts } from '../helpers/process-timeouts.js';
 import { PALETTE_COLOR_SCHEMA, PALETTE_SCHEMA } from '../../src/http/schemas/palette-schema.js';
+import { CHROMIUM_PATH, needsChromium, needsSpecText, SPEC_TEXT_PATH } from '../helpers/optional.js';
 
 useProcessTimeouts();
 
-const chromium = inject('chromium').use;
+const chromium = CHROMIUM_PATH;
 const BRAND_COLOR_TOLERANCE = 0.05;
-const SPEC = new URL('../../../shared/spec/brand-data-service.md', import.meta.url);
 const validate = new Ajv({ allErrors: true, strict: true }).compile(PALETTE_SCHEMA);
 
 let result: PaletteRuns;
@@ -142,7 +142,7 @@ describe('palettes of the eval sites, built from the parsed CSS (no Chromium)', 
   });
 });
 
-describe.skipIf(chromium === null)('palettes of the eval sites, built from a Chromium render', { tags: ['chromium'] }, () => {
+needsChromium('palette').describe('palettes of the eval sites, built from a Chromium render', () => {
   it('renders every eval site', () => {
     expect(rendered().length).toBe(result.runs.length);
   });
@@ -171,9 +171,9 @@ describe.skipIf(chromium === null)('palettes of the eval sites, built from a Chr
   });
 });
 
-describe.skipIf(!existsSync(SPEC))('the schema against the spec text', () => {
+needsSpecText.describe('the schema against the spec text', () => {
   it('names exactly the fields of the palette.colors table', () => {
-    const spec = readFileSync(SPEC, 'utf8');
+    const spec = readFileSync(SPEC_TEXT_PATH ?? '', 'utf8');
     const table = spec.slice(spec.indexOf('palette.colors[]'), spec.indexOf('palette.logos[]'));
     const fields = [...table.matchAll(/^\| (\w+) \|/gm)].map((m) => m[1]).filter((f) => f !== 'Field');
     expect(fields.sort()).toEqual(Object.keys(PALETTE_COLOR_SCHEMA.properties).sort());

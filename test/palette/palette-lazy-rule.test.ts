@@ -3,7 +3,7 @@
  * crawler into a real SQLite store and asset folder, the evidence kept by the indexer, palettes built by the real
  * PaletteService. The only wrapper counts the store's palette writes, to tell a build from a read.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AssetUrls } from '../../src/assets/asset-urls.js';
 import { BatchLookup } from '../../src/brands/batch-lookup.js';
 import { BrandCache } from '../../src/brands/brand-cache.js';
@@ -28,6 +28,7 @@ import { FIXTURE_HOSTS, startFixtureSites, type FixtureSites } from '../helpers/
 import { tempAssets, type TempAssets } from '../helpers/temp-assets.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { tempSqlite, type TempDatabase } from '../store/temp-database.js';
+import { CHROMIUM_PATH, needsChromium } from '../helpers/optional.js';
 
 function readings(identifier: string): Readings {
   const parsed = parseIdentifier(identifier);
@@ -162,9 +163,9 @@ describe('palette lazy rule (spec 2.8)', () => {
   });
 });
 
-const chromium = inject('chromium').use;
+const chromium = CHROMIUM_PATH;
 
-describe.skipIf(chromium === null)('palette of a JavaScript-built site the crawl rendered in Chromium', { tags: ['chromium'] }, () => {
+needsChromium('palette').describe('palette of a JavaScript-built site the crawl rendered in Chromium', () => {
   it('keeps the rendered evidence with the brand and builds on-pairs, element usage and a light theme from it', async () => {
     const fetcher = new SafeFetcher({ hostMap: sites.hostMap });
     const renderer = new BrowserRenderer({ executablePath: chromium ?? '', fetcher, userAgent: USER_AGENT });

@@ -4,7 +4,7 @@
  * its host map to the fixture sites on loopback), and the palette is then built from rendered evidence. Real SQLite,
  * real jobs table and worker pool, the service wired as `brandbase serve` wires it. The only wrapper counts renders.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrandIndexer } from '../../src/brands/brand-indexer.js';
 import { crawlBrand } from '../../src/crawl/crawl-brand.js';
 import { BrowserRenderer } from '../../src/crawl/fetch/render/browser-renderer.js';
@@ -25,8 +25,9 @@ import { tempAssets, type TempAssets } from '../helpers/temp-assets.js';
 import { startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { eventually } from '../helpers/until.js';
 import { tempSqlite, type TempDatabase } from '../store/temp-database.js';
+import { CHROMIUM_PATH, needsChromium } from '../helpers/optional.js';
 
-const chromium = inject('chromium').use;
+const chromium = CHROMIUM_PATH;
 
 let sites: FixtureSites;
 
@@ -65,7 +66,7 @@ describe('palette background render: when it is queued', () => {
     }
   });
 
-  it.skipIf(chromium === null)('queues nothing with BRANDBASE_PALETTE_RENDER=off, Chromium or not', { tags: ['chromium'] }, async () => {
+  needsChromium('palette').it('queues nothing with BRANDBASE_PALETTE_RENDER=off, Chromium or not', async () => {
     const stack = await stackWith({ BRANDBASE_CHROMIUM_PATH: chromium ?? '', BRANDBASE_PALETTE_RENDER: 'off' });
     try {
       expect(stack.services.paletteRenders.enabled).toBe(false);
@@ -77,7 +78,7 @@ describe('palette background render: when it is queued', () => {
   });
 });
 
-describe.skipIf(chromium === null)('palette background render in Chromium', { tags: ['chromium'] }, () => {
+needsChromium('palette').describe('palette background render in Chromium', () => {
   it('a static site crawled without render gets a job; the worker renders it and the palette gains on-pairs and a dark theme; the brand is not touched', async () => {
     const stack = await stackWith({ BRANDBASE_CHROMIUM_PATH: chromium ?? '' });
     try {

@@ -18,7 +18,8 @@ import { startServer, type ServerProcess } from '../helpers/brandbase-process.js
 import { sharedPostgres, sharedSqlite, type SharedDatabase } from '../helpers/shared-database.js';
 import { startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { sampleBrand } from '../store/sample-brand.js';
-import { NEEDS_POSTGRES, PG_URL } from '../store/temp-database.js';
+import { PG_URL } from '../store/temp-database.js';
+import { needsPostgres } from '../helpers/optional.js';
 import { startLocalTokenChain, type LocalTokenChain } from './local-token-chain.js';
 import { startFacilitatorProcess, type FacilitatorProcess } from './x402-facilitator-process.js';
 import { ASSET, NETWORK, PRICE } from './x402-wallet.js';
@@ -196,7 +197,7 @@ function remoteFacilitatorSuite(name: string, openDatabase: () => Promise<Shared
 remoteFacilitatorSuite('SQLite', sharedSqlite);
 
 // Runs when a PostgreSQL answers (BRANDBASE_TEST_PG_URL or the default local server; test/setup/global-setup.ts).
-describe.skipIf(PG_URL === undefined)('PostgreSQL', NEEDS_POSTGRES, () => {
+needsPostgres.describe('PostgreSQL', () => {
   remoteFacilitatorSuite('PostgreSQL', () => sharedPostgres(PG_URL ?? ''));
 });
 

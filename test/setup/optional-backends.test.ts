@@ -2,9 +2,10 @@
  * The probe behind `npm test`'s optional backends (test/setup/global-setup.ts): a PostgreSQL that answers is used
  * with no variable set, one asked for that does not answer is an error, and a missing one is a skip with a reason.
  */
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { POSTGRES_URL, requirement } from '../helpers/optional.js';
 import { closedPort } from '../platform/servers.js';
-import { DEFAULT_TEST_PG_URL, PostgresUnreachableError, probeChromium, probePostgres } from './optional-backends.js';
+import { DEFAULT_TEST_PG_URL, POSTGRES_TAG, PostgresUnreachableError, probeChromium, probePostgres } from './optional-backends.js';
 
 describe('probePostgres', () => {
   it('BRANDBASE_TEST_PG_URL=off skips, whatever answers', async () => {
@@ -29,7 +30,7 @@ describe('probePostgres', () => {
   });
 
   // Where this run has a server (the global setup found one), the probe must find it with no variable set too.
-  it.skipIf(inject('postgres').use !== DEFAULT_TEST_PG_URL)('finds the server at the default address with no variable set', { tags: ['postgres'] }, async () => {
+  requirement([POSTGRES_TAG], POSTGRES_URL === DEFAULT_TEST_PG_URL).it('finds the server at the default address with no variable set', async () => {
     expect(await probePostgres(undefined)).toEqual({ use: DEFAULT_TEST_PG_URL, skipReason: null });
   });
 });

@@ -4,6 +4,8 @@
  * handed to the test files with vitest's provide/inject, and reported loudly by skip-report-reporter.ts when one
  * is missing, so a run can never skip them silently.
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { DEFAULT_CHROMIUM_PATH, findChromium } from '../../src/crawl/fetch/render/browser-renderer.js';
 
@@ -17,6 +19,15 @@ const CONNECT_TIMEOUT_MS = 5_000;
 /** Tags that mark the tests needing an optional backend (declared in vitest.config.ts). */
 export const POSTGRES_TAG = 'postgres';
 export const CHROMIUM_TAG = 'chromium';
+/**
+ * What a Chromium test covers, each its own tag `chromium-<kind>` beside `chromium`, so a run without Chromium can say
+ * how many of each it did not run: the served pages in a browser, palettes built from a render, the Chromium SSRF
+ * trap, and the crawl's other rendering tests.
+ */
+export const CHROMIUM_KINDS = ['browser', 'palette', 'ssrf', 'render'] as const;
+export type ChromiumKind = (typeof CHROMIUM_KINDS)[number];
+/** Tests that read the interface contract's text (../shared/spec), which a clone of the repository alone lacks. */
+export const SPEC_TAG = 'spec-text';
 
 export interface BackendProbe {
   /** The URL or path the tests use; null when the tests that need it are skipped. */
@@ -29,6 +40,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     postgres: BackendProbe;
     chromium: BackendProbe;
+    specText: BackendProbe;
   }
 }
 
@@ -73,6 +85,13 @@ export function probeChromium(setting: string | undefined): BackendProbe {
   if (path !== null) return { use: path, skipReason: null };
   const looked = setting?.trim() ? `BRANDBASE_CHROMIUM_PATH=${setting.trim()}` : `${DEFAULT_CHROMIUM_PATH} (Debian package \`chromium\`; or set BRANDBASE_CHROMIUM_PATH)`;
   return { use: null, skipReason: `no Chromium executable at ${looked}` };
+}
+
+/** The interface contract, kept beside the repository (../shared/spec), not in it: a clone alone lacks it. */
+export const SPEC_TEXT_PATH = fileURLToPath(new URL('../../../shared/spec/brand-data-service.md', import.meta.url));
+
+export function probeSpecText(file = SPEC_TEXT_PATH): BackendProbe {
+  return existsSync(file) ? { use: file, skipReason: null } : { use: null, skipReason: `no spec text at ${file}` };
 }
 
 /** The URL without its password, for messages. */

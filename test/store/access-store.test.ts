@@ -1,10 +1,10 @@
 /** The standing-access store contract on a SQLite temp file and, when one answers, a fresh PostgreSQL schema. */
-import { describe } from 'vitest';
 import { accessStoreContract } from './access-store.contract.js';
-import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite } from './temp-database.js';
+import { PG_URL, tempPostgres, tempSqlite } from './temp-database.js';
+import { needsPostgres } from '../helpers/optional.js';
 
 accessStoreContract('SQLite (temp file)', tempSqlite, false);
 
-describe.skipIf(PG_URL === undefined)('PostgreSQL store', NEEDS_POSTGRES, () => {
+needsPostgres.describe('PostgreSQL store', () => {
   accessStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''), true);
 });

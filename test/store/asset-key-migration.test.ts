@@ -12,7 +12,8 @@ import { migrateToLatest } from '../../src/db/migrations.js';
 import { MIGRATIONS } from '../../src/store/kysely/migrations.js';
 import type { Database } from '../../src/store/kysely/schema.js';
 import { sampleBrand } from './sample-brand.js';
-import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite, type TempDatabase } from './temp-database.js';
+import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from './temp-database.js';
+import { always, needsPostgres, type Gated } from '../helpers/optional.js';
 
 const key = (c: string, ext: string) => `${c.repeat(64)}.${ext}`;
 
@@ -49,12 +50,12 @@ async function recordOf(db: Kysely<Database>, id: string): Promise<{ record: str
 }
 
 // The PostgreSQL case is always collected (skipped without a server) so the end-of-run report counts it.
-const cases: { name: string; open: () => Promise<TempDatabase>; skip: boolean; options: { tags?: string[] } }[] = [
-  { name: 'SQLite', open: tempSqlite, skip: false, options: {} },
-  { name: 'PostgreSQL', open: () => tempPostgres(PG_URL ?? ''), skip: PG_URL === undefined, options: NEEDS_POSTGRES },
+const cases: { name: string; open: () => Promise<TempDatabase>; gate: Gated }[] = [
+  { name: 'SQLite', open: tempSqlite, gate: always },
+  { name: 'PostgreSQL', open: () => tempPostgres(PG_URL ?? ''), gate: needsPostgres },
 ];
 
-for (const { name, open, skip, options } of cases) describe.skipIf(skip)(`migration 0004_asset_keys on ${name}`, options, () => {
+for (const { name, open, gate } of cases) gate.describe(`migration 0004_asset_keys on ${name}`, () => {
   let temp: TempDatabase | undefined;
   afterEach(async () => {
     await temp?.cleanup();

@@ -3,23 +3,24 @@
  * defaults (no own spending or rate limit, no contacts, no prepaid credits); old ledger entries count as quota.
  */
 import { sql, type Kysely } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrations.js';
 import { MIGRATIONS } from '../../src/store/kysely/migrations.js';
-import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite, type TempDatabase } from './temp-database.js';
+import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from './temp-database.js';
+import { always, needsPostgres, type Gated } from '../helpers/optional.js';
 
 async function migrateTo0001(database: Database): Promise<void> {
   await migrateToLatest(database, [{ '0001_initial': MIGRATIONS['0001_initial']! }]);
 }
 
 // The PostgreSQL case is always collected (skipped without a server) so the end-of-run report counts it.
-const cases: { name: string; open: () => Promise<TempDatabase>; skip: boolean; options: { tags?: string[] } }[] = [
-  { name: 'SQLite', open: tempSqlite, skip: false, options: {} },
-  { name: 'PostgreSQL', open: () => tempPostgres(PG_URL ?? ''), skip: PG_URL === undefined, options: NEEDS_POSTGRES },
+const cases: { name: string; open: () => Promise<TempDatabase>; gate: Gated }[] = [
+  { name: 'SQLite', open: tempSqlite, gate: always },
+  { name: 'PostgreSQL', open: () => tempPostgres(PG_URL ?? ''), gate: needsPostgres },
 ];
 
-for (const { name, open, skip, options } of cases) describe.skipIf(skip)(`migration 0002_billing on ${name}`, options, () => {
+for (const { name, open, gate } of cases) gate.describe(`migration 0002_billing on ${name}`, () => {
   let temp: TempDatabase | undefined;
   afterEach(async () => {
     await temp?.cleanup();

@@ -9,7 +9,8 @@ import type { AccessPurchaseCompletion, AgentPayer } from '../../src/domain/acce
 import type { UsageEntry, UsageSource } from '../../src/domain/accounts.js';
 import type { PaymentClaim } from '../../src/domain/payments.js';
 import type { Store } from '../../src/store/store.js';
-import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite, type TempDatabase } from './temp-database.js';
+import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from './temp-database.js';
+import { needsPostgres } from '../helpers/optional.js';
 
 const NET = 'eip155:84532';
 const ASSET = '0x036cbd53842c5426634e7929541ec2318f3dcf7e';
@@ -139,6 +140,6 @@ function organizationActivityContract(name: string, open: () => Promise<TempData
 }
 
 organizationActivityContract('SQLite (temp file)', tempSqlite);
-describe.skipIf(PG_URL === undefined)('PostgreSQL store', NEEDS_POSTGRES, () => {
+needsPostgres.describe('PostgreSQL store', () => {
   organizationActivityContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
 });

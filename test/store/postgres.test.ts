@@ -1,4 +1,3 @@
-import { describe } from 'vitest';
 import { brandEventsContract } from './brand-events.contract.js';
 import { brandWriteLogContract } from './brand-write-log.contract.js';
 import { creditLeaseContract } from './credit-lease.contract.js';
@@ -12,10 +11,11 @@ import { clientIdStoreContract } from './client-id-store.contract.js';
 import { searchIndexContract } from './search-index.contract.js';
 import { dashboardAccountContract } from './dashboard-account.contract.js';
 import { spawnStorePeer } from './store-peer-process.js';
-import { NEEDS_POSTGRES, PG_URL, tempPostgres } from './temp-database.js';
+import { PG_URL, tempPostgres } from './temp-database.js';
+import { needsPostgres } from '../helpers/optional.js';
 
 // Runs when a PostgreSQL answers (BRANDBASE_TEST_PG_URL or the default local server; test/setup/global-setup.ts).
-describe.skipIf(PG_URL === undefined)('PostgreSQL store', NEEDS_POSTGRES, () => {
+needsPostgres.describe('PostgreSQL store', () => {
   storeContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   paletteStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   paymentStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));

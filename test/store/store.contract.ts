@@ -462,6 +462,14 @@ export function storeContract(name: string, open: () => Promise<{ store: Store; 
         expect((await store.getOrganization(org.id))?.prepaidCredits).toBe(520);
       });
 
+      it('lists grants written in the same millisecond in the order they were written, whatever their ids', async () => {
+        const org = await store.createOrganization(newOrg());
+        // Ids sorting against the order written, both ways: a tie broken by id would fail one of the two.
+        const written = [{ ...grant(org.id, 1, at(70)), id: 'crg_zz' }, { ...grant(org.id, 2, at(70)), id: 'crg_aa' }, { ...grant(org.id, 3, at(70)), id: 'crg_mm' }];
+        for (const g of written) await store.addCreditGrant(g);
+        expect(await store.listCreditGrants(org.id)).toEqual(written);
+      });
+
       it('lets exactly one of many concurrent claims of a usage notice win', async () => {
         const org = await store.createOrganization(newOrg());
         const notice = { orgId: org.id, period: '2024-05', threshold: 80, createdAt: at(0) };

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
-import { inject } from 'vitest';
 import type { Database as KernelDatabase } from '../../src/db/database.js';
+import { POSTGRES_URL } from '../helpers/optional.js';
 import type { Database } from '../../src/store/kysely/schema.js';
 import { openPostgresStore, openSqliteStore } from './open-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -31,11 +31,9 @@ export interface TempDatabase {
 /**
  * The PostgreSQL the suites may create and drop schemas in, as probed once per run by test/setup/global-setup.ts:
  * BRANDBASE_TEST_PG_URL, or the default local server when one answers; undefined (suites skipped, and the run says
- * so) when none does or BRANDBASE_TEST_PG_URL=off.
+ * so) when none does or BRANDBASE_TEST_PG_URL=off. Suites gate on it with needsPostgres (test/helpers/optional.ts).
  */
-export const PG_URL: string | undefined = inject('postgres').use ?? undefined;
-/** Test options for every suite that needs PG_URL: the tag lets the end-of-run report count what was skipped. */
-export const NEEDS_POSTGRES = { tags: ['postgres'] };
+export const PG_URL: string | undefined = POSTGRES_URL ?? undefined;
 
 export async function tempSqlite(): Promise<TempDatabase & { file: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'brandbase-store-'));

@@ -3,14 +3,15 @@
  * scored on a fresh store (embedded reference data + held brands), precision on answered ≥ 97% and recall ≥ 85%,
  * on SQLite and on PostgreSQL when one is reachable. Also what the confidence must do with the country and the MCC.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEvalStore, type EvalStore } from '../../eval/transactions/eval-store.js';
 import { scoreDescriptors } from '../../eval/transactions/score.js';
 import { DESCRIPTORS } from '../../eval/transactions/descriptors.js';
 import { PRECISION_TARGET, RECALL_TARGET } from '../../eval/transactions/suite.js';
 import { sharedPostgres, type SharedDatabase } from '../helpers/shared-database.js';
+import { POSTGRES_URL, needsPostgres } from '../helpers/optional.js';
 
-const pgUrl = inject('postgres').use;
+const pgUrl = POSTGRES_URL;
 
 function backendSuite(name: string, open: () => Promise<{ evalStore: EvalStore; cleanup?: () => Promise<void> }>): void {
   describe(`transaction matching on ${name}`, { timeout: 180_000 }, () => {
@@ -54,7 +55,7 @@ function backendSuite(name: string, open: () => Promise<{ evalStore: EvalStore; 
 backendSuite('SQLite', async () => ({ evalStore: await openEvalStore() }));
 
 // Runs when a PostgreSQL answers (BRANDBASE_TEST_PG_URL or the default local server; test/setup/global-setup.ts).
-describe.skipIf(!pgUrl)('PostgreSQL', { tags: ['postgres'] }, () => {
+needsPostgres.describe('PostgreSQL', () => {
   backendSuite('PostgreSQL', async () => {
     const db: SharedDatabase = await sharedPostgres(pgUrl ?? '');
     return { evalStore: await openEvalStore({ databaseUrl: db.env.BRANDBASE_DATABASE_URL }), cleanup: () => db.cleanup() };

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { AccessDelivery, AccessPurchase, AccessPurchaseCompletion, AgentPayer, CardCharge, CardChargeResult, CardTokenRecord, McpTokenRecord } from '../../domain/access-purchases.js';
 import type { PaymentMethod } from '../../domain/payments.js';
 import { fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
-import { apiKeyToRow, creditGrantToRow, organizationToRow } from './row-mapping.js';
+import { apiKeyToRow, creditGrantToRow, NEXT_CREDIT_GRANT_SEQ, organizationToRow } from './row-mapping.js';
 import type { AccessPurchasesTable, Database, McpTokensTable } from './schema.js';
 import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
@@ -105,7 +105,7 @@ export function completeAccessPurchase(db: Kysely<Database>, quirks: DialectQuir
     await trx.updateTable('payment_claims').set({ state: 'settled' }).where('key', '=', p.claimKey).execute();
     const owner = c.payer.kind === 'wallet' ? await walletOwner(trx, c.payer.network, c.payer.address) : undefined;
     const account = owner === undefined ? await createPurchasedAccount(trx, c) : { orgId: owner.org_id, apiKeyId: owner.api_key_id };
-    await trx.insertInto('credit_grants').values(creditGrantToRow({ ...c.grant, orgId: account.orgId })).execute();
+    await trx.insertInto('credit_grants').values({ ...creditGrantToRow({ ...c.grant, orgId: account.orgId }), seq: NEXT_CREDIT_GRANT_SEQ }).execute();
     const row: AccessPurchasesTable = {
       payment_key: p.claimKey,
       method: p.method,

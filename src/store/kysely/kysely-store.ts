@@ -49,6 +49,7 @@ import {
   brandToRow,
   contactsToColumn,
   creditGrantToRow,
+  NEXT_CREDIT_GRANT_SEQ,
   organizationToRow,
   rowToApiKey,
   rowToBrand,
@@ -633,11 +634,11 @@ export class KyselyStore implements Store {
   // ---- prepaid credits and usage warnings ----
 
   async addCreditGrant(grant: CreditGrant): Promise<void> {
-    await this.db.insertInto('credit_grants').values(creditGrantToRow(grant)).execute();
+    await this.db.insertInto('credit_grants').values({ ...creditGrantToRow(grant), seq: NEXT_CREDIT_GRANT_SEQ }).execute();
   }
 
   async listCreditGrants(orgId: string): Promise<CreditGrant[]> {
-    const rows = await this.db.selectFrom('credit_grants').selectAll().where('org_id', '=', orgId).orderBy('created_at').orderBy('id').execute();
+    const rows = await this.db.selectFrom('credit_grants').selectAll().where('org_id', '=', orgId).orderBy('created_at').orderBy('seq').orderBy('id').execute();
     return rows.map(rowToCreditGrant);
   }
 

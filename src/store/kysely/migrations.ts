@@ -19,6 +19,7 @@ import { brandContextMigration } from './context-migration.js';
 import { dashboardAccountMigration } from './dashboard-account-migration.js';
 import { logoEvidenceMigration } from './logo-evidence-migration.js';
 import { creditLeaseMigration } from './credit-lease-migration.js';
+import { creditGrantSeqMigration } from './credit-grant-seq-migration.js';
 
 
 async function createBrandTables(db: Kysely<unknown>): Promise<void> {
@@ -285,4 +286,5 @@ export const MIGRATIONS: ProductMigrations = {
   '0020_credit_leases': creditLeaseMigration,
   '0021_dashboard_accounts': dashboardAccountMigration,
   '0022_logo_evidence': logoEvidenceMigration,
+  '0023_credit_grant_seq': creditGrantSeqMigration,
 };

@@ -1,6 +1,7 @@
 /**
  * Row <-> port-type mapping for KyselyStore. Pure functions: no queries here.
  */
+import { sql } from 'kysely';
 import type { Brand } from '../../domain/brand.js';
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, UsageEntry } from '../../domain/accounts.js';
 import type { StoredBrand } from '../store.js';
@@ -89,6 +90,12 @@ export function creditGrantToRow(grant: CreditGrant): CreditGrantsTable {
     created_at: toMillis(grant.createdAt),
   };
 }
+
+/**
+ * The next grant's insertion sequence, computed in its insert. Writes to SQLite are serialized; on PostgreSQL two
+ * grants inserted at once may share a number (their order is undefined anyway), and the id still orders those.
+ */
+export const NEXT_CREDIT_GRANT_SEQ = sql<number>`(select coalesce(max(seq), 0) + 1 from credit_grants)`;
 
 export function rowToCreditGrant(row: CreditGrantsTable): CreditGrant {
   return {

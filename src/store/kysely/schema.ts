@@ -82,6 +82,8 @@ export interface CreditGrantsTable {
   amount_cents: number | null;
   reason: string;
   created_at: Millis;
+  /** Insertion order (migration 0023): breaks ties of created_at; written by NEXT_CREDIT_GRANT_SEQ. */
+  seq?: number | null;
 }
 
 export interface UsageNoticesTable {

@@ -11,13 +11,16 @@ import type { Fetcher } from '../../../src/platform/fetcher.js';
 import { SafeFetcher, USER_AGENT } from '../../../src/platform/safe-fetcher.js';
 import { useProcessTimeouts } from '../../helpers/process-timeouts.js';
 import { until } from '../../helpers/until.js';
+import { CHROMIUM_PATH, needsChromium } from '../../helpers/optional.js';
 
-const chromiumPath = findChromium(process.env['BRANDBASE_CHROMIUM_PATH']);
+const chromiumPath = CHROMIUM_PATH;
 /**
  * The time cap of a render that must succeed. Starting Chromium counts against the first render's cap, and on a
  * busy 2-core machine a start alone can take many seconds: generous, since no test here is about speed.
  */
 const RENDER_MS = 60_000;
+/** The SSRF trap's tests, counted apart when Chromium is missing (test/helpers/optional.ts). */
+const SSRF_TRAP = { tags: ['chromium-ssrf'] };
 
 // Chromium processes: timeouts sized for a busy machine.
 useProcessTimeouts();
@@ -110,7 +113,7 @@ function countingFetcher(inner: Fetcher): Fetcher {
   };
 }
 
-describe.skipIf(!chromiumPath)('BrowserRenderer (headless Chromium through the safe fetcher)', { tags: ['chromium'] }, () => {
+needsChromium('render').describe('BrowserRenderer (headless Chromium through the safe fetcher)', () => {
   let trap: Awaited<ReturnType<typeof startTrap>>;
   let site: Awaited<ReturnType<typeof startSite>>;
   let renderer: BrowserRenderer;
@@ -139,7 +142,7 @@ describe.skipIf(!chromiumPath)('BrowserRenderer (headless Chromium through the s
     expect(site.requests).toEqual(expect.arrayContaining(['GET /', 'GET /app.js', 'GET /logo.svg']));
   });
 
-  it('a page cannot make Chromium reach a private address (img, iframe, css, fetch, WebSocket, beacon, WebRTC, metadata IP, rebinding)', async () => {
+  it('a page cannot make Chromium reach a private address (img, iframe, css, fetch, WebSocket, beacon, WebRTC, metadata IP, rebinding)', SSRF_TRAP, async () => {
     await renderer.render('http://shell.test/', { timeoutMs: RENDER_MS });
     // The render closed its browser context (no new request can start); every request it did start went to the
     // fetcher (Chromium itself only has a dead proxy) and is settled once none is in flight. A request that had
@@ -150,7 +153,7 @@ describe.skipIf(!chromiumPath)('BrowserRenderer (headless Chromium through the s
     expect(site.requests.filter((r) => !r.startsWith('GET '))).toEqual([]);
   });
 
-  it('control: an unguarded Chromium on the same page does reach the trap (so the test above can fail)', async () => {
+  it('control: an unguarded Chromium on the same page does reach the trap (so the test above can fail)', SSRF_TRAP, async () => {
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({ executablePath: chromiumPath ?? '', headless: true });
     try {
