@@ -12,7 +12,7 @@
 import type { AnalysisRecord } from '../crawl/analysis-memo.js';
 import type { CrawlAnalysis } from '../crawl/crawl-brand.js';
 import type { Logger } from '../platform/logger.js';
-import type { RefreshStore } from '../store/store.js';
+import type { RefreshStore } from './brand-store.js';
 
 /** Rows kept across all domains by default (a brand's crawl uses a few dozen; about 10,000 brands' worth). */
 export const DEFAULT_ANALYSIS_CACHE_ROWS = 200_000;

@@ -3,11 +3,11 @@
  * industries set by hand (set-industry.ts), the owner's claim (claim-brand.ts) and synthetic brands written in
  * bulk for load tests (`brandbase generate-brands`). `brandbase brands ...` calls it; so would a page.
  */
-import type { BrandStore, IdentifierRef, StoredBrand } from '../store/store.js';
+import type { BrandStore, IdentifierRef, StoredBrand } from './brand-store.js';
 import { setBrandClaimed, type ClaimInput, type ClaimOutcome } from './claim-brand.js';
 import { setBrandIndustries, type SetIndustryInput } from './set-industry.js';
 
-export type { IdentifierRef, StoredBrand } from '../store/store.js';
+export type { IdentifierRef, StoredBrand } from './brand-store.js';
 
 export type BrandAdminStore = Pick<BrandStore, 'getBrand' | 'findBrandByIdentifier' | 'saveBrand' | 'listIdentifiers' | 'insertBrands'>;
 

@@ -1,5 +1,5 @@
 import type { Logger } from '../platform/logger.js';
-import type { BrandWriteLog } from '../store/store.js';
+import type { BrandWriteLog } from './brand-store.js';
 import type { BrandCache } from './brand-cache.js';
 
 export interface BrandCacheSyncOptions {

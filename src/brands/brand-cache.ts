@@ -1,7 +1,7 @@
 import type { AssetUrls } from '../assets/asset-urls.js';
 import { ByteLru, ENTRY_OVERHEAD_BYTES, stringBytes } from '../platform/byte-lru.js';
 import type { BoundCounter } from '../platform/metrics.js';
-import type { StoredBrand } from '../store/store.js';
+import type { StoredBrand } from './brand-store.js';
 import { currentQualityScore } from './refresh.js';
 
 /** Hit and miss counters of the cache's lookups (`/metrics`, ADR 0039): two increments, nothing allocated per lookup. */

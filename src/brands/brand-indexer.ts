@@ -4,7 +4,7 @@ import type { ContextEvidence } from '../domain/brand-context.js';
 import type { LogoEvidence } from '../domain/logo-evidence.js';
 import { brandIdForDomain, brandUrn } from '../domain/ids.js';
 import type { Logger } from '../platform/logger.js';
-import type { BrandStore, IdentifierRef, RefreshStore, StoredBrand } from '../store/store.js';
+import type { BrandStore, IdentifierRef, RefreshStore, StoredBrand } from './brand-store.js';
 import type { CrawlOutcome } from '../crawl/crawl-brand.js';
 import type { AnalysisCounts, AnalysisRecord } from '../crawl/analysis-memo.js';
 import { AnalysisCache, DEFAULT_ANALYSIS_CACHE_ROWS } from './analysis-cache.js';

@@ -1,6 +1,6 @@
 import type { CrawlFailureReason } from '../domain/crawl-failures.js';
 import type { Identifier, Readings } from '../domain/identifiers.js';
-import type { BrandStore, IdentifierRef, StoredBrand } from '../store/store.js';
+import type { BrandStore, IdentifierRef, StoredBrand } from './brand-store.js';
 import { identifierCacheKey, type BrandCache, type CachedBrand } from './brand-cache.js';
 import type { BrandIndexer } from './brand-indexer.js';
 import { identifierKeys, type FinancialResolver, type Resolution } from './financial-resolver.js';

@@ -6,7 +6,6 @@
 import type { Brand } from '../domain/brand.js';
 import type { LogoEvidence } from '../domain/logo-evidence.js';
 import type { Palette } from '../domain/palette.js';
-import type { LogoEvidenceStore, PaletteStore } from '../store/store.js';
 import type { CachedBrand } from './brand-cache.js';
 import type { BrandLookup } from './brand-lookup.js';
 
@@ -19,7 +18,11 @@ export interface BrandPageRecord {
   logoEvidence: LogoEvidence | null;
 }
 
-export type BrandPageStore = Pick<PaletteStore, 'getStoredPalette'> & Pick<LogoEvidenceStore, 'getLogoEvidence'>;
+/** What the pages read beside the record: the stored palette and the logo evidence (their stores answer it; main/ wires them). */
+export interface BrandPageStore {
+  getStoredPalette(brandId: string): Promise<{ palette: Palette | null } | null>;
+  getLogoEvidence(brandId: string): Promise<{ evidence: LogoEvidence } | null>;
+}
 
 /** How long a page record (with its stored palette and logo evidence) is reused while its cached brand is unchanged. */
 const RECORD_REUSE_MS = 30_000;

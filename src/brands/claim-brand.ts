@@ -7,7 +7,7 @@
  */
 import { BRAND_ID_PATTERN } from '../domain/ids.js';
 import { qualityScore } from '../domain/quality-score.js';
-import type { BrandStore, StoredBrand } from '../store/store.js';
+import type { BrandStore, StoredBrand } from './brand-store.js';
 import { BrandNotHeldError } from './set-industry.js';
 
 export interface ClaimInput {

@@ -6,7 +6,7 @@
  */
 import type { CrawlFailureReason } from '../domain/crawl-failures.js';
 import type { Logger } from '../platform/logger.js';
-import type { BrandStore } from '../store/store.js';
+import type { BrandStore } from './brand-store.js';
 
 export interface RememberedFailure {
   ok: false;

@@ -9,7 +9,7 @@ import type { Identifier } from '../domain/identifiers.js';
 import { EXCHANGES, exchangeCountry, FREE_TICKER_EXCHANGE_MICS, operatingMic, SUFFIX_MICS, YAHOO_EXCHANGE_MICS } from '../refdata/exchanges.js';
 import type { Etf, Listing, ReferenceData } from '../refdata/reference-data.js';
 import { listingTickerNorm, normalizeTicker, stripVendorSuffix } from '../refdata/tickers.js';
-import type { IdentifierRef } from '../store/store.js';
+import type { IdentifierRef } from './brand-store.js';
 
 export interface Resolution {
   /** The reading that resolved. */

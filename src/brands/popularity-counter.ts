@@ -8,7 +8,7 @@
  * (up to MAX_PENDING brands; beyond that new brands are not counted until a flush succeeds), and what a process
  * killed outright had not flushed is lost.
  */
-import type { BrandLookupCount, RefreshStore } from '../store/store.js';
+import type { BrandLookupCount, RefreshStore } from './brand-store.js';
 
 /** Default flush interval (BRANDBASE_POPULARITY_FLUSH_MS). */
 export const DEFAULT_POPULARITY_FLUSH_MS = 5_000;

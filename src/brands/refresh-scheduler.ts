@@ -18,9 +18,9 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { JOB_NAMES, QueueFullError, type JobQueue } from '../jobs/queue.js';
 import type { Logger } from '../platform/logger.js';
-import type { DueBrand, RefreshRun, RefreshState, RefreshStore } from '../store/store.js';
+import type { DueBrand, RefreshRun, RefreshState, RefreshStore } from './brand-store.js';
 
-export type { DueBrand, RefreshRun, RefreshState } from '../store/store.js';
+export type { DueBrand, RefreshRun, RefreshState } from './brand-store.js';
 
 /** The schedule's row in `refresh_state`. */
 export const REFRESH_SCHEDULE = 'refresh';

@@ -6,7 +6,7 @@
  */
 import type { Brand } from '../domain/brand.js';
 import { qualityScore } from '../domain/quality-score.js';
-import type { BrandStore, StoredBrand } from '../store/store.js';
+import type { BrandStore, StoredBrand } from './brand-store.js';
 import type { IndexOutcome } from './brand-indexer.js';
 
 /** Default refresh age: the quality score's recency term starts to decay after 30 days too. */

@@ -6,7 +6,7 @@
  * industry sets isNsfw.
  */
 import type { Industry } from '../domain/brand.js';
-import type { BrandStore, StoredBrand } from '../store/store.js';
+import type { BrandStore, StoredBrand } from './brand-store.js';
 import { taxonomyEntry, withParent } from '../crawl/fields/industries/taxonomy.js';
 import { hasSetNsfwIndustry, isSetIndustry, mergeIndustries, SET_SCORE } from './curated-fields.js';
 

@@ -7,15 +7,13 @@
  */
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import { announceBrandSave, logoContentKeys } from '../../domain/brand-announcement.js';
-import { brandSavedEvent } from '../../domain/brand-changes.js';
 import type { BrandAnnouncement, BrandChange, BrandSavedEvent } from '../../domain/brand-changes.js';
 import type { Brand } from '../../domain/brand.js';
 import type { ClaimedBrandEvent } from '../store.js';
 import { fromMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { BrandEventsTable, Database } from './schema.js';
 import { CURRENT_SCHEMA, type DialectQuirks } from '../../db/dialect-quirks.js';
-import { readMarkSignatures } from './refresh-rows.js';
+import type { SavedRecord } from '../../brands/brand-save-decision.js';
 
 /** Error texts are kept for operators, not archived. */
 const MAX_ERROR_LENGTH = 4000;
@@ -33,40 +31,23 @@ function rowToEvent(row: BrandEventsTable): BrandSavedEvent {
   };
 }
 
-/** The record a save replaces and when it was crawled (a save with a later crawl time is a refresh). */
-export interface PreviousRecord {
-  brand: Brand;
-  crawledAt: number;
-}
-
 /**
  * The record a save replaces, read inside the save's write transaction. SQLite's `begin immediate` already
  * serializes writers; on PostgreSQL a transaction-scoped advisory lock per (schema, brand id) makes two concurrent
  * saves of one brand take turns, the brand not existing yet included (a row lock would not cover that case).
  */
-export async function previousBrandForSave(trx: Kysely<Database>, quirks: DialectQuirks, brandId: string): Promise<PreviousRecord | null> {
+export async function previousBrandForSave(trx: Kysely<Database>, quirks: DialectQuirks, brandId: string): Promise<SavedRecord | null> {
   await quirks.transactionLock(trx as Kysely<unknown>, { name: ['brandbase.brand.save'], subname: [CURRENT_SCHEMA, ':', brandId] });
   const row = await trx.selectFrom('brands').select(['record', 'crawled_at']).where('id', '=', brandId).executeTakeFirst();
-  return row === undefined ? null : { brand: JSON.parse(row.record) as Brand, crawledAt: toSafeInteger(row.crawled_at) };
+  return row === undefined ? null : { brand: JSON.parse(row.record) as Brand, crawledAt: fromMillis(row.crawled_at) };
 }
 
 /**
- * Writes the event and one pending delivery per subscribed consumer (one INSERT ... SELECT), inside `trx`. The
- * announcement (brand-announcement.ts) is decided here, where the replaced record is at hand; a save whose crawl
- * time is later than the replaced record's is a refresh (`nextCrawledAt`; absent: not a refresh).
+ * Writes the event (decided by brands/brand-save-decision.ts) and one pending delivery per subscribed consumer
+ * (one INSERT ... SELECT), inside `trx`.
  */
-export async function appendBrandSavedEvent(
-  trx: Kysely<Database>,
-  previous: PreviousRecord | null,
-  next: Brand,
-  occurredAt: Date,
-  nextCrawledAt?: number,
-): Promise<BrandSavedEvent> {
-  const refreshed = previous !== null && nextCrawledAt !== undefined && nextCrawledAt > previous.crawledAt;
-  const marks = refreshed ? await readMarkSignatures(trx, [...logoContentKeys(previous.brand), ...logoContentKeys(next)]) : new Map();
-  const announce = announceBrandSave(previous?.brand ?? null, next, refreshed, marks);
-  const event = brandSavedEvent(previous?.brand ?? null, next, occurredAt, announce);
-  const at = toMillis(occurredAt);
+export async function appendBrandSavedEvent(trx: Kysely<Database>, event: BrandSavedEvent): Promise<void> {
+  const at = toMillis(event.occurredAt);
   await trx
     .insertInto('brand_events')
     .values({
@@ -77,7 +58,7 @@ export async function appendBrandSavedEvent(
       changes: JSON.stringify(event.changes),
       created: event.created ? 1 : 0,
       created_at: at,
-      announce: announce === null ? null : JSON.stringify(announce),
+      announce: event.announce === null ? null : JSON.stringify(event.announce),
     })
     .execute();
   // Casts: PostgreSQL types a bare parameter in a select list as text, which a bigint column refuses.
@@ -97,7 +78,6 @@ export async function appendBrandSavedEvent(
         ]),
     )
     .execute();
-  return event;
 }
 
 export async function subscribeBrandEvents(db: Kysely<Database>, consumer: string, at: Date): Promise<void> {

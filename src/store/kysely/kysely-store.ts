@@ -9,6 +9,7 @@ import type { BrandSavedEvent } from '../../domain/brand-changes.js';
 import type { BrandStatus, BrandWrite, ClaimedBrandEvent, CrawlFailure, IdentifierRef, SaveBrandOptions, Store, StoredBrand, StoredPalette } from '../store.js';
 import type { ReferenceData } from '../../refdata/reference-data.js';
 import * as events from './brand-event-log.js';
+import { decideBrandSave, markKeysToCompare } from '../../brands/brand-save-decision.js';
 import * as writes from './brand-write-log.js';
 import * as crawlFailures from './crawl-failure-memory.js';
 import * as palettes from './palette-rows.js';
@@ -196,7 +197,9 @@ export class KyselyStore implements Store {
           })),
         )
         .execute();
-      const event = await events.appendBrandSavedEvent(trx, previous, stored.brand, new Date(), row.crawled_at);
+      const marks = await refresh.readMarkSignatures(trx, markKeysToCompare(previous, stored));
+      const event = decideBrandSave(previous, stored, marks, new Date());
+      await events.appendBrandSavedEvent(trx, event);
       if (refs.length > 0) {
         await trx
           .insertInto('brand_identifiers')
