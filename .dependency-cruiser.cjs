@@ -52,6 +52,8 @@ module.exports = {
           '^src/assets/[^/]+\\.ts$',
           '^src/store/store\\.ts$',
           '^src/jobs/queue\\.ts$',
+          // The kernel's port: a transaction handle features pass on (brand save hooks, enqueue in the caller's transaction).
+          '^src/db/database\\.ts$',
         ],
       },
     },

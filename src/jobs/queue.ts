@@ -3,6 +3,8 @@
  * (`jobs/sql`), so a job survives a restart of the process and is visible to every worker process.
  */
 
+import type { DbTransaction } from '../db/database.js';
+
 export const JOB_NAMES = { crawlBrand: 'crawl.brand', paletteRender: 'palette.render' } as const;
 export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
 
@@ -53,6 +55,13 @@ export interface EnqueueResult {
 }
 
 export interface EnqueueOptions {
+  /**
+   * The caller's open write transaction (pg-boss's `db` option): the job row is inserted in it and commits or rolls back
+   * with the caller's write, so a save and the work it causes exist together or not at all (ADR 0003). Without it the
+   * enqueue runs in its own write transaction. With `maxDepth`/`maxPerOwner` on PostgreSQL, the enqueue lock is then
+   * held until the caller's transaction ends.
+   */
+  tx?: DbTransaction<unknown>;
   /** Bound on all queued jobs: a real bound, HEAD prefetch answers 503 past it. */
   maxDepth?: number;
   runAt?: Date;
@@ -65,7 +74,8 @@ export interface EnqueueOptions {
 export interface JobQueue {
   /**
    * Adds a job unless one with the same (name, key) is queued or running. Rejects with `QueueFullError` when
-   * `maxDepth` queued jobs are already waiting or the owner already has `maxPerOwner` active jobs.
+   * `maxDepth` queued jobs are already waiting or the owner already has `maxPerOwner` active jobs. With `opts.tx` the
+   * job is written in that transaction (no transaction of its own): it exists once the caller commits, never on rollback.
    */
   enqueue<N extends JobName>(name: N, key: string, payload: JobPayloads[N], opts?: EnqueueOptions): Promise<EnqueueResult>;
   /**

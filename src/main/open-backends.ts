@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { BrandSaveHook } from '../brands/brand-save-hooks.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import { migrateToLatest, type ProductMigrations } from '../db/migrations.js';
@@ -12,6 +13,8 @@ import type { Store } from '../store/store.js';
 export interface Backends {
   store: Store;
   queue: JobQueue;
+  /** Run inside every brand save's transaction (brands/brand-save-hooks.ts): services register theirs before the first save. */
+  saveHooks: BrandSaveHook[];
   /** Where the store is, for people: the SQLite file's absolute path, or the PostgreSQL server without credentials. */
   location: string;
   /** True when this open created the store (a new SQLite file): the CLI says so, so a store made by mistake shows. */
@@ -66,5 +69,5 @@ export async function openBackends(config: Readonly<Config>): Promise<Backends> 
 async function backendsOn(database: Database, location: string, created: boolean): Promise<Backends> {
   const store = new KyselyStore(database);
   await migrateAndSeed(database, store);
-  return { store, queue: new SqlJobQueue(database), location, created, close: () => database.close() };
+  return { store, queue: new SqlJobQueue(database), saveHooks: store.saveHooks, location, created, close: () => database.close() };
 }

@@ -16,6 +16,7 @@ async function openHarness(url: string): Promise<QueueHarness> {
       return { queue: createSqlJobQueue(peer.database), close: () => peer.store.close() };
     },
     insertActiveRow: (id, name, key) => insertActiveJobRow(temp.db, id, name, key),
+    transaction: (fn) => temp.database.quirks.writeTransaction(temp.database.tables<unknown>(), fn),
     cleanup: temp.cleanup,
   };
 }

@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JOB_NAMES, QueueFullError } from '../../src/jobs/queue.js';
 import type { JobQueue } from '../../src/jobs/queue.js';
+import type { DbTransaction } from '../../src/db/database.js';
 
 const NAME = JOB_NAMES.crawlBrand;
 const T0 = new Date('2030-01-01T00:00:00.000Z');
@@ -23,6 +24,8 @@ export interface QueueHarness {
   openPeer(): Promise<{ queue: JobQueue; close(): Promise<void> }>;
   /** Inserts a raw active job row bypassing the queue, to prove the database itself enforces dedup. */
   insertActiveRow(id: string, name: string, key: string): Promise<void>;
+  /** Runs `fn` in a write transaction of the queue's database, as a caller's save does; a throw rolls it back. */
+  transaction<T>(fn: (tx: DbTransaction<unknown>) => Promise<T>): Promise<T>;
   cleanup(): Promise<void>;
 }
 
@@ -147,6 +150,38 @@ export function queueContract(name: string, open: () => Promise<QueueHarness>): 
         expect(results.filter((r) => r.created)).toHaveLength(1);
         expect(new Set(results.map((r) => r.id)).size).toBe(1);
         expect(await queue.depth()).toBe(1);
+      });
+    });
+
+    describe('enqueue in the caller\'s transaction (tx)', () => {
+      class Rollback extends Error {}
+
+      it('leaves no job when the transaction rolls back', async () => {
+        let id = '';
+        const outcome = await h
+          .transaction(async (tx) => {
+            const result = await queue.enqueue(NAME, 'rolled.com', { domain: 'rolled.com', refresh: false }, { tx, runAt: T0 });
+            expect(result.created).toBe(true);
+            id = result.id;
+            throw new Rollback();
+          })
+          .catch((error: unknown) => error);
+        expect(outcome).toBeInstanceOf(Rollback);
+        expect(await queue.get(id)).toBeNull();
+        expect(await queue.depth()).toBe(0);
+        expect(await queue.claim([NAME], LEASE, at(1000))).toBeNull();
+      });
+
+      it('leaves exactly one job when the transaction commits, deduplicated within it', async () => {
+        const [first, second] = await h.transaction(async (tx) => [
+          await queue.enqueue(NAME, 'kept.com', { domain: 'kept.com', refresh: false }, { tx, runAt: T0, maxDepth: 10 }),
+          await queue.enqueue(NAME, 'kept.com', { domain: 'kept.com', refresh: false }, { tx, runAt: T0, maxDepth: 10 }),
+        ]);
+        expect(first?.created).toBe(true);
+        expect(second).toEqual({ id: first?.id, created: false });
+        expect(await queue.depth()).toBe(1);
+        const claimed = await queue.claim([NAME], LEASE, at(1000));
+        expect(claimed).toMatchObject({ id: first?.id, key: 'kept.com', state: 'running', attempts: 1 });
       });
     });
 

@@ -19,6 +19,7 @@ async function openHarness(): Promise<QueueHarness> {
       return { queue: peer.queue, close: () => peer.kill() };
     },
     insertActiveRow: (id, name, key) => insertActiveJobRow(temp.db, id, name, key),
+    transaction: (fn) => temp.database.quirks.writeTransaction(temp.database.tables<unknown>(), fn),
     async cleanup() {
       await Promise.all(peers.map((peer) => peer.kill()));
       await temp.cleanup();

@@ -20,6 +20,7 @@ import { silentLogger } from '../../src/platform/logger.js';
 import { SafeFetcher, USER_AGENT } from '../../src/platform/safe-fetcher.js';
 import type { Palette } from '../../src/domain/palette.js';
 import type { StoredBrand } from '../../src/store/store.js';
+import { KyselyStore } from '../../src/store/kysely/kysely-store.js';
 import { FIXTURE_HOSTS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';
 import { tempAssets, type TempAssets } from '../helpers/temp-assets.js';
 import { startTestStack, type TestStack } from '../helpers/test-stack.js';
@@ -148,6 +149,8 @@ needsChromium('palette').describe('palette background render in Chromium', () =>
     let db: TempDatabase;
     let assets: TempAssets;
     let queue: SqlJobQueue;
+    /** The store the crawls save through, the render's scheduler among its save hooks (as services.ts wires it). */
+    let saving: KyselyStore;
     let clock = Date.parse('2026-11-01T10:00:00Z');
     let renderer: BrowserRenderer;
     let renders = 0;
@@ -165,6 +168,8 @@ needsChromium('palette').describe('palette background render in Chromium', () =>
       await db.store.migrate();
       assets = tempAssets();
       queue = new SqlJobQueue(db.database);
+      saving = new KyselyStore(db.database);
+      saving.saveHooks.push(new PaletteRenderScheduler(queue, silentLogger(), { enabled: true, maxDepth: 100 }));
       renderer = new BrowserRenderer({ executablePath: chromium ?? '', fetcher: fetcher(), userAgent: USER_AGENT });
     });
 
@@ -173,12 +178,10 @@ needsChromium('palette').describe('palette background render in Chromium', () =>
       await db.cleanup();
     });
 
-    /** A static crawl (no renderer) saved at the injected clock's time, queueing its palette render. */
+    /** A static crawl (no renderer) saved at the injected clock's time, queueing its palette render in the save's transaction. */
     async function crawlStatic(domain: string): Promise<{ stored: StoredBrand; payload: PaletteRenderPayload }> {
-      const scheduler = new PaletteRenderScheduler(queue, silentLogger(), { enabled: true, maxDepth: 100 });
-      const indexer = new BrandIndexer(db.store, (d) => crawlBrand(d, { fetcher: fetcher(), assets }, { timeoutMs: 60_000 }), silentLogger(), {
+      const indexer = new BrandIndexer(saving, (d) => crawlBrand(d, { fetcher: fetcher(), assets }, { timeoutMs: 60_000 }), silentLogger(), {
         now: () => new Date(clock),
-        onPaletteEvidence: (stored, evidence) => scheduler.afterCrawl(stored, evidence),
       });
       const outcome = await indexer.index(domain, { retry: true });
       if (!outcome.ok) throw new Error(outcome.message);

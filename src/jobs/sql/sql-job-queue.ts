@@ -119,8 +119,13 @@ export class SqlJobQueue implements JobQueue {
       updated_at: now,
       owner: opts.owner ?? null,
     };
+    // In the caller's transaction every attempt runs in it; each statement reads the latest commits (read committed).
+    const tx = opts.tx;
+    const attempt = tx === undefined
+      ? () => this.quirks.writeTransaction(this.db, (trx) => this.#enqueueOnce(trx, row, opts))
+      : () => this.#enqueueOnce(tx as Kysely<Database>, row, opts);
     for (let i = 0; i < ENQUEUE_ATTEMPTS; i++) {
-      const result = await this.quirks.writeTransaction(this.db, (trx) => this.#enqueueOnce(trx, row, opts));
+      const result = await attempt();
       if (result !== null) return result;
     }
     throw new Error(`enqueue of ${name}/${key} kept racing with jobs finishing`);

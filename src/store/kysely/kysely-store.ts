@@ -61,6 +61,14 @@ import {
 import type { Database, OrganizationsTable } from './schema.js';
 import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
+/**
+ * brands/brand-save-hooks.ts's `BrandSaveHook`, restated structurally: store/ may not import brands/ (a folder cycle)
+ * while the brands' storage still lives here; main/ registers the hooks.
+ */
+interface SaveHook {
+  onBrandSaved(trx: Kysely<unknown>, save: { previous: StoredBrand | null; next: StoredBrand; identifiers: IdentifierRef[]; options: SaveBrandOptions; at: Date }): Promise<void>;
+}
+
 /** An aggregate as drivers return it: number (SQLite), text (PostgreSQL numeric) or bigint. */
 type Aggregate = number | string | bigint | null;
 
@@ -102,6 +110,8 @@ export class KyselyStore implements Store {
   private readonly db: Kysely<Database>;
   private readonly quirks: DialectQuirks;
   readonly #refdata: KyselyReferenceData;
+  /** Run inside every saveBrand transaction, in order, after the store's own rows (brands/brand-save-hooks.ts); main/ registers them. */
+  readonly saveHooks: SaveHook[] = [];
 
   constructor(private readonly database: Db) {
     this.db = database.tables<Database>();
@@ -184,6 +194,7 @@ export class KyselyStore implements Store {
     const refs = uniqueIdentifiers(identifiers);
     return this.quirks.writeTransaction(this.db, async (trx) => {
       const previous = await events.previousBrandForSave(trx, this.quirks, row.id);
+      const replaced = this.saveHooks.length === 0 ? undefined : await trx.selectFrom('brands').selectAll().where('id', '=', row.id).executeTakeFirst();
       await trx
         .insertInto('brands')
         .values(row)
@@ -215,6 +226,9 @@ export class KyselyStore implements Store {
       if (options.contextEvidence) await contexts.saveContextEvidence(trx, row.id, options.contextEvidence, stored.crawledAt);
       // And how its logos were chosen (ADR 0044).
       if (options.logoEvidence) await logoEvidence.saveLogoEvidence(trx, row.id, options.logoEvidence, stored.crawledAt);
+      // The products subscribed to saves (brands/brand-save-hooks.ts), before the write log's lock is taken.
+      const save = { previous: replaced === undefined ? null : rowToBrand(replaced), next: stored, identifiers: refs, options, at: event.occurredAt };
+      for (const hook of this.saveHooks) await hook.onBrandSaved(trx as Kysely<unknown>, save);
       // Caches key brands by domain too: a domain moved here from another brand must be dropped from them.
       const domains = [...new Set([row.domain, ...refs.filter((ref) => ref.kind === 'domain').map((ref) => ref.value)])];
       await writes.appendBrandWrite(trx, this.quirks, row.id, domains, toMillis(event.occurredAt));
