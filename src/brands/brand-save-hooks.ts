@@ -4,7 +4,7 @@
  * or rolls back with the brand record itself.
  */
 import type { DbTransaction } from '../db/database.js';
-import type { IdentifierRef, SaveBrandOptions, StoredBrand } from '../store/store.js';
+import type { IdentifierRef, SaveBrandOptions, StoredBrand } from './brand-store.js';
 
 /** One save, as the hooks see it. */
 export interface BrandSave {

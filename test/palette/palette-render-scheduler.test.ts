@@ -2,7 +2,7 @@
  * The palette render is queued by a brand save hook (palette-render-scheduler.ts): inside the transaction that saves
  * the crawl's record and evidence, so the job exists exactly when the save committed. Real SQLite and PostgreSQL.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { PALETTE_EVIDENCE_VERSION, type PaletteEvidence } from '../../src/domain/palette.js';
 import { JOB_NAMES } from '../../src/jobs/queue.js';
 import { SqlJobQueue } from '../../src/jobs/sql/sql-job-queue.js';
@@ -11,15 +11,16 @@ import { silentLogger } from '../../src/platform/logger.js';
 import { KyselyStore } from '../../src/store/kysely/kysely-store.js';
 import type { StoredBrand } from '../../src/store/store.js';
 import { sampleBrand } from '../store/sample-brand.js';
-import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
+import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
+import { always, needsPostgres, type Gated } from '../helpers/optional.js';
 
 const T0 = new Date('2030-02-03T04:05:06.000Z');
 const CSS: PaletteEvidence = { version: PALETTE_EVIDENCE_VERSION, source: 'css', css: {}, elements: [], tokens: [], gradients: [], pairs: [], themes: {}, signals: [] };
 
 class AbortSave extends Error {}
 
-function schedulerSuite(name: string, open: () => Promise<TempDatabase>, options: { skip?: boolean; tags?: typeof NEEDS_POSTGRES } = {}): void {
-  describe.skipIf(options.skip === true)(`palette render queued in the brand save: ${name}`, options.tags ?? {}, () => {
+function schedulerSuite(name: string, open: () => Promise<TempDatabase>, gate: Gated = always): void {
+  gate.describe(`palette render queued in the brand save: ${name}`, () => {
     let temp: TempDatabase;
     let store: KyselyStore;
     let queue: SqlJobQueue;
@@ -63,4 +64,4 @@ function schedulerSuite(name: string, open: () => Promise<TempDatabase>, options
 }
 
 schedulerSuite('SQLite', tempSqlite);
-schedulerSuite('PostgreSQL', () => tempPostgres(PG_URL ?? ''), { skip: PG_URL === undefined, tags: NEEDS_POSTGRES });
+schedulerSuite('PostgreSQL', () => tempPostgres(PG_URL ?? ''), needsPostgres);
