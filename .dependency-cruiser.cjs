@@ -51,6 +51,8 @@ module.exports = {
           '^src/(domain|platform|config|brands|crawl|media|palette|billing|webhooks|events|usecases|refdata|payments|context|transactions|cdn|dashboard-accounts)/',
           '^src/assets/[^/]+\\.ts$',
           '^src/store/store\\.ts$',
+          // The kernel's port, for the transaction type brand save hooks are called with.
+          '^src/db/database\\.ts$',
           '^src/jobs/queue\\.ts$',
         ],
       },

@@ -41,7 +41,7 @@ import type { LedgerTransfer, PaymentClaim, PaymentQuery, PaymentRecord, Payment
 import type { Palette, PaletteEvidence } from '../../domain/palette.js';
 import { assertSafeInteger, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { Database as Db } from '../../db/database.js';
-import { migrateToLatest } from '../../db/migrations.js';
+import { migrateToLatest, type ProductMigrations } from '../../db/migrations.js';
 import { MIGRATIONS } from './migrations.js';
 import { KyselyReferenceData } from './reference-data-tables.js';
 import {
@@ -96,12 +96,35 @@ function organizationPatchToRow(patch: OrganizationPatch): Partial<Organizations
   return row;
 }
 
+/**
+ * A brand save hook (brands/brand-save-hooks.ts: BrandSaveHook), as the store calls it. Spelled out here because
+ * store/ may not import brands/ (brands/ reads store/store.ts: a folder cycle) until the brand store moves there.
+ */
+export interface SaveHook {
+  onBrandSaved(trx: Kysely<unknown>, save: { previous: StoredBrand | null; next: StoredBrand; identifiers: IdentifierRef[]; options: SaveBrandOptions; at: Date }): Promise<void>;
+  onBrandStatus?(trx: Kysely<unknown>, id: string, status: BrandStatus): Promise<void>;
+}
+
+export interface KyselyStoreOptions {
+  saveHooks?: readonly SaveHook[];
+  migrations?: readonly ProductMigrations[];
+}
+
 export class KyselyStore implements Store {
   private readonly db: Kysely<Database>;
   private readonly quirks: DialectQuirks;
   readonly #refdata: KyselyReferenceData;
 
-  constructor(private readonly database: Db) {
+  private readonly saveHooks: readonly SaveHook[];
+  private readonly migrations: readonly ProductMigrations[];
+
+  /**
+   * `saveHooks` run in every brand save's transaction, in order; `migrations` are what `migrate()` runs (main/'s
+   * product list; the store's own migrations alone when absent).
+   */
+  constructor(private readonly database: Db, options: KyselyStoreOptions = {}) {
+    this.saveHooks = options.saveHooks ?? [];
+    this.migrations = options.migrations ?? [MIGRATIONS];
     this.db = database.tables<Database>();
     this.quirks = database.quirks;
     this.#refdata = new KyselyReferenceData(this.db, this.quirks);
@@ -182,6 +205,8 @@ export class KyselyStore implements Store {
     const refs = uniqueIdentifiers(identifiers);
     return this.quirks.writeTransaction(this.db, async (trx) => {
       const previous = await events.previousBrandForSave(trx, this.quirks, row.id);
+      const previousRow = previous === null ? undefined : await trx.selectFrom('brands').selectAll().where('id', '=', row.id).executeTakeFirst();
+      const previousStored = previousRow === undefined ? null : rowToBrand(previousRow);
       await trx
         .insertInto('brands')
         .values(row)
@@ -203,14 +228,10 @@ export class KyselyStore implements Store {
           .onConflict((oc) => oc.columns(['kind', 'value']).doUpdateSet((eb) => ({ brand_id: eb.ref('excluded.brand_id') })))
           .execute();
       }
-      // The search-by-name index moves with the record, in the same transaction (ADR 0033).
-      await search.indexBrandForSearch(trx, stored.brand, stored.status);
-      // The crawl's palette evidence commits with its record: no reader sees the new record with the old evidence.
-      if (options.paletteEvidence) await palettes.savePaletteEvidence(trx, row.id, options.paletteEvidence, stored.crawledAt);
-      // The context evidence likewise (ADR 0035).
-      if (options.contextEvidence) await contexts.saveContextEvidence(trx, row.id, options.contextEvidence, stored.crawledAt);
-      // And how its logos were chosen (ADR 0044).
-      if (options.logoEvidence) await logoEvidence.saveLogoEvidence(trx, row.id, options.logoEvidence, stored.crawledAt);
+      // The products kept in step with the record (palette, context and logo evidence, the search index) write in
+      // this transaction, through the hooks main/ registered (brands/brand-save-hooks.ts).
+      const save = { previous: previousStored, next: stored, identifiers, options, at: new Date() };
+      for (const hook of this.saveHooks) await hook.onBrandSaved(trx as Kysely<unknown>, save);
       // Caches key brands by domain too: a domain moved here from another brand must be dropped from them.
       const domains = [...new Set([row.domain, ...refs.filter((ref) => ref.kind === 'domain').map((ref) => ref.value)])];
       await writes.appendBrandWrite(trx, this.quirks, row.id, domains, toMillis(event.occurredAt));
@@ -226,7 +247,7 @@ export class KyselyStore implements Store {
     return this.quirks.writeTransaction(this.db, async (trx) => {
       const result = await trx.updateTable('brands').set({ status, updated_at: toMillis(at) }).where('id', '=', id).executeTakeFirst();
       if (result.numUpdatedRows === 0n) return false;
-      await search.reindexBrandStatus(trx, id, status);
+      for (const hook of this.saveHooks) await hook.onBrandStatus?.(trx as Kysely<unknown>, id, status);
       await writes.appendBrandWrite(trx, this.quirks, id, [], Date.now());
       return true;
     });
@@ -657,9 +678,9 @@ export class KyselyStore implements Store {
 
   // ---- lifecycle ----
 
-  /** The store's own migrations alone (main/ gives the runner its list itself; tests migrate a store through this). */
+  /** The migrations the store was given (main/'s product list; tests migrate a store through this). */
   async migrate(): Promise<void> {
-    await migrateToLatest(this.database, [MIGRATIONS]);
+    await migrateToLatest(this.database, this.migrations);
   }
 
   async ping(): Promise<void> {

@@ -1,0 +1,26 @@
+/**
+ * Brand save hooks: how other products keep their rows in step with a saved brand (issue 30). The brand store runs
+ * every hook main/ registered, in the registered order, inside the transaction that saves the brand, so a hook's
+ * rows (palette, context and logo evidence, the search index) commit or roll back with the record. Each product
+ * implements its hook in its own store/ folder; the brand store knows none of them.
+ */
+import type { DbTransaction } from '../db/database.js';
+import type { BrandStatus, IdentifierRef, SaveBrandOptions, StoredBrand } from '../store/store.js';
+
+/** One brand save, as the hooks see it. */
+export interface BrandSave {
+  /** The record before this save, or null for a new brand. */
+  previous: StoredBrand | null;
+  next: StoredBrand;
+  identifiers: IdentifierRef[];
+  /** What the crawl that built `next` kept beside it (palette, context and logo evidence). */
+  options: SaveBrandOptions;
+  at: Date;
+}
+
+export interface BrandSaveHook {
+  /** Runs in the saving transaction: a throw rolls the save back. */
+  onBrandSaved(trx: DbTransaction<unknown>, save: BrandSave): Promise<void>;
+  /** Runs in the transaction of a status change (removal or restore) of brand `id`, when that brand exists. */
+  onBrandStatus?(trx: DbTransaction<unknown>, id: string, status: BrandStatus): Promise<void>;
+}
