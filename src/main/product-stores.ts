@@ -6,16 +6,26 @@
 import type { Database } from '../db/database.js';
 import type { ProductMigrations } from '../db/migrations.js';
 import type { BrandSaveHook } from '../brands/brand-save-hooks.js';
+import type { PaletteStore } from '../palette/palette-store.js';
+import { KyselyPaletteStore } from '../palette/store/kysely-palette-store.js';
+import { paletteMigrations } from '../palette/store/palette-migrations.js';
+import { paletteSaveHook } from '../palette/store/palette-save-hook.js';
+import type { ContextStore } from '../context/context-store.js';
+import { KyselyContextStore } from '../context/store/kysely-context-store.js';
+import { contextMigrations } from '../context/store/context-migrations.js';
+import { contextSaveHook } from '../context/store/context-save-hook.js';
 import { KyselyStore } from '../store/kysely/kysely-store.js';
 import { MIGRATIONS as STORE_MIGRATIONS } from '../store/kysely/migrations.js';
-import { contextSaveHook, logoEvidenceSaveHook, paletteSaveHook, searchSaveHook } from '../store/kysely/brand-save-hook-rows.js';
+import { logoEvidenceSaveHook, searchSaveHook } from '../store/kysely/brand-save-hook-rows.js';
 
 /** Every product's migrations, in the order their parts of one name run (src/db/migrations.ts). */
-export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [STORE_MIGRATIONS];
+export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [STORE_MIGRATIONS, paletteMigrations, contextMigrations];
 
 export interface ProductStores {
   /** The storage of the products not yet moved out of the shared store. */
   store: KyselyStore;
+  palette: PaletteStore;
+  context: ContextStore;
 }
 
 /** What a brand save writes beside the record, in this order, in its transaction. */
@@ -26,5 +36,5 @@ function brandSaveHooks(): readonly BrandSaveHook[] {
 /** Every product's store over one Database (not migrated: migrateToLatest with PRODUCT_MIGRATIONS does that). */
 export function openProductStores(database: Database): ProductStores {
   const store = new KyselyStore(database, { saveHooks: brandSaveHooks(), migrations: PRODUCT_MIGRATIONS });
-  return { store };
+  return { store, palette: new KyselyPaletteStore(database), context: new KyselyContextStore(database) };
 }

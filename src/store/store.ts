@@ -10,8 +10,8 @@ export type { CreditLeaseDebit, CreditLeaseGrant, CreditLeaseStore, LeasedCredit
 import type { DashboardAccountStore, OrganizationActivityStore } from './dashboard-store.js';
 export type { DashboardAccountStore, DailyUsage, OrganizationActivityStore } from './dashboard-store.js';
 import type { Brand } from '../domain/brand.js';
-import type { Palette, PaletteEvidence } from '../domain/palette.js';
-import type { ContextEvidence, ContextProfile } from '../domain/brand-context.js';
+import type { PaletteEvidence } from '../domain/palette.js';
+import type { ContextEvidence } from '../domain/brand-context.js';
 import type { LogoEvidence } from '../domain/logo-evidence.js';
 import type { BrandSavedEvent } from '../domain/brand-changes.js';
 import type { CrawlFailureReason } from '../domain/crawl-failures.js';
@@ -186,58 +186,6 @@ export interface BrandWriteLog {
   latestBrandWrite(): Promise<number>;
   /** Writes with `seq > after`, oldest first, at most `limit`. */
   brandWritesAfter(after: number, limit: number): Promise<BrandWrite[]>;
-}
-
-/** A brand's palette evidence (from its latest crawl) and the palette built from it, if any (ADR 0023). */
-export interface StoredPalette {
-  brandId: string;
-  /** As stored: a PaletteEvidence of some version (the builder checks `version`). */
-  evidence: PaletteEvidence;
-  observedAt: Date;
-  palette: Palette | null;
-  builtAt: Date | null;
-}
-
-/** Palette evidence and built palettes (spec 2.8's lazy rule). */
-export interface PaletteStore {
-  /** Keeps the evidence of the brand's latest crawl and forgets a palette built from older evidence. */
-  savePaletteEvidence(brandId: string, evidence: PaletteEvidence, observedAt: Date): Promise<void>;
-  getStoredPalette(brandId: string): Promise<StoredPalette | null>;
-  /**
-   * Stores the palette built from the evidence observed at `observedAt`. Returns false and writes nothing when that
-   * evidence was replaced meanwhile (a re-crawl), so a slow build never overwrites a newer crawl's state.
-   */
-  savePalette(brandId: string, palette: Palette, observedAt: Date, builtAt: Date): Promise<boolean>;
-  /**
-   * Replaces the evidence observed at `replacing` with evidence observed later, at `observedAt` (the palette's
-   * background render of a brand whose crawl did not render), and forgets the palette built from the old one. Returns
-   * false and writes nothing when the stored evidence is no longer the one observed at `replacing` (a re-crawl came
-   * first), so a stale render never overwrites a newer crawl's evidence. The new `observedAt` also makes a build of
-   * the old evidence still running fail its `savePalette`.
-   */
-  replacePaletteEvidence(brandId: string, evidence: PaletteEvidence, replacing: Date, observedAt: Date): Promise<boolean>;
-}
-
-/** A brand's context evidence (from its latest crawl) and the profile built from it, if any (ADR 0035). */
-export interface StoredContext {
-  brandId: string;
-  /** As stored: a ContextEvidence of some version (the builder checks `version`). */
-  evidence: ContextEvidence;
-  observedAt: Date;
-  profile: ContextProfile | null;
-  builtAt: Date | null;
-}
-
-/** Context evidence and built context profiles (migration 0019, ADR 0035; the lazy rule of the palette). */
-export interface ContextStore {
-  /** Keeps the evidence of the brand's latest crawl and forgets a profile built from older evidence. */
-  saveContextEvidence(brandId: string, evidence: ContextEvidence, observedAt: Date): Promise<void>;
-  getStoredContext(brandId: string): Promise<StoredContext | null>;
-  /**
-   * Stores the profile built from the evidence observed at `observedAt`. Returns false and writes nothing when that
-   * evidence was replaced meanwhile (a re-crawl), so a slow build never overwrites a newer crawl's state.
-   */
-  saveContextProfile(brandId: string, profile: ContextProfile, observedAt: Date, builtAt: Date): Promise<boolean>;
 }
 
 /** Pay-per-request payments (migration 0010, ADR 0028): claims of authorizations and the ledger of settlements. */
@@ -538,7 +486,7 @@ export interface AccessStore {
   cardTokenCharge(tokenHash: string): Promise<string | null>;
 }
 
-export interface Store extends BrandStore, BrandWriteLog, PaletteStore, ContextStore, BrandEventStore, AccountStore, UsageStore, CreditStore, ReferenceData, PaymentStore, PaymentLedger, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, AccessStore, ClientIdStore, SearchIndexStore, OrganizationActivityStore, DashboardAccountStore, LogoEvidenceStore, CreditLeaseStore {
+export interface Store extends BrandStore, BrandWriteLog, BrandEventStore, AccountStore, UsageStore, CreditStore, ReferenceData, PaymentStore, PaymentLedger, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, AccessStore, ClientIdStore, SearchIndexStore, OrganizationActivityStore, DashboardAccountStore, LogoEvidenceStore, CreditLeaseStore {
   /** Applies pending migrations. Idempotent. */
   migrate(): Promise<void>;
   /** Cheap round trip used by readiness checks. */

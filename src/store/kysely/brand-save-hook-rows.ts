@@ -4,27 +4,11 @@
  */
 import type { Kysely } from 'kysely';
 import type { SaveHook as BrandSaveHook } from './kysely-store.js';
-import * as palettes from './palette-rows.js';
-import * as contexts from './context-rows.js';
 import * as logoEvidence from './logo-evidence-rows.js';
 import * as search from './search-rows.js';
 import type { Database } from './schema.js';
 
 const tables = (trx: Kysely<unknown>) => trx as Kysely<Database>;
-
-/** The crawl's palette evidence commits with its record: no reader sees the new record with the old evidence. */
-export const paletteSaveHook: BrandSaveHook = {
-  async onBrandSaved(trx, { next, options }) {
-    if (options.paletteEvidence) await palettes.savePaletteEvidence(tables(trx), next.brand.id, options.paletteEvidence, next.crawledAt);
-  },
-};
-
-/** The context evidence likewise (ADR 0035). */
-export const contextSaveHook: BrandSaveHook = {
-  async onBrandSaved(trx, { next, options }) {
-    if (options.contextEvidence) await contexts.saveContextEvidence(tables(trx), next.brand.id, options.contextEvidence, next.crawledAt);
-  },
-};
 
 /** And how its logos were chosen (ADR 0044). */
 export const logoEvidenceSaveHook: BrandSaveHook = {

@@ -6,16 +6,12 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../../domain/accounts.js';
 import type { BrandSavedEvent } from '../../domain/brand-changes.js';
-import type { BrandStatus, BrandWrite, ClaimedBrandEvent, CrawlFailure, IdentifierRef, SaveBrandOptions, Store, StoredBrand, StoredPalette } from '../store.js';
+import type { BrandStatus, BrandWrite, ClaimedBrandEvent, CrawlFailure, IdentifierRef, SaveBrandOptions, Store, StoredBrand } from '../store.js';
 import type { ReferenceData } from '../../refdata/reference-data.js';
 import * as events from './brand-event-log.js';
 import * as writes from './brand-write-log.js';
 import * as crawlFailures from './crawl-failure-memory.js';
-import * as palettes from './palette-rows.js';
-import * as contexts from './context-rows.js';
 import * as logoEvidence from './logo-evidence-rows.js';
-import type { ContextEvidence, ContextProfile } from '../../domain/brand-context.js';
-import type { StoredContext } from '../store.js';
 import * as refresh from './refresh-rows.js';
 import * as payments from './payment-rows.js';
 import * as access from './access-rows.js';
@@ -38,7 +34,6 @@ import type { SearchCandidateQuery, SearchNameRow } from '../store.js';
 import * as webhookAdmin from './webhook-admin-rows.js';
 import type { ClaimedWebhookDelivery, DisabledWebhook, WebhookAttemptRecord, WebhookFanOut } from '../store.js';
 import type { LedgerTransfer, PaymentClaim, PaymentQuery, PaymentRecord, PaymentTotal, StoredPaymentClaim } from '../../domain/payments.js';
-import type { Palette, PaletteEvidence } from '../../domain/palette.js';
 import { assertSafeInteger, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { Database as Db } from '../../db/database.js';
 import { migrateToLatest, type ProductMigrations } from '../../db/migrations.js';
@@ -488,38 +483,6 @@ export class KyselyStore implements Store {
   refreshState: Store['refreshState'] = (name) => refresh.readRefreshState(this.db, name);
 
   getLogoEvidence: Store['getLogoEvidence'] = (brandId) => logoEvidence.getLogoEvidence(this.db, brandId);
-
-  // ---- contexts (context-rows.ts) ----
-
-  saveContextEvidence(brandId: string, evidence: ContextEvidence, observedAt: Date): Promise<void> {
-    return contexts.saveContextEvidence(this.db, brandId, evidence, observedAt);
-  }
-
-  getStoredContext(brandId: string): Promise<StoredContext | null> {
-    return contexts.getStoredContext(this.db, brandId);
-  }
-
-  saveContextProfile(brandId: string, profile: ContextProfile, observedAt: Date, builtAt: Date): Promise<boolean> {
-    return contexts.saveContextProfile(this.db, brandId, profile, observedAt, builtAt);
-  }
-
-  // ---- palettes (palette-rows.ts) ----
-
-  savePaletteEvidence(brandId: string, evidence: PaletteEvidence, observedAt: Date): Promise<void> {
-    return palettes.savePaletteEvidence(this.db, brandId, evidence, observedAt);
-  }
-
-  getStoredPalette(brandId: string): Promise<StoredPalette | null> {
-    return palettes.getStoredPalette(this.db, brandId);
-  }
-
-  savePalette(brandId: string, palette: Palette, observedAt: Date, builtAt: Date): Promise<boolean> {
-    return palettes.savePalette(this.db, brandId, palette, observedAt, builtAt);
-  }
-
-  replacePaletteEvidence(brandId: string, evidence: PaletteEvidence, replacing: Date, observedAt: Date): Promise<boolean> {
-    return palettes.replacePaletteEvidence(this.db, brandId, evidence, replacing, observedAt);
-  }
 
   // ---- brand write log (brand-write-log.ts) ----
 
