@@ -6,7 +6,7 @@
 import type { Brand } from '../domain/brand.js';
 import type { LogoEvidence } from '../domain/logo-evidence.js';
 import type { Palette } from '../domain/palette.js';
-import type { LogoEvidenceStore } from '../store/store.js';
+import type { LogoEvidenceStore } from './logo-evidence/logo-evidence-store.js';
 import type { CachedBrand } from './brand-cache.js';
 import type { BrandLookup } from './brand-lookup.js';
 

@@ -14,18 +14,23 @@ import type { ContextStore } from '../context/context-store.js';
 import { KyselyContextStore } from '../context/store/kysely-context-store.js';
 import { contextMigrations } from '../context/store/context-migrations.js';
 import { contextSaveHook } from '../context/store/context-save-hook.js';
+import type { LogoEvidenceStore } from '../brands/logo-evidence/logo-evidence-store.js';
+import { KyselyLogoEvidenceStore } from '../brands/logo-evidence/store/kysely-logo-evidence-store.js';
+import { logoEvidenceMigrations } from '../brands/logo-evidence/store/logo-evidence-migrations.js';
+import { logoEvidenceSaveHook } from '../brands/logo-evidence/store/logo-evidence-save-hook.js';
 import { KyselyStore } from '../store/kysely/kysely-store.js';
 import { MIGRATIONS as STORE_MIGRATIONS } from '../store/kysely/migrations.js';
-import { logoEvidenceSaveHook, searchSaveHook } from '../store/kysely/brand-save-hook-rows.js';
+import { searchSaveHook } from '../store/kysely/brand-save-hook-rows.js';
 
 /** Every product's migrations, in the order their parts of one name run (src/db/migrations.ts). */
-export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [STORE_MIGRATIONS, paletteMigrations, contextMigrations];
+export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [STORE_MIGRATIONS, paletteMigrations, contextMigrations, logoEvidenceMigrations];
 
 export interface ProductStores {
   /** The storage of the products not yet moved out of the shared store. */
   store: KyselyStore;
   palette: PaletteStore;
   context: ContextStore;
+  logoEvidence: LogoEvidenceStore;
 }
 
 /** What a brand save writes beside the record, in this order, in its transaction. */
@@ -36,5 +41,5 @@ function brandSaveHooks(): readonly BrandSaveHook[] {
 /** Every product's store over one Database (not migrated: migrateToLatest with PRODUCT_MIGRATIONS does that). */
 export function openProductStores(database: Database): ProductStores {
   const store = new KyselyStore(database, { saveHooks: brandSaveHooks(), migrations: PRODUCT_MIGRATIONS });
-  return { store, palette: new KyselyPaletteStore(database), context: new KyselyContextStore(database) };
+  return { store, palette: new KyselyPaletteStore(database), context: new KyselyContextStore(database), logoEvidence: new KyselyLogoEvidenceStore(database) };
 }

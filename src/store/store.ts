@@ -62,12 +62,6 @@ export interface SaveBrandOptions {
   logoEvidence?: LogoEvidence;
 }
 
-/** The logo decision kept with a brand's latest crawl (migration 0022, ADR 0044), for the brand page. */
-export interface LogoEvidenceStore {
-  /** The evidence and when its crawl ran; null for a brand crawled before evidence was kept. */
-  getLogoEvidence(brandId: string): Promise<{ evidence: LogoEvidence; observedAt: Date } | null>;
-}
-
 export interface BrandStore {
   getBrand(id: string): Promise<StoredBrand | null>;
   findBrandByIdentifier(ref: IdentifierRef): Promise<StoredBrand | null>;
@@ -486,7 +480,7 @@ export interface AccessStore {
   cardTokenCharge(tokenHash: string): Promise<string | null>;
 }
 
-export interface Store extends BrandStore, BrandWriteLog, BrandEventStore, AccountStore, UsageStore, CreditStore, ReferenceData, PaymentStore, PaymentLedger, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, AccessStore, ClientIdStore, SearchIndexStore, OrganizationActivityStore, DashboardAccountStore, LogoEvidenceStore, CreditLeaseStore {
+export interface Store extends BrandStore, BrandWriteLog, BrandEventStore, AccountStore, UsageStore, CreditStore, ReferenceData, PaymentStore, PaymentLedger, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, AccessStore, ClientIdStore, SearchIndexStore, OrganizationActivityStore, DashboardAccountStore, CreditLeaseStore {
   /** Applies pending migrations. Idempotent. */
   migrate(): Promise<void>;
   /** Cheap round trip used by readiness checks. */

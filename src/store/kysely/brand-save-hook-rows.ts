@@ -4,18 +4,10 @@
  */
 import type { Kysely } from 'kysely';
 import type { SaveHook as BrandSaveHook } from './kysely-store.js';
-import * as logoEvidence from './logo-evidence-rows.js';
 import * as search from './search-rows.js';
 import type { Database } from './schema.js';
 
 const tables = (trx: Kysely<unknown>) => trx as Kysely<Database>;
-
-/** And how its logos were chosen (ADR 0044). */
-export const logoEvidenceSaveHook: BrandSaveHook = {
-  async onBrandSaved(trx, { next, options }) {
-    if (options.logoEvidence) await logoEvidence.saveLogoEvidence(tables(trx), next.brand.id, options.logoEvidence, next.crawledAt);
-  },
-};
 
 /** The search-by-name index moves with the record and its status, in the same transaction (ADR 0033). */
 export const searchSaveHook: BrandSaveHook = {

@@ -11,7 +11,6 @@ import type { ReferenceData } from '../../refdata/reference-data.js';
 import * as events from './brand-event-log.js';
 import * as writes from './brand-write-log.js';
 import * as crawlFailures from './crawl-failure-memory.js';
-import * as logoEvidence from './logo-evidence-rows.js';
 import * as refresh from './refresh-rows.js';
 import * as payments from './payment-rows.js';
 import * as access from './access-rows.js';
@@ -482,7 +481,6 @@ export class KyselyStore implements Store {
   recordRefreshRun: Store['recordRefreshRun'] = (name, run) => refresh.recordRefreshRun(this.db, name, run);
   refreshState: Store['refreshState'] = (name) => refresh.readRefreshState(this.db, name);
 
-  getLogoEvidence: Store['getLogoEvidence'] = (brandId) => logoEvidence.getLogoEvidence(this.db, brandId);
 
   // ---- brand write log (brand-write-log.ts) ----
 

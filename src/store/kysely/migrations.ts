@@ -16,7 +16,6 @@ import { standingAccessMigration } from './access-migration.js';
 import { referenceDataMigration } from './reference-data-migration.js';
 import { clientIdsAndSearchMigration } from './search-migration.js';
 import { dashboardAccountMigration } from './dashboard-account-migration.js';
-import { logoEvidenceMigration } from './logo-evidence-migration.js';
 import { creditLeaseMigration } from './credit-lease-migration.js';
 
 
@@ -267,5 +266,4 @@ export const MIGRATIONS: ProductMigrations = {
   '0017_client_ids_and_search': clientIdsAndSearchMigration,
   '0020_credit_leases': creditLeaseMigration,
   '0021_dashboard_accounts': dashboardAccountMigration,
-  '0022_logo_evidence': logoEvidenceMigration,
 };

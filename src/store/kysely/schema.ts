@@ -15,7 +15,6 @@ import type { JobsTable } from '../../jobs/sql/jobs-table.js';
 import type { ReferenceDataTables } from './reference-schema.js';
 import type { ClientIdSearchTables } from './search-schema.js';
 import type { DashboardAccountTables } from './dashboard-account-schema.js';
-import type { LogoEvidenceTables } from './logo-evidence-schema.js';
 import type { CreditLeaseTables } from './credit-lease-schema.js';
 
 import type { Millis } from '../../db/column-codec.js';
@@ -203,7 +202,7 @@ export interface LedgerAuthorizationsTable {
   used_at: Millis;
 }
 
-export interface Database extends ReferenceDataTables, ClientIdSearchTables, LogoEvidenceTables, CreditLeaseTables, DashboardAccountTables {
+export interface Database extends ReferenceDataTables, ClientIdSearchTables, CreditLeaseTables, DashboardAccountTables {
   brands: BrandsTable;
   brand_identifiers: BrandIdentifiersTable;
   organizations: OrganizationsTable;
