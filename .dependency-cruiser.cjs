@@ -8,6 +8,8 @@
 // search/ is a feature too (ports only, no backend package), but not in the list features may import: use cases
 // reach the search service through the port they declare (usecases/search-brands.ts: NameSearch).
 const FEATURES = '^src/(brands|crawl|media|assets|palette|billing|webhooks|events|usecases|refdata|payments|search|context|transactions|cdn|dashboard-accounts)/';
+// A product's own storage (issue 30): an adapter over the kernel (src/db/), inside the product's folder.
+const PRODUCT_STORAGE = '^src/(palette|context|brands/logo-evidence)/store/';
 const BACKEND_PACKAGES = '^(fastify|@fastify|pg|better-sqlite3|pg-boss|kysely)($|/)';
 
 module.exports = {
@@ -44,13 +46,15 @@ module.exports = {
       name: 'features-use-ports-only',
       comment: 'Features use domain/, platform/, other features and the port files; never a concrete backend or http/cli/main.',
       severity: 'error',
-      from: { path: FEATURES },
+      from: { path: FEATURES, pathNot: PRODUCT_STORAGE },
       to: {
         path: '^src/',
         pathNot: [
           '^src/(domain|platform|config|brands|crawl|media|palette|billing|webhooks|events|usecases|refdata|payments|context|transactions|cdn|dashboard-accounts)/',
           '^src/assets/[^/]+\\.ts$',
           '^src/store/store\\.ts$',
+          // The kernel's port, for the transaction type brand save hooks are called with.
+          '^src/db/database\\.ts$',
           '^src/jobs/queue\\.ts$',
           // The kernel's port: a transaction handle features pass on (brand save hooks, enqueue in the caller's transaction).
           '^src/db/database\\.ts$',
@@ -61,8 +65,15 @@ module.exports = {
       name: 'features-no-backend-packages',
       comment: 'Features never import Fastify, Kysely, pg, better-sqlite3 or pg-boss.',
       severity: 'error',
-      from: { path: FEATURES },
+      from: { path: FEATURES, pathNot: PRODUCT_STORAGE },
       to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer'], path: BACKEND_PACKAGES },
+    },
+    {
+      name: 'product-storage-is-private',
+      comment: "A product's store/ folder (its Kysely rows, tables, migrations) is imported only by that product and main/ (issue 30).",
+      severity: 'error',
+      from: { path: '^src/([^/]+)/', pathNot: '^src/main/' },
+      to: { path: PRODUCT_STORAGE, pathNot: '^src/$1/' },
     },
     {
       name: 'adapters-do-not-import-each-other',

@@ -55,7 +55,7 @@ async function timed(run: () => unknown): Promise<number> {
 export async function benchContextBuild(): Promise<Record<string, unknown>> {
   const sites = await startContextSites();
   const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-context-bench-'));
-  const { store } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
+  const { store, stores } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
   try {
     await store.migrate();
     const assets = new LocalAssetStore({ dir: path.join(dir, 'assets') });
@@ -66,7 +66,7 @@ export async function benchContextBuild(): Promise<Record<string, unknown>> {
       const outcome = await indexer.index(site.host, { retry: true });
       if (outcome.ok) stored.push(outcome.stored);
     }
-    const service = new ContextService(store, { publicUrl: 'http://localhost:8080' });
+    const service = new ContextService(stores.context, { publicUrl: 'http://localhost:8080' });
     const builds: number[] = [];
     const reads: number[] = [];
     const baseline: number[] = [];

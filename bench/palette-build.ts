@@ -32,7 +32,7 @@ export async function benchPaletteBuild(): Promise<Record<string, unknown>> {
   const sites = await paletteEvalSites();
   const served = await serveSites(sites);
   const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-palette-bench-'));
-  const { store } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
+  const { store, stores } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
   try {
     await store.migrate();
     const assets = new LocalAssetStore({ dir: path.join(dir, 'assets') });
@@ -43,7 +43,7 @@ export async function benchPaletteBuild(): Promise<Record<string, unknown>> {
       const outcome = await indexer.index(site.host, { retry: true });
       if (outcome.ok) stored.push(outcome.stored);
     }
-    const service = new PaletteService(store, assets, { budgetMs: 60_000 });
+    const service = new PaletteService(stores.palette, assets, { budgetMs: 60_000 });
     const builds: number[] = [];
     const reads: number[] = [];
     let built = 0;

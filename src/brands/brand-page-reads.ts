@@ -6,6 +6,7 @@
 import type { Brand } from '../domain/brand.js';
 import type { LogoEvidence } from '../domain/logo-evidence.js';
 import type { Palette } from '../domain/palette.js';
+import type { LogoEvidenceStore } from './logo-evidence/logo-evidence-store.js';
 import type { CachedBrand } from './brand-cache.js';
 import type { BrandLookup } from './brand-lookup.js';
 
@@ -18,11 +19,11 @@ export interface BrandPageRecord {
   logoEvidence: LogoEvidence | null;
 }
 
-/** What the pages read beside the record: the stored palette and the logo evidence (their stores answer it; main/ wires them). */
-export interface BrandPageStore {
-  getStoredPalette(brandId: string): Promise<{ palette: Palette | null } | null>;
-  getLogoEvidence(brandId: string): Promise<{ evidence: LogoEvidence } | null>;
-}
+/**
+ * The palette part is palette/palette-store.ts's `getStoredPalette`, by shape: brands/ does not import palette/ (the
+ * palette's brand save hook imports brands/).
+ */
+export type BrandPageStore = { getStoredPalette(brandId: string): Promise<{ palette: Palette | null } | null> } & Pick<LogoEvidenceStore, 'getLogoEvidence'>;
 
 /** How long a page record (with its stored palette and logo evidence) is reused while its cached brand is unchanged. */
 const RECORD_REUSE_MS = 30_000;

@@ -1,22 +1,26 @@
 /**
- * What products subscribe to a saved brand with (issue 30): a hook runs inside the transaction that saves the brand,
- * with that transaction's handle, so whatever it writes (evidence, index rows, work it enqueues with `{ tx }`) commits
- * or rolls back with the brand record itself.
+ * Brand save hooks: how other products keep their rows in step with a saved brand (issue 30). The brand store runs
+ * every hook main/ registered, in the registered order, inside the transaction that saves the brand, so a hook's
+ * rows (palette, context and logo evidence, the search index) commit or roll back with the record. Each product
+ * implements its hook in its own store/ folder; the brand store knows none of them.
  */
 import type { DbTransaction } from '../db/database.js';
-import type { IdentifierRef, SaveBrandOptions, StoredBrand } from './brand-store.js';
+import type { BrandStatus, IdentifierRef, SaveBrandOptions, StoredBrand } from './brand-store.js';
 
-/** One save, as the hooks see it. */
+/** One brand save, as the hooks see it. */
 export interface BrandSave {
-  /** The record replaced, read under the save's lock; null for a new brand. */
+  /** The record before this save, or null for a new brand. */
   previous: StoredBrand | null;
   next: StoredBrand;
   identifiers: IdentifierRef[];
+  /** What the crawl that built `next` kept beside it (palette, context and logo evidence). */
   options: SaveBrandOptions;
   at: Date;
 }
 
 export interface BrandSaveHook {
-  /** Runs inside the saving transaction (`trx`); a throw rolls the save back. */
+  /** Runs in the saving transaction: a throw rolls the save back. */
   onBrandSaved(trx: DbTransaction<unknown>, save: BrandSave): Promise<void>;
+  /** Runs in the transaction of a status change (removal or restore) of brand `id`, when that brand exists. */
+  onBrandStatus?(trx: DbTransaction<unknown>, id: string, status: BrandStatus): Promise<void>;
 }

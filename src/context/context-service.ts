@@ -9,7 +9,7 @@ import { CONTEXT_EVIDENCE_VERSION, type BrandContext, type ContextLogo, type Con
 import type { Logo } from '../domain/brand.js';
 import type { Logger } from '../platform/logger.js';
 import type { CachedBrand } from '../brands/brand-cache.js';
-import type { ContextStore, StoredContext } from '../store/store.js';
+import type { ContextStore, StoredContext } from './context-store.js';
 import { buildContextProfile } from './build-context.js';
 
 /** What the use case asks for a context (the port it sees). */

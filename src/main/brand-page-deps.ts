@@ -11,7 +11,7 @@ export function brandPageDepsFor(services: Services, now: () => number = Date.no
   const limiter = new WindowLimiter(60_000);
   const publicOrigin = new URL(services.config.publicUrl).origin;
   const assetOrigin = new URL(services.config.assetBaseUrl, services.config.publicUrl).origin;
-  const reads = new BrandPageReads(services.lookup, services.store, now);
+  const reads = new BrandPageReads(services.lookup, { getStoredPalette: (id) => services.stores.palette.getStoredPalette(id), getLogoEvidence: (id) => services.stores.logoEvidence.getLogoEvidence(id) }, now);
   return {
     read: (domain) => reads.read(domain),
     search: (query, limit) => services.brandSearch.search(query, limit),

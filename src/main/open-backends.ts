@@ -3,15 +3,16 @@ import path from 'node:path';
 import type { BrandSaveHook } from '../brands/brand-save-hooks.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
-import { migrateToLatest, type ProductMigrations } from '../db/migrations.js';
+import { migrateToLatest } from '../db/migrations.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { SqlJobQueue } from '../jobs/sql/sql-job-queue.js';
-import { KyselyStore } from '../store/kysely/kysely-store.js';
-import { MIGRATIONS as STORE_MIGRATIONS } from '../store/kysely/migrations.js';
+import { openProductStores, PRODUCT_MIGRATIONS, type ProductStores } from './product-stores.js';
 import type { Store } from '../store/store.js';
 
 export interface Backends {
   store: Store;
+  /** Every product's store (product-stores.ts), `store` among them. */
+  stores: ProductStores;
   queue: JobQueue;
   /** Run inside every brand save's transaction (brands/brand-save-hooks.ts): services register theirs before the first save. */
   saveHooks: BrandSaveHook[];
@@ -28,12 +29,6 @@ export function printableDatabaseUrl(url: string): string {
   const parsed = new URL(url);
   return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
 }
-
-/**
- * Every product's migrations, in the order their parts of one name run (src/db/migrations.ts). One list for now: the
- * store's tables (jobs included) in store/kysely/migrations.ts.
- */
-export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [STORE_MIGRATIONS];
 
 /**
  * Migrates, then loads the embedded reference set (tickers, ETFs, crypto; refdata/embedded-reference-data.ts) into
@@ -67,7 +62,8 @@ export async function openBackends(config: Readonly<Config>): Promise<Backends> 
 
 /** The store and the queue over one migrated Database; closing them closes it. */
 async function backendsOn(database: Database, location: string, created: boolean): Promise<Backends> {
-  const store = new KyselyStore(database);
+  const stores = openProductStores(database);
+  const { store } = stores;
   await migrateAndSeed(database, store);
-  return { store, queue: new SqlJobQueue(database), saveHooks: store.saveHooks, location, created, close: () => database.close() };
+  return { store, stores, queue: new SqlJobQueue(database), saveHooks: stores.saveHooks, location, created, close: () => database.close() };
 }

@@ -26,6 +26,7 @@ import type { AssetStore, VariantStore } from '../assets/asset-store.js';
 import type { Logger } from '../platform/logger.js';
 import { SafeFetcher } from '../platform/safe-fetcher.js';
 import type { Store } from '../store/store.js';
+import type { ProductStores } from './product-stores.js';
 import { X402Payments } from '../payments/x402-payments.js';
 import { MppPayments } from '../payments/mpp-payments.js';
 import { randomBytes } from 'node:crypto';
@@ -60,6 +61,8 @@ export interface Services extends ClientIdServices {
   store: Store;
   /** Renders records' asset keys as URLs (BRANDBASE_ASSET_BASE_URL); built once, shared by everything that sends records out. */
   assetUrls: AssetUrls;
+  /** Every product's store (main/product-stores.ts). */
+  stores: ProductStores;
   /** Where the store is and whether this start created it (open-backends.ts): commands say so. */
   backends: Pick<Backends, 'location' | 'created'>;
   queue: JobQueue;
@@ -133,7 +136,7 @@ function mppFor(config: Readonly<Config>, store: Store, logger: Logger): MppPaym
 
 /** Builds every service from Config. The only place that chooses backends (SQLite file or PostgreSQL). */
 export async function createServices(config: Readonly<Config>, logger: Logger): Promise<Services> {
-  const { store, queue, saveHooks, location, created, close: closeBackends } = await openBackends(config);
+  const { store, stores, queue, saveHooks, location, created, close: closeBackends } = await openBackends(config);
   const assetsDir = path.join(config.dataDir, 'assets');
   // The local folder or the configured bucket (ADR 0038); crawl workers open the same backend from config.
   const assets = openAssetStore(config, assetsDir);
@@ -194,9 +197,9 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     batchItemTimeoutMs: config.batchItemTimeoutMs,
     batchResponseMaxBytes: config.batchResponseMaxBytes,
     // Palettes are built lazily from the evidence kept with the last crawl (spec 2.8, ADR 0023).
-    palettes: new PaletteService(store, assets, { budgetMs: config.paletteBudgetMs, logger }),
+    palettes: new PaletteService(stores.palette, assets, { budgetMs: config.paletteBudgetMs, logger }),
     // Contexts likewise, from the page text kept with the last crawl (ADR 0035).
-    contexts: new ContextService(store, { publicUrl: config.publicUrl, logger }),
+    contexts: new ContextService(stores.context, { publicUrl: config.publicUrl, logger }),
     // Card descriptors to merchants: the curated alias table and the name index (ADR 0036).
     transactions: new MerchantMatcher(store, AliasTable.load(), { onSyncError: (err) => logger.warn({ err }, 'transaction matcher: reference names could not be synced') }),
   };
@@ -205,6 +208,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     config,
     logger,
     store,
+    stores,
     backends: { location, created },
     queue,
     assets,

@@ -15,7 +15,8 @@ import type { PageRenderer } from '../crawl/fetch/render/page-renderer.js';
 import { PALETTE_EVIDENCE_VERSION } from '../domain/palette.js';
 import type { PaletteRenderPayload } from '../jobs/queue.js';
 import type { Logger } from '../platform/logger.js';
-import type { BrandStore, PaletteStore, StoredPalette } from '../store/store.js';
+import type { BrandStore } from '../store/store.js';
+import type { PaletteStore, StoredPalette } from './palette-store.js';
 import { renderPaletteEvidence } from './render-palette-evidence.js';
 
 export type PaletteRenderResult =
@@ -43,7 +44,8 @@ export class PaletteRenderFailedError extends Error {
 }
 
 export interface PaletteRenderJobDeps {
-  store: Pick<BrandStore, 'getBrand'> & Pick<PaletteStore, 'getStoredPalette' | 'replacePaletteEvidence'>;
+  store: Pick<BrandStore, 'getBrand'>;
+  palettes: Pick<PaletteStore, 'getStoredPalette' | 'replacePaletteEvidence'>;
   /** The crawl's renderer, opened on first use; undefined when no Chromium is installed. */
   renderer: () => Promise<PageRenderer | undefined>;
   logger: Logger;
@@ -71,7 +73,7 @@ export class PaletteRenderJob {
     if (!evidence) throw new PaletteRenderFailedError(payload.brandId);
     // Strictly later than the crawl's evidence, so a build of that evidence still running cannot store its palette.
     const observedAt = new Date(Math.max(this.now().getTime(), payload.observedAt + 1));
-    const replaced = await this.deps.store.replacePaletteEvidence(payload.brandId, evidence, kept.observedAt, observedAt);
+    const replaced = await this.deps.palettes.replacePaletteEvidence(payload.brandId, evidence, kept.observedAt, observedAt);
     if (!replaced) return this.skipped(payload, 'stale');
     this.deps.logger.info({ brandId: payload.brandId, pairs: evidence.pairs.length, dark: evidence.themes.dark !== undefined, ms: Math.round(performance.now() - started) }, 'palette evidence rendered');
     return 'rendered';
@@ -81,7 +83,7 @@ export class PaletteRenderJob {
   private async current(payload: PaletteRenderPayload): Promise<StoredPalette | null> {
     const stored = await this.deps.store.getBrand(payload.brandId);
     if (!stored || stored.status !== 'indexed' || stored.brand.isNsfw || stored.crawledAt.getTime() !== payload.observedAt) return null;
-    const kept = await this.deps.store.getStoredPalette(payload.brandId);
+    const kept = await this.deps.palettes.getStoredPalette(payload.brandId);
     if (!kept || kept.evidence.version !== PALETTE_EVIDENCE_VERSION || kept.evidence.source !== 'css') return null;
     return kept.observedAt.getTime() === payload.observedAt ? kept : null;
   }

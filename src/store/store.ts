@@ -10,9 +10,6 @@ import type { DashboardAccountStore, OrganizationActivityStore } from './dashboa
 export type { DashboardAccountStore, DailyUsage, OrganizationActivityStore } from './dashboard-store.js';
 import type { BrandStore, BrandWriteLog, RefreshStore } from '../brands/brand-store.js';
 export type { AnalysisEntry, BrandLookupCount, BrandStatus, BrandStore, BrandWrite, BrandWriteLog, CrawlFailure, DueBrand, IdentifierKind, IdentifierRef, RefreshLease, RefreshRun, RefreshState, RefreshStore, SaveBrandOptions, StoredBrand } from '../brands/brand-store.js';
-import type { Palette, PaletteEvidence } from '../domain/palette.js';
-import type { ContextEvidence, ContextProfile } from '../domain/brand-context.js';
-import type { LogoEvidence } from '../domain/logo-evidence.js';
 import type { BrandSavedEvent } from '../domain/brand-changes.js';
 import type { AccessDelivery, AccessPurchase, AccessPurchaseCompletion, AgentPayer, CardCharge, CardChargeResult, CardTokenRecord, McpTokenRecord } from '../domain/access-purchases.js';
 import type { LedgerTransfer, PaymentClaim, PaymentQuery, PaymentRecord, PaymentTotal, StoredPaymentClaim } from '../domain/payments.js';
@@ -22,11 +19,6 @@ import type { ClientIdProduct } from '../domain/client-ids.js';
 import type { WebhookEventKind } from '../domain/webhooks.js';
 import type { DeliveryPageQuery, NewWebhookDelivery, StoredWebhook, TimeCursor, WebhookAttempt, WebhookDelivery, WebhookPatch, WebhookSecretRotation, WebhookSubscription } from '../domain/webhooks.js';
 
-/** The logo decision kept with a brand's latest crawl (migration 0022, ADR 0044), for the brand page. */
-export interface LogoEvidenceStore {
-  /** The evidence and when its crawl ran; null for a brand crawled before evidence was kept. */
-  getLogoEvidence(brandId: string): Promise<{ evidence: LogoEvidence; observedAt: Date } | null>;
-}
 
 export interface AccountStore {
   createOrganization(org: NewOrganization): Promise<Organization>;
@@ -88,57 +80,6 @@ export interface BrandEventStore {
   retryBrandEvent(consumer: string, eventId: string, error: string, retryAt: Date | null): Promise<void>;
 }
 
-/** A brand's palette evidence (from its latest crawl) and the palette built from it, if any (ADR 0023). */
-export interface StoredPalette {
-  brandId: string;
-  /** As stored: a PaletteEvidence of some version (the builder checks `version`). */
-  evidence: PaletteEvidence;
-  observedAt: Date;
-  palette: Palette | null;
-  builtAt: Date | null;
-}
-
-/** Palette evidence and built palettes (spec 2.8's lazy rule). */
-export interface PaletteStore {
-  /** Keeps the evidence of the brand's latest crawl and forgets a palette built from older evidence. */
-  savePaletteEvidence(brandId: string, evidence: PaletteEvidence, observedAt: Date): Promise<void>;
-  getStoredPalette(brandId: string): Promise<StoredPalette | null>;
-  /**
-   * Stores the palette built from the evidence observed at `observedAt`. Returns false and writes nothing when that
-   * evidence was replaced meanwhile (a re-crawl), so a slow build never overwrites a newer crawl's state.
-   */
-  savePalette(brandId: string, palette: Palette, observedAt: Date, builtAt: Date): Promise<boolean>;
-  /**
-   * Replaces the evidence observed at `replacing` with evidence observed later, at `observedAt` (the palette's
-   * background render of a brand whose crawl did not render), and forgets the palette built from the old one. Returns
-   * false and writes nothing when the stored evidence is no longer the one observed at `replacing` (a re-crawl came
-   * first), so a stale render never overwrites a newer crawl's evidence. The new `observedAt` also makes a build of
-   * the old evidence still running fail its `savePalette`.
-   */
-  replacePaletteEvidence(brandId: string, evidence: PaletteEvidence, replacing: Date, observedAt: Date): Promise<boolean>;
-}
-
-/** A brand's context evidence (from its latest crawl) and the profile built from it, if any (ADR 0035). */
-export interface StoredContext {
-  brandId: string;
-  /** As stored: a ContextEvidence of some version (the builder checks `version`). */
-  evidence: ContextEvidence;
-  observedAt: Date;
-  profile: ContextProfile | null;
-  builtAt: Date | null;
-}
-
-/** Context evidence and built context profiles (migration 0019, ADR 0035; the lazy rule of the palette). */
-export interface ContextStore {
-  /** Keeps the evidence of the brand's latest crawl and forgets a profile built from older evidence. */
-  saveContextEvidence(brandId: string, evidence: ContextEvidence, observedAt: Date): Promise<void>;
-  getStoredContext(brandId: string): Promise<StoredContext | null>;
-  /**
-   * Stores the profile built from the evidence observed at `observedAt`. Returns false and writes nothing when that
-   * evidence was replaced meanwhile (a re-crawl), so a slow build never overwrites a newer crawl's state.
-   */
-  saveContextProfile(brandId: string, profile: ContextProfile, observedAt: Date, builtAt: Date): Promise<boolean>;
-}
 
 /** Pay-per-request payments (migration 0010, ADR 0028): claims of authorizations and the ledger of settlements. */
 export interface PaymentStore {
@@ -366,7 +307,7 @@ export interface AccessStore {
   cardTokenCharge(tokenHash: string): Promise<string | null>;
 }
 
-export interface Store extends BrandStore, BrandWriteLog, PaletteStore, ContextStore, BrandEventStore, AccountStore, UsageStore, CreditStore, ReferenceData, PaymentStore, PaymentLedger, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, AccessStore, ClientIdStore, SearchIndexStore, OrganizationActivityStore, DashboardAccountStore, LogoEvidenceStore, CreditLeaseStore {
+export interface Store extends BrandStore, BrandWriteLog, BrandEventStore, AccountStore, UsageStore, CreditStore, ReferenceData, PaymentStore, PaymentLedger, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, AccessStore, ClientIdStore, SearchIndexStore, OrganizationActivityStore, DashboardAccountStore, CreditLeaseStore {
   /** Applies pending migrations. Idempotent. */
   migrate(): Promise<void>;
   /** Cheap round trip used by readiness checks. */

@@ -101,7 +101,7 @@ describeEachBackend('brand pages', (backend) => {
     it('shows a stored palette, and says so when none is built (a page view never builds one)', async () => {
       const before = (await stack.app.inject({ method: 'GET', url: '/brands/acme-rockets.example' })).body;
       expect(before).toContain('No palette built yet');
-      expect(await stack.services.store.getStoredPalette(acme.id)).toBeNull();
+      expect(await stack.services.stores.palette.getStoredPalette(acme.id)).toBeNull();
       const brand = sampleBrand('palette-held.example', { name: 'Palette Held' });
       const evidence: PaletteEvidence = { version: PALETTE_EVIDENCE_VERSION, source: 'css', css: {}, elements: [], tokens: [], gradients: [], pairs: [], themes: {}, signals: [] };
       await stack.services.store.saveBrand({ brand, status: 'indexed', crawledAt: NOW, createdAt: NOW, updatedAt: NOW }, [{ kind: 'domain', value: brand.domain }], { paletteEvidence: evidence });
@@ -110,7 +110,7 @@ describeEachBackend('brand pages', (backend) => {
         onColor: null, onColorContrast: null, brightness: 142, prevalence: 0.4, usage: { elements: [], css: emptyCssCounts() }, tokens: [], variants: [],
       };
       const palette: Palette = { colors: [color], logos: [], onPairs: [], gradients: [], themes: {} };
-      expect(await stack.services.store.savePalette(brand.id, palette, NOW, NOW)).toBe(true);
+      expect(await stack.services.stores.palette.savePalette(brand.id, palette, NOW, NOW)).toBe(true);
       const body = (await stack.app.inject({ method: 'GET', url: '/brands/palette-held.example' })).body;
       expect(body).toContain('<h2 id="palette">Palette</h2><table>');
       expect(body).toContain('Rocket &lt;Orange&gt;');

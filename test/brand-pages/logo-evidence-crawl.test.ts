@@ -23,7 +23,7 @@ describeEachBackend('logo evidence crawl', (backend) => {
     const res = await stack.app.inject({ method: 'GET', url: `/v2/brands/${FIXTURE_HOSTS.lumen}`, headers: bearer(key) });
     expect(res.statusCode).toBe(200);
     brand = res.json();
-    const kept = await stack.services.store.getLogoEvidence(brand.id);
+    const kept = await stack.services.stores.logoEvidence.getLogoEvidence(brand.id);
     if (!kept) throw new Error('no logo evidence kept with the crawl');
     evidence = kept.evidence;
   });

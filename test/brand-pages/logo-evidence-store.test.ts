@@ -1,11 +1,12 @@
 /**
- * The logo evidence part of the Store contract (migration 0022, ADR 0044) on SQLite and PostgreSQL: kept by
+ * The logo evidence store's contract (migration 0022, ADR 0044) on SQLite and PostgreSQL: kept by
  * saveBrand in the brand's transaction, replaced by the next crawl's, untouched by a save without evidence, gone
  * with a brand that never kept one, and hostile text kept as text.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGO_EVIDENCE_VERSION, type LogoEvidence } from '../../src/domain/logo-evidence.js';
 import type { Store, StoredBrand } from '../../src/store/store.js';
+import type { LogoEvidenceStore } from '../../src/brands/logo-evidence/logo-evidence-store.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { PG_URL, tempPostgres, tempSqlite } from '../store/temp-database.js';
 import { needsPostgres } from '../helpers/optional.js';
@@ -27,21 +28,24 @@ function evidence(reason: 'primary-mark' | 'best-icon'): LogoEvidence {
   };
 }
 
-function contract(name: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+function contract(name: string, open: () => Promise<{ store: Store; stores: { logoEvidence: LogoEvidenceStore }; cleanup: () => Promise<void> }>): void {
   describe(`Store contract, logo evidence: ${name}`, () => {
     let store: Store;
+    let logos: LogoEvidenceStore;
     let cleanup: () => Promise<void>;
     beforeAll(async () => {
-      ({ store, cleanup } = await open());
+      let stores: { logoEvidence: LogoEvidenceStore };
+      ({ store, stores, cleanup } = await open());
+      logos = stores.logoEvidence;
       await store.migrate();
     });
     afterAll(async () => cleanup?.());
 
     it('keeps the evidence with the brand save, as observed at the crawl', async () => {
       const brand = stored('keeper.example', T0);
-      expect(await store.getLogoEvidence(brand.brand.id)).toBeNull();
+      expect(await logos.getLogoEvidence(brand.brand.id)).toBeNull();
       await store.saveBrand(brand, [{ kind: 'domain', value: 'keeper.example' }], { logoEvidence: evidence('primary-mark') });
-      const kept = await store.getLogoEvidence(brand.brand.id);
+      const kept = await logos.getLogoEvidence(brand.brand.id);
       expect(kept).toEqual({ evidence: evidence('primary-mark'), observedAt: T0 });
     });
 
@@ -50,10 +54,10 @@ function contract(name: string, open: () => Promise<{ store: Store; cleanup: () 
       const brand = stored('recrawled.example', T0);
       await store.saveBrand(brand, [{ kind: 'domain', value: 'recrawled.example' }], { logoEvidence: evidence('primary-mark') });
       await store.saveBrand(stored('recrawled.example', later), [], { logoEvidence: evidence('best-icon') });
-      expect(await store.getLogoEvidence(brand.brand.id)).toEqual({ evidence: evidence('best-icon'), observedAt: later });
+      expect(await logos.getLogoEvidence(brand.brand.id)).toEqual({ evidence: evidence('best-icon'), observedAt: later });
       // A save without evidence (an identifier attached by a lookup) leaves the crawl's decision in place.
       await store.saveBrand(stored('recrawled.example', later), [{ kind: 'ticker', value: 'RCRW' }]);
-      expect((await store.getLogoEvidence(brand.brand.id))?.evidence).toEqual(evidence('best-icon'));
+      expect((await logos.getLogoEvidence(brand.brand.id))?.evidence).toEqual(evidence('best-icon'));
     });
 
     it('commits with its record or not at all: evidence that fails to encode rolls the brand save back', async () => {
@@ -63,7 +67,7 @@ function contract(name: string, open: () => Promise<{ store: Store; cleanup: () 
       if (broken.candidates[0]) broken.candidates[0].score = 1n as unknown as number;
       await expect(store.saveBrand(brand, [{ kind: 'domain', value: 'rolledback.example' }], { logoEvidence: broken })).rejects.toThrow();
       expect(await store.getBrand(brand.brand.id)).toBeNull();
-      expect(await store.getLogoEvidence(brand.brand.id)).toBeNull();
+      expect(await logos.getLogoEvidence(brand.brand.id)).toBeNull();
     });
 
     it('keeps hostile text as text', async () => {
@@ -72,7 +76,7 @@ function contract(name: string, open: () => Promise<{ store: Store; cleanup: () 
       const first = hostile.candidates[0];
       if (first) first.assetKey = `'); drop table brands; -- <script>"✓"</script>`;
       await store.saveBrand(brand, [{ kind: 'domain', value: 'hostile.example' }], { logoEvidence: hostile });
-      expect((await store.getLogoEvidence(brand.brand.id))?.evidence.candidates[0]?.assetKey).toBe(first?.assetKey);
+      expect((await logos.getLogoEvidence(brand.brand.id))?.evidence.candidates[0]?.assetKey).toBe(first?.assetKey);
     });
   });
 }

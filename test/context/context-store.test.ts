@@ -1,5 +1,5 @@
 /**
- * The context part of the Store contract (migration 0019, ADR 0035), run against SQLite always and PostgreSQL when
+ * The context store's contract (migration 0019, ADR 0035), run against SQLite always and PostgreSQL when
  * one answers: evidence kept per brand with its crawl, a profile stored only against the evidence it was built
  * from, a re-crawl's evidence dropping the old profile, site text round-tripping as text, and the row going with
  * its brand.
@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTEXT_EVIDENCE_VERSION, type ContextEvidence, type ContextProfile } from '../../src/domain/brand-context.js';
 import type { Store } from '../../src/store/store.js';
+import type { ContextStore } from '../../src/context/context-store.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { PG_URL, tempPostgres, tempSqlite } from '../store/temp-database.js';
 import { needsPostgres } from '../helpers/optional.js';
@@ -40,13 +41,16 @@ const PROFILE: ContextProfile = {
   sources: [{ field: 'identity.tagline', page: '/' }],
 };
 
-function contract(name: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+function contract(name: string, open: () => Promise<{ store: Store; stores: { context: ContextStore }; cleanup: () => Promise<void> }>): void {
   describe(`Store contract, contexts: ${name}`, () => {
     let store: Store;
+    let contexts: ContextStore;
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
-      ({ store, cleanup } = await open());
+      let stores: { context: ContextStore };
+      ({ store, stores, cleanup } = await open());
+      contexts = stores.context;
       await store.migrate();
     });
     afterAll(async () => {
@@ -60,49 +64,49 @@ function contract(name: string, open: () => Promise<{ store: Store; cleanup: () 
     }
 
     it('has nothing for a brand whose crawl kept no evidence', async () => {
-      expect(await store.getStoredContext(await savedBrand())).toBeNull();
+      expect(await contexts.getStoredContext(await savedBrand())).toBeNull();
     });
 
     it('round-trips the evidence exactly (site text as text), with no profile yet', async () => {
       const id = await savedBrand();
-      await store.saveContextEvidence(id, evidence(), at(10));
-      expect(await store.getStoredContext(id)).toEqual({ brandId: id, evidence: evidence(), observedAt: at(10), profile: null, builtAt: null });
+      await contexts.saveContextEvidence(id, evidence(), at(10));
+      expect(await contexts.getStoredContext(id)).toEqual({ brandId: id, evidence: evidence(), observedAt: at(10), profile: null, builtAt: null });
     });
 
     it('stores a profile built from the current evidence', async () => {
       const id = await savedBrand();
-      await store.saveContextEvidence(id, evidence(), at(10));
-      expect(await store.saveContextProfile(id, PROFILE, at(10), at(20))).toBe(true);
-      expect(await store.getStoredContext(id)).toEqual({ brandId: id, evidence: evidence(), observedAt: at(10), profile: PROFILE, builtAt: at(20) });
+      await contexts.saveContextEvidence(id, evidence(), at(10));
+      expect(await contexts.saveContextProfile(id, PROFILE, at(10), at(20))).toBe(true);
+      expect(await contexts.getStoredContext(id)).toEqual({ brandId: id, evidence: evidence(), observedAt: at(10), profile: PROFILE, builtAt: at(20) });
     });
 
     it('refuses a profile built from evidence a re-crawl replaced, and the re-crawl drops the old profile', async () => {
       const id = await savedBrand();
-      await store.saveContextEvidence(id, evidence(), at(10));
-      expect(await store.saveContextProfile(id, PROFILE, at(10), at(20))).toBe(true);
+      await contexts.saveContextEvidence(id, evidence(), at(10));
+      expect(await contexts.saveContextProfile(id, PROFILE, at(10), at(20))).toBe(true);
       const newer = evidence('Acme | New title');
-      await store.saveContextEvidence(id, newer, at(30));
-      expect(await store.getStoredContext(id)).toEqual({ brandId: id, evidence: newer, observedAt: at(30), profile: null, builtAt: null });
-      expect(await store.saveContextProfile(id, PROFILE, at(10), at(40))).toBe(false);
-      expect((await store.getStoredContext(id))?.profile).toBeNull();
+      await contexts.saveContextEvidence(id, newer, at(30));
+      expect(await contexts.getStoredContext(id)).toEqual({ brandId: id, evidence: newer, observedAt: at(30), profile: null, builtAt: null });
+      expect(await contexts.saveContextProfile(id, PROFILE, at(10), at(40))).toBe(false);
+      expect((await contexts.getStoredContext(id))?.profile).toBeNull();
     });
 
     it('refuses a profile for a brand without evidence', async () => {
-      expect(await store.saveContextProfile(await savedBrand(), PROFILE, at(10), at(20))).toBe(false);
+      expect(await contexts.saveContextProfile(await savedBrand(), PROFILE, at(10), at(20))).toBe(false);
     });
 
     it("saveBrand keeps the crawl's evidence in its own transaction, observed at crawledAt; a save without it leaves it alone", async () => {
       const brand = sampleBrand(`acme-${randomBytes(5).toString('hex')}.test`);
       await store.saveBrand({ brand, status: 'indexed', crawledAt: at(1), createdAt: at(1), updatedAt: at(1) }, [], { contextEvidence: evidence() });
-      expect(await store.getStoredContext(brand.id)).toEqual({ brandId: brand.id, evidence: evidence(), observedAt: at(1), profile: null, builtAt: null });
-      expect(await store.saveContextProfile(brand.id, PROFILE, at(1), at(2))).toBe(true);
+      expect(await contexts.getStoredContext(brand.id)).toEqual({ brandId: brand.id, evidence: evidence(), observedAt: at(1), profile: null, builtAt: null });
+      expect(await contexts.saveContextProfile(brand.id, PROFILE, at(1), at(2))).toBe(true);
       const recrawl = evidence('Acme | Re-crawled');
       await store.saveBrand({ brand, status: 'indexed', crawledAt: at(5), createdAt: at(1), updatedAt: at(5) }, [], { contextEvidence: recrawl });
-      expect(await store.getStoredContext(brand.id)).toEqual({ brandId: brand.id, evidence: recrawl, observedAt: at(5), profile: null, builtAt: null });
-      expect(await store.saveContextProfile(brand.id, PROFILE, at(5), at(6))).toBe(true);
+      expect(await contexts.getStoredContext(brand.id)).toEqual({ brandId: brand.id, evidence: recrawl, observedAt: at(5), profile: null, builtAt: null });
+      expect(await contexts.saveContextProfile(brand.id, PROFILE, at(5), at(6))).toBe(true);
       // A claim or a curated industry saves the record without a crawl: evidence and profile stay.
       await store.saveBrand({ brand: { ...brand, claimed: true }, status: 'indexed', crawledAt: at(5), createdAt: at(1), updatedAt: at(7) }, []);
-      expect((await store.getStoredContext(brand.id))?.profile).toEqual(PROFILE);
+      expect((await contexts.getStoredContext(brand.id))?.profile).toEqual(PROFILE);
     });
 
     it('a failed saveBrand writes no evidence', async () => {
@@ -111,7 +115,7 @@ function contract(name: string, open: () => Promise<{ store: Store; cleanup: () 
       const bad = { kind: 'domain', value: null } as unknown as { kind: 'domain'; value: string };
       await expect(store.saveBrand({ brand, status: 'indexed', crawledAt: at(1), createdAt: at(1), updatedAt: at(1) }, [bad], { contextEvidence: evidence() })).rejects.toThrow();
       expect(await store.getBrand(brand.id)).toBeNull();
-      expect(await store.getStoredContext(brand.id)).toBeNull();
+      expect(await contexts.getStoredContext(brand.id)).toBeNull();
     });
   });
 }

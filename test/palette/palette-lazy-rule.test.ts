@@ -18,7 +18,7 @@ import { SqlJobQueue } from '../../src/jobs/sql/sql-job-queue.js';
 import { PaletteService } from '../../src/palette/palette-service.js';
 import { silentLogger } from '../../src/platform/logger.js';
 import { SafeFetcher, USER_AGENT } from '../../src/platform/safe-fetcher.js';
-import type { PaletteStore } from '../../src/store/store.js';
+import type { PaletteStore } from '../../src/palette/palette-store.js';
 import { batchBrands } from '../../src/usecases/batch-brands.js';
 import { ChargeRule } from '../../src/usecases/charge-rule.js';
 import { FREE_PAYER } from '../../src/usecases/free-payer.js';
@@ -53,10 +53,10 @@ let saves = 0;
 /** The store's palette part, counting palette writes (a build stores once; a read writes nothing). */
 function countingStore(): Pick<PaletteStore, 'getStoredPalette' | 'savePalette'> {
   return {
-    getStoredPalette: (id) => db.store.getStoredPalette(id),
+    getStoredPalette: (id) => db.stores.palette.getStoredPalette(id),
     savePalette: (...args) => {
       saves += 1;
-      return db.store.savePalette(...args);
+      return db.stores.palette.savePalette(...args);
     },
   };
 }
@@ -93,7 +93,7 @@ describe('palette lazy rule (spec 2.8)', () => {
     const deps = depsWith(service);
     const plain = await get(deps, FIXTURE_HOSTS.northwind, false);
     expect(plain).not.toHaveProperty('palette');
-    const kept = await db.store.getStoredPalette((await db.store.findBrandByIdentifier({ kind: 'domain', value: FIXTURE_HOSTS.northwind }))?.brand.id ?? '');
+    const kept = await db.stores.palette.getStoredPalette((await db.store.findBrandByIdentifier({ kind: 'domain', value: FIXTURE_HOSTS.northwind }))?.brand.id ?? '');
     expect(kept?.evidence.source).toBe('css');
     expect(kept?.palette).toBeNull();
 
@@ -173,9 +173,9 @@ needsChromium('palette').describe('palette of a JavaScript-built site the crawl 
       const rendering = new BrandIndexer(db.store, (domain) => crawlBrand(domain, { fetcher, assets, renderer }, { timeoutMs: 120_000 }), silentLogger());
       const indexed = await rendering.index(FIXTURE_HOSTS.spashell, { retry: true });
       if (!indexed.ok) throw new Error(indexed.message);
-      const kept = await db.store.getStoredPalette(indexed.stored.brand.id);
+      const kept = await db.stores.palette.getStoredPalette(indexed.stored.brand.id);
       expect(kept?.evidence.source).toBe('rendered');
-      const palette = await new PaletteService(db.store, assets, { budgetMs: 60_000 }).paletteOf(indexed.stored);
+      const palette = await new PaletteService(db.stores.palette, assets, { budgetMs: 60_000 }).paletteOf(indexed.stored);
       expect(palette?.onPairs.length).toBeGreaterThan(0);
       expect(palette?.colors.some((c) => c.usage.elements.length > 0)).toBe(true);
       expect(palette?.themes.light).toBeDefined();

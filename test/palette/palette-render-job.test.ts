@@ -15,6 +15,7 @@ import { WorkerPool } from '../../src/jobs/worker-pool.js';
 import { createWorkerPool } from '../../src/main/serve.js';
 import { PaletteRenderJob } from '../../src/palette/palette-render-job.js';
 import { PaletteRenderScheduler } from '../../src/palette/palette-render-scheduler.js';
+import { paletteSaveHook } from '../../src/palette/store/palette-save-hook.js';
 import { PaletteService } from '../../src/palette/palette-service.js';
 import { silentLogger } from '../../src/platform/logger.js';
 import { SafeFetcher, USER_AGENT } from '../../src/platform/safe-fetcher.js';
@@ -57,7 +58,7 @@ describe('palette background render: when it is queued', () => {
     try {
       expect(stack.services.paletteRenders.enabled).toBe(false);
       const stored = await indexed(stack, FIXTURE_HOSTS.northwind);
-      expect((await stack.services.store.getStoredPalette(stored.brand.id))?.evidence.source).toBe('css');
+      expect((await stack.services.stores.palette.getStoredPalette(stored.brand.id))?.evidence.source).toBe('css');
       expect(await stack.services.queue.depth()).toBe(0);
       const palette = await stack.services.usecases.palettes?.paletteOf(stored);
       expect(palette?.colors.length).toBeGreaterThan(0);
@@ -86,7 +87,7 @@ needsChromium('palette').describe('palette background render in Chromium', () =>
       const { services } = stack;
       expect(services.paletteRenders.enabled).toBe(true);
       const stored = await indexed(stack, FIXTURE_HOSTS.northwind);
-      const before = await services.store.getStoredPalette(stored.brand.id);
+      const before = await services.stores.palette.getStoredPalette(stored.brand.id);
       expect(before?.evidence.source).toBe('css');
       // Built from the CSS evidence first, on the first palette=true lookup over HTTP: no on-pairs (spec 2.8), stored.
       const { key } = await stack.newKey();
@@ -98,7 +99,7 @@ needsChromium('palette').describe('palette background render in Chromium', () =>
       const first = await lookup();
       const cssPalette = first.palette;
       expect(cssPalette?.onPairs).toEqual([]);
-      expect((await services.store.getStoredPalette(stored.brand.id))?.palette).not.toBeNull();
+      expect((await services.stores.palette.getStoredPalette(stored.brand.id))?.palette).not.toBeNull();
 
       // Exactly one job queued, the operator's own, for this brand and this crawl.
       expect(await services.queue.depth()).toBe(1);
@@ -124,7 +125,7 @@ needsChromium('palette').describe('palette background render in Chromium', () =>
       expect(await services.store.getBrand(stored.brand.id)).toEqual(record);
       expect(await services.store.latestBrandWrite()).toBe(writes);
 
-      const after = await services.store.getStoredPalette(stored.brand.id);
+      const after = await services.stores.palette.getStoredPalette(stored.brand.id);
       expect(after?.evidence.source).toBe('rendered');
       expect(after?.observedAt.getTime()).toBeGreaterThan(stored.crawledAt.getTime());
       // The palette built from the CSS evidence was dropped: the next request builds from the rendered evidence.
@@ -139,7 +140,7 @@ needsChromium('palette').describe('palette background render in Chromium', () =>
       expect(palette?.themes.dark?.background).toBe('#0b0b12');
       expect(palette?.colors.some((c) => c.usage.elements.length > 0)).toBe(true);
       expect(palette?.colors.find((c) => c.role === 'primary')?.hex).toBe(cssPalette?.colors.find((c) => c.role === 'primary')?.hex);
-      expect((await services.store.getStoredPalette(stored.brand.id))?.palette).toEqual(palette);
+      expect((await services.stores.palette.getStoredPalette(stored.brand.id))?.palette).toEqual(palette);
     } finally {
       await stack.close();
     }
@@ -168,8 +169,8 @@ needsChromium('palette').describe('palette background render in Chromium', () =>
       await db.store.migrate();
       assets = tempAssets();
       queue = new SqlJobQueue(db.database);
-      saving = new KyselyStore(db.database);
-      saving.saveHooks.push(new PaletteRenderScheduler(queue, silentLogger(), { enabled: true, maxDepth: 100 }));
+      // The evidence's own hook first (as main/product-stores.ts orders them), then the render it queues.
+      saving = new KyselyStore(db.database, { saveHooks: [paletteSaveHook, new PaletteRenderScheduler(queue, silentLogger(), { enabled: true, maxDepth: 100 })] });
       renderer = new BrowserRenderer({ executablePath: chromium ?? '', fetcher: fetcher(), userAgent: USER_AGENT });
     });
 
@@ -193,16 +194,16 @@ needsChromium('palette').describe('palette background render in Chromium', () =>
       clock += 60_000;
       const second = await crawlStatic(FIXTURE_HOSTS.newname);
       expect(second.stored.brand.id).toBe(first.stored.brand.id);
-      const job = new PaletteRenderJob({ store: db.store, renderer: async () => counting(renderer), logger: silentLogger(), enabled: true, timeoutMs: 60_000 });
+      const job = new PaletteRenderJob({ store: db.store, palettes: db.stores.palette, renderer: async () => counting(renderer), logger: silentLogger(), enabled: true, timeoutMs: 60_000 });
       renders = 0;
       expect(await job.run(first.payload)).toBe('stale');
       expect(renders).toBe(0);
-      const kept = await db.store.getStoredPalette(first.stored.brand.id);
+      const kept = await db.stores.palette.getStoredPalette(first.stored.brand.id);
       expect(kept?.evidence.source).toBe('css');
       expect(kept?.observedAt.getTime()).toBe(second.payload.observedAt);
 
       expect(await job.run(second.payload)).toBe('rendered');
-      expect((await db.store.getStoredPalette(first.stored.brand.id))?.evidence.source).toBe('rendered');
+      expect((await db.stores.palette.getStoredPalette(first.stored.brand.id))?.evidence.source).toBe('rendered');
       // Run again (a retried or duplicated job): the evidence is no longer the crawl's CSS evidence.
       renders = 0;
       expect(await job.run(second.payload)).toBe('stale');
@@ -214,7 +215,7 @@ needsChromium('palette').describe('palette background render in Chromium', () =>
       const { stored, payload } = await crawlStatic(FIXTURE_HOSTS.northwind);
       // Chromium through a fetcher without the host map: northwind.test cannot be reached, so the render yields nothing.
       const unreachable = new BrowserRenderer({ executablePath: chromium ?? '', fetcher: new SafeFetcher({}), userAgent: USER_AGENT });
-      const job = new PaletteRenderJob({ store: db.store, renderer: async () => unreachable, logger: silentLogger(), enabled: true, timeoutMs: 20_000 });
+      const job = new PaletteRenderJob({ store: db.store, palettes: db.stores.palette, renderer: async () => unreachable, logger: silentLogger(), enabled: true, timeoutMs: 20_000 });
       const pool = new WorkerPool(queue, { [JOB_NAMES.paletteRender]: async (j: Job) => void (await job.run(j.payload as PaletteRenderPayload)) }, silentLogger(), { concurrency: 1, idleMs: 20, retryBaseMs: 600_000 });
       const row = await db.db.selectFrom('jobs').select('id').where('name', '=', JOB_NAMES.paletteRender).where('key', '=', `${payload.brandId}@${payload.observedAt}`).executeTakeFirstOrThrow();
       const queuedAt = Date.now();
@@ -229,10 +230,10 @@ needsChromium('palette').describe('palette background render in Chromium', () =>
       expect(failed?.lastError).toContain('yielded no samples');
       // Retried later, per the pool's backoff (not at once).
       expect(failed?.runAt.getTime()).toBeGreaterThan(queuedAt + 60_000);
-      const kept = await db.store.getStoredPalette(stored.brand.id);
+      const kept = await db.stores.palette.getStoredPalette(stored.brand.id);
       expect(kept?.evidence.source).toBe('css');
       expect(kept?.observedAt.getTime()).toBe(payload.observedAt);
-      const palette = await new PaletteService(db.store, assets, { budgetMs: 60_000 }).paletteOf(stored);
+      const palette = await new PaletteService(db.stores.palette, assets, { budgetMs: 60_000 }).paletteOf(stored);
       expect(palette?.colors.length).toBeGreaterThan(0);
       expect(palette?.themes.light).toBeDefined();
     });
@@ -241,12 +242,12 @@ needsChromium('palette').describe('palette background render in Chromium', () =>
       clock += 60_000;
       const { stored, payload } = await crawlStatic(FIXTURE_HOSTS.newname);
       renders = 0;
-      const off = new PaletteRenderJob({ store: db.store, renderer: async () => counting(renderer), logger: silentLogger(), enabled: false });
+      const off = new PaletteRenderJob({ store: db.store, palettes: db.stores.palette, renderer: async () => counting(renderer), logger: silentLogger(), enabled: false });
       expect(await off.run(payload)).toBe('off');
-      const none = new PaletteRenderJob({ store: db.store, renderer: async () => undefined, logger: silentLogger(), enabled: true });
+      const none = new PaletteRenderJob({ store: db.store, palettes: db.stores.palette, renderer: async () => undefined, logger: silentLogger(), enabled: true });
       expect(await none.run(payload)).toBe('off');
       expect(renders).toBe(0);
-      expect((await db.store.getStoredPalette(stored.brand.id))?.evidence.source).toBe('css');
+      expect((await db.stores.palette.getStoredPalette(stored.brand.id))?.evidence.source).toBe('css');
     });
   });
 });

@@ -10,6 +10,7 @@ import { PaletteRenderScheduler } from '../../src/palette/palette-render-schedul
 import { silentLogger } from '../../src/platform/logger.js';
 import { KyselyStore } from '../../src/store/kysely/kysely-store.js';
 import type { StoredBrand } from '../../src/store/store.js';
+import type { BrandSaveHook } from '../../src/brands/brand-save-hooks.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
 import { always, needsPostgres, type Gated } from '../helpers/optional.js';
@@ -24,13 +25,15 @@ function schedulerSuite(name: string, open: () => Promise<TempDatabase>, gate: G
     let temp: TempDatabase;
     let store: KyselyStore;
     let queue: SqlJobQueue;
+    /** The store keeps this list by reference (as main/product-stores.ts does): a test may add a hook after it. */
+    let hooks: BrandSaveHook[];
 
     beforeEach(async () => {
       temp = await open();
       await temp.store.migrate();
       queue = new SqlJobQueue(temp.database);
-      store = new KyselyStore(temp.database);
-      store.saveHooks.push(new PaletteRenderScheduler(queue, silentLogger(), { enabled: true, maxDepth: 100 }));
+      hooks = [new PaletteRenderScheduler(queue, silentLogger(), { enabled: true, maxDepth: 100 })];
+      store = new KyselyStore(temp.database, { saveHooks: hooks });
     });
     afterEach(async () => {
       await temp.cleanup();
@@ -48,7 +51,7 @@ function schedulerSuite(name: string, open: () => Promise<TempDatabase>, gate: G
     });
 
     it('a save that rolls back after the hook ran leaves no job (and no brand)', async () => {
-      store.saveHooks.push({ onBrandSaved: () => Promise.reject(new AbortSave()) });
+      hooks.push({ onBrandSaved: () => Promise.reject(new AbortSave()) });
       const brand = stored('rolledback.test');
       await expect(store.saveBrand(brand, [{ kind: 'domain', value: 'rolledback.test' }], { paletteEvidence: CSS })).rejects.toBeInstanceOf(AbortSave);
       expect(await renders()).toEqual([]);

@@ -6,17 +6,21 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/database.js';
 import { openPostgresDatabase, type PostgresDatabaseOptions } from '../../src/db/postgres/open-postgres-database.js';
 import { openSqliteDatabase, type SqliteDatabaseOptions } from '../../src/db/sqlite/open-sqlite-database.js';
-import { KyselyStore } from '../../src/store/kysely/kysely-store.js';
+import type { KyselyStore } from '../../src/store/kysely/kysely-store.js';
+import { openProductStores, type ProductStores } from '../../src/main/product-stores.js';
 import type { Database as Tables } from '../../src/store/kysely/schema.js';
 
 export interface OpenedStore {
   store: KyselyStore;
+  /** Every product's store, as main/ builds them (`store` among them). */
+  stores: ProductStores;
   database: Database;
   db: Kysely<Tables>;
 }
 
 function storeOn(database: Database): OpenedStore {
-  return { store: new KyselyStore(database), database, db: database.tables<Tables>() };
+  const stores = openProductStores(database);
+  return { store: stores.store, stores, database, db: database.tables<Tables>() };
 }
 
 /** Opens (without migrating) a SQLite file; `store.close()` closes the database. */

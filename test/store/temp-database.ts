@@ -13,12 +13,15 @@ import { POSTGRES_URL } from '../helpers/optional.js';
 import type { Database } from '../../src/store/kysely/schema.js';
 import { openPostgresStore, openSqliteStore } from './open-store.js';
 import type { Store } from '../../src/store/store.js';
+import type { ProductStores } from '../../src/main/product-stores.js';
 
 /** Which backend a suite runs on: for the few assertions that read each backend's own catalog (query plans). */
 export type TestDialect = 'sqlite' | 'postgres';
 
 export interface TempDatabase {
   store: Store;
+  /** Every product's store over `database`, as main/ builds them (main/product-stores.ts). */
+  stores: ProductStores;
   /** The kernel's handle the store runs on: give it to the job queue (`new SqlJobQueue(temp.database)`). */
   database: KernelDatabase;
   db: Kysely<Database>;
@@ -39,9 +42,10 @@ export async function tempSqlite(): Promise<TempDatabase & { file: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'brandbase-store-'));
   const file = join(dir, 'nested', 'brandbase.db');
   const peers: Store[] = [];
-  const { store, database, db } = await openSqliteStore({ file });
+  const { store, stores, database, db } = await openSqliteStore({ file });
   return {
     store,
+    stores,
     database,
     db,
     file,
@@ -72,9 +76,10 @@ async function dropSchema(url: string, schema: string): Promise<void> {
 export async function tempPostgres(url: string): Promise<TempDatabase & { schema: string }> {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const peers: Store[] = [];
-  const { store, database, db } = await openPostgresStore({ url, schema });
+  const { store, stores, database, db } = await openPostgresStore({ url, schema });
   return {
     store,
+    stores,
     database,
     db,
     schema,

@@ -6,17 +6,12 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../../domain/accounts.js';
 import type { BrandSavedEvent } from '../../domain/brand-changes.js';
-import type { BrandStatus, BrandWrite, ClaimedBrandEvent, CrawlFailure, IdentifierRef, SaveBrandOptions, Store, StoredBrand, StoredPalette } from '../store.js';
+import type { BrandStatus, BrandWrite, ClaimedBrandEvent, CrawlFailure, IdentifierRef, SaveBrandOptions, Store, StoredBrand } from '../store.js';
 import type { ReferenceData } from '../../refdata/reference-data.js';
 import * as events from './brand-event-log.js';
 import { decideBrandSave, markKeysToCompare } from '../../brands/brand-save-decision.js';
 import * as writes from './brand-write-log.js';
 import * as crawlFailures from './crawl-failure-memory.js';
-import * as palettes from './palette-rows.js';
-import * as contexts from './context-rows.js';
-import * as logoEvidence from './logo-evidence-rows.js';
-import type { ContextEvidence, ContextProfile } from '../../domain/brand-context.js';
-import type { StoredContext } from '../store.js';
 import * as refresh from './refresh-rows.js';
 import * as payments from './payment-rows.js';
 import * as access from './access-rows.js';
@@ -39,10 +34,9 @@ import type { SearchCandidateQuery, SearchNameRow } from '../store.js';
 import * as webhookAdmin from './webhook-admin-rows.js';
 import type { ClaimedWebhookDelivery, DisabledWebhook, WebhookAttemptRecord, WebhookFanOut } from '../store.js';
 import type { LedgerTransfer, PaymentClaim, PaymentQuery, PaymentRecord, PaymentTotal, StoredPaymentClaim } from '../../domain/payments.js';
-import type { Palette, PaletteEvidence } from '../../domain/palette.js';
 import { assertSafeInteger, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { Database as Db } from '../../db/database.js';
-import { migrateToLatest } from '../../db/migrations.js';
+import { migrateToLatest, type ProductMigrations } from '../../db/migrations.js';
 import { MIGRATIONS } from './migrations.js';
 import { KyselyReferenceData } from './reference-data-tables.js';
 import {
@@ -60,14 +54,7 @@ import {
 } from './row-mapping.js';
 import type { Database, OrganizationsTable } from './schema.js';
 import type { DialectQuirks } from '../../db/dialect-quirks.js';
-
-/**
- * brands/brand-save-hooks.ts's `BrandSaveHook`, restated structurally: store/ may not import brands/ (a folder cycle)
- * while the brands' storage still lives here; main/ registers the hooks.
- */
-interface SaveHook {
-  onBrandSaved(trx: Kysely<unknown>, save: { previous: StoredBrand | null; next: StoredBrand; identifiers: IdentifierRef[]; options: SaveBrandOptions; at: Date }): Promise<void>;
-}
+import type { BrandSaveHook } from '../../brands/brand-save-hooks.js';
 
 /** An aggregate as drivers return it: number (SQLite), text (PostgreSQL numeric) or bigint. */
 type Aggregate = number | string | bigint | null;
@@ -106,14 +93,26 @@ function organizationPatchToRow(patch: OrganizationPatch): Partial<Organizations
   return row;
 }
 
+export interface KyselyStoreOptions {
+  /** Kept by reference: main/ may register a hook that needs services built later (product-stores.ts). */
+  saveHooks?: readonly BrandSaveHook[];
+  migrations?: readonly ProductMigrations[];
+}
+
 export class KyselyStore implements Store {
   private readonly db: Kysely<Database>;
   private readonly quirks: DialectQuirks;
   readonly #refdata: KyselyReferenceData;
-  /** Run inside every saveBrand transaction, in order, after the store's own rows (brands/brand-save-hooks.ts); main/ registers them. */
-  readonly saveHooks: SaveHook[] = [];
+  private readonly saveHooks: readonly BrandSaveHook[];
+  private readonly migrations: readonly ProductMigrations[];
 
-  constructor(private readonly database: Db) {
+  /**
+   * `saveHooks` run in every brand save's transaction, in order; `migrations` are what `migrate()` runs (main/'s
+   * product list; the store's own migrations alone when absent).
+   */
+  constructor(private readonly database: Db, options: KyselyStoreOptions = {}) {
+    this.saveHooks = options.saveHooks ?? [];
+    this.migrations = options.migrations ?? [MIGRATIONS];
     this.db = database.tables<Database>();
     this.quirks = database.quirks;
     this.#refdata = new KyselyReferenceData(this.db, this.quirks);
@@ -194,7 +193,8 @@ export class KyselyStore implements Store {
     const refs = uniqueIdentifiers(identifiers);
     return this.quirks.writeTransaction(this.db, async (trx) => {
       const previous = await events.previousBrandForSave(trx, this.quirks, row.id);
-      const replaced = this.saveHooks.length === 0 ? undefined : await trx.selectFrom('brands').selectAll().where('id', '=', row.id).executeTakeFirst();
+      const previousRow = previous === null ? undefined : await trx.selectFrom('brands').selectAll().where('id', '=', row.id).executeTakeFirst();
+      const previousStored = previousRow === undefined ? null : rowToBrand(previousRow);
       await trx
         .insertInto('brands')
         .values(row)
@@ -218,16 +218,10 @@ export class KyselyStore implements Store {
           .onConflict((oc) => oc.columns(['kind', 'value']).doUpdateSet((eb) => ({ brand_id: eb.ref('excluded.brand_id') })))
           .execute();
       }
-      // The search-by-name index moves with the record, in the same transaction (ADR 0033).
-      await search.indexBrandForSearch(trx, stored.brand, stored.status);
-      // The crawl's palette evidence commits with its record: no reader sees the new record with the old evidence.
-      if (options.paletteEvidence) await palettes.savePaletteEvidence(trx, row.id, options.paletteEvidence, stored.crawledAt);
-      // The context evidence likewise (ADR 0035).
-      if (options.contextEvidence) await contexts.saveContextEvidence(trx, row.id, options.contextEvidence, stored.crawledAt);
-      // And how its logos were chosen (ADR 0044).
-      if (options.logoEvidence) await logoEvidence.saveLogoEvidence(trx, row.id, options.logoEvidence, stored.crawledAt);
-      // The products subscribed to saves (brands/brand-save-hooks.ts), before the write log's lock is taken.
-      const save = { previous: replaced === undefined ? null : rowToBrand(replaced), next: stored, identifiers: refs, options, at: event.occurredAt };
+      // The products kept in step with the record (palette, context and logo evidence, the search index, the palette
+      // render job) write in this transaction, through the hooks main/ registered (brands/brand-save-hooks.ts), before
+      // the write log's lock is taken.
+      const save = { previous: previousStored, next: stored, identifiers: refs, options, at: event.occurredAt };
       for (const hook of this.saveHooks) await hook.onBrandSaved(trx as Kysely<unknown>, save);
       // Caches key brands by domain too: a domain moved here from another brand must be dropped from them.
       const domains = [...new Set([row.domain, ...refs.filter((ref) => ref.kind === 'domain').map((ref) => ref.value)])];
@@ -244,7 +238,7 @@ export class KyselyStore implements Store {
     return this.quirks.writeTransaction(this.db, async (trx) => {
       const result = await trx.updateTable('brands').set({ status, updated_at: toMillis(at) }).where('id', '=', id).executeTakeFirst();
       if (result.numUpdatedRows === 0n) return false;
-      await search.reindexBrandStatus(trx, id, status);
+      for (const hook of this.saveHooks) await hook.onBrandStatus?.(trx as Kysely<unknown>, id, status);
       await writes.appendBrandWrite(trx, this.quirks, id, [], Date.now());
       return true;
     });
@@ -484,39 +478,6 @@ export class KyselyStore implements Store {
   recordRefreshRun: Store['recordRefreshRun'] = (name, run) => refresh.recordRefreshRun(this.db, name, run);
   refreshState: Store['refreshState'] = (name) => refresh.readRefreshState(this.db, name);
 
-  getLogoEvidence: Store['getLogoEvidence'] = (brandId) => logoEvidence.getLogoEvidence(this.db, brandId);
-
-  // ---- contexts (context-rows.ts) ----
-
-  saveContextEvidence(brandId: string, evidence: ContextEvidence, observedAt: Date): Promise<void> {
-    return contexts.saveContextEvidence(this.db, brandId, evidence, observedAt);
-  }
-
-  getStoredContext(brandId: string): Promise<StoredContext | null> {
-    return contexts.getStoredContext(this.db, brandId);
-  }
-
-  saveContextProfile(brandId: string, profile: ContextProfile, observedAt: Date, builtAt: Date): Promise<boolean> {
-    return contexts.saveContextProfile(this.db, brandId, profile, observedAt, builtAt);
-  }
-
-  // ---- palettes (palette-rows.ts) ----
-
-  savePaletteEvidence(brandId: string, evidence: PaletteEvidence, observedAt: Date): Promise<void> {
-    return palettes.savePaletteEvidence(this.db, brandId, evidence, observedAt);
-  }
-
-  getStoredPalette(brandId: string): Promise<StoredPalette | null> {
-    return palettes.getStoredPalette(this.db, brandId);
-  }
-
-  savePalette(brandId: string, palette: Palette, observedAt: Date, builtAt: Date): Promise<boolean> {
-    return palettes.savePalette(this.db, brandId, palette, observedAt, builtAt);
-  }
-
-  replacePaletteEvidence(brandId: string, evidence: PaletteEvidence, replacing: Date, observedAt: Date): Promise<boolean> {
-    return palettes.replacePaletteEvidence(this.db, brandId, evidence, replacing, observedAt);
-  }
 
   // ---- brand write log (brand-write-log.ts) ----
 
@@ -675,9 +636,9 @@ export class KyselyStore implements Store {
 
   // ---- lifecycle ----
 
-  /** The store's own migrations alone (main/ gives the runner its list itself; tests migrate a store through this). */
+  /** The migrations the store was given (main/'s product list; tests migrate a store through this). */
   async migrate(): Promise<void> {
-    await migrateToLatest(this.database, [MIGRATIONS]);
+    await migrateToLatest(this.database, this.migrations);
   }
 
   async ping(): Promise<void> {

@@ -15,9 +15,7 @@ import { paymentsMigration } from './payment-migration.js';
 import { standingAccessMigration } from './access-migration.js';
 import { referenceDataMigration } from './reference-data-migration.js';
 import { clientIdsAndSearchMigration } from './search-migration.js';
-import { brandContextMigration } from './context-migration.js';
 import { dashboardAccountMigration } from './dashboard-account-migration.js';
-import { logoEvidenceMigration } from './logo-evidence-migration.js';
 import { creditLeaseMigration } from './credit-lease-migration.js';
 import { creditGrantSeqMigration } from './credit-grant-seq-migration.js';
 
@@ -251,20 +249,6 @@ const brandWrites: Migration = {
   },
 };
 
-/** The palette evidence kept with a brand's latest crawl and the palette built from it lazily (ADR 0023). */
-const brandPalettes: Migration = {
-  async up(db: Kysely<unknown>): Promise<void> {
-    await db.schema
-      .createTable('brand_palettes')
-      .addColumn('brand_id', 'text', (c) => c.primaryKey().references('brands.id').onDelete('cascade'))
-      .addColumn('evidence', 'text', (c) => c.notNull())
-      .addColumn('observed_at', 'bigint', (c) => c.notNull())
-      .addColumn('palette', 'text')
-      .addColumn('built_at', 'bigint')
-      .execute();
-  },
-};
-
 /** Every migration of the store, by its name (kept forever: databases record the names they ran). */
 export const MIGRATIONS: ProductMigrations = {
   '0001_initial': initial,
@@ -275,16 +259,13 @@ export const MIGRATIONS: ProductMigrations = {
   '0006_crawl_failures': crawlFailures,
   '0007_brand_writes': brandWrites,
   '0008_reference_data': referenceDataMigration,
-  '0009_brand_palettes': brandPalettes,
   '0010_payments': paymentsMigration,
   '0012_standing_access': standingAccessMigration,
   '0013_webhooks': webhooksMigration,
   '0014_refresh': refreshMigration,
   '0015_webhook_delivery': webhookDeliveryMigration,
   '0017_client_ids_and_search': clientIdsAndSearchMigration,
-  '0019_brand_context': brandContextMigration,
   '0020_credit_leases': creditLeaseMigration,
   '0021_dashboard_accounts': dashboardAccountMigration,
-  '0022_logo_evidence': logoEvidenceMigration,
   '0023_credit_grant_seq': creditGrantSeqMigration,
 };

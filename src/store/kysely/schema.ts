@@ -14,9 +14,7 @@ import type { BrandStatus, IdentifierKind } from '../store.js';
 import type { JobsTable } from '../../jobs/sql/jobs-table.js';
 import type { ReferenceDataTables } from './reference-schema.js';
 import type { ClientIdSearchTables } from './search-schema.js';
-import type { BrandContextTables } from './context-schema.js';
 import type { DashboardAccountTables } from './dashboard-account-schema.js';
-import type { LogoEvidenceTables } from './logo-evidence-schema.js';
 import type { CreditLeaseTables } from './credit-lease-schema.js';
 
 import type { Millis } from '../../db/column-codec.js';
@@ -155,18 +153,6 @@ export interface BrandWritesTable {
 }
 
 /** Reference-data tables (0008) are declared in reference-schema.ts. */
-/** 0009: the palette evidence of a brand's latest crawl and the palette built from it (ADR 0023). */
-export interface BrandPalettesTable {
-  brand_id: string;
-  /** PaletteEvidence as JSON text. */
-  evidence: string;
-  /** When the evidence was observed: the crawl, or the background render that replaced its CSS evidence (ADR 0023). */
-  observed_at: Millis;
-  /** Palette as JSON text, null until the first palette request builds it. */
-  palette: string | null;
-  built_at: Millis | null;
-}
-
 /** 0010: pay-per-request payments (ADR 0028). Amounts are integer base units of the asset. */
 export interface PaymentClaimsTable {
   key: string;
@@ -218,7 +204,7 @@ export interface LedgerAuthorizationsTable {
   used_at: Millis;
 }
 
-export interface Database extends ReferenceDataTables, ClientIdSearchTables, BrandContextTables, LogoEvidenceTables, CreditLeaseTables, DashboardAccountTables {
+export interface Database extends ReferenceDataTables, ClientIdSearchTables, CreditLeaseTables, DashboardAccountTables {
   brands: BrandsTable;
   brand_identifiers: BrandIdentifiersTable;
   organizations: OrganizationsTable;
@@ -232,7 +218,6 @@ export interface Database extends ReferenceDataTables, ClientIdSearchTables, Bra
   event_deliveries: EventDeliveriesTable;
   crawl_failures: CrawlFailuresTable;
   brand_writes: BrandWritesTable;
-  brand_palettes: BrandPalettesTable;
   payment_claims: PaymentClaimsTable;
   payments: PaymentsTable;
   ledger_accounts: LedgerAccountsTable;

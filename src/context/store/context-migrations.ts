@@ -2,9 +2,10 @@
  * 0019: the context evidence kept with a brand's latest crawl and the profile built from it lazily (issue 21,
  * ADR 0035), one row per brand, like `brand_palettes` (0009).
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { MigrationPart, ProductMigrations } from '../../db/migrations.js';
 
-export const brandContextMigration: Migration = {
+const brandContextMigration: MigrationPart = {
   async up(db: Kysely<unknown>): Promise<void> {
     await db.schema
       .createTable('brand_contexts')
@@ -15,4 +16,9 @@ export const brandContextMigration: Migration = {
       .addColumn('built_at', 'bigint')
       .execute();
   },
+};
+
+/** The context's migrations (issue 30): the same names and bodies as when they shipped, append-only. */
+export const contextMigrations: ProductMigrations = {
+  '0019_brand_context': brandContextMigration,
 };

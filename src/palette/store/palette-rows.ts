@@ -1,11 +1,11 @@
-/** Palette evidence and built palettes for KyselyStore (both dialects; migration 0009, ADR 0023). */
+/** Palette evidence and built palettes for KyselyPaletteStore (both dialects; migration 0009, ADR 0023). */
 import type { Kysely } from 'kysely';
 import type { Palette, PaletteEvidence } from '../../domain/palette.js';
-import type { StoredPalette } from '../store.js';
+import type { StoredPalette } from '../palette-store.js';
 import { fromMillis, toMillis } from '../../db/column-codec.js';
-import type { Database } from './schema.js';
+import type { PaletteTables } from './palette-tables.js';
 
-export async function savePaletteEvidence(db: Kysely<Database>, brandId: string, evidence: PaletteEvidence, observedAt: Date): Promise<void> {
+export async function savePaletteEvidence(db: Kysely<PaletteTables>, brandId: string, evidence: PaletteEvidence, observedAt: Date): Promise<void> {
   const values = { brand_id: brandId, evidence: JSON.stringify(evidence), observed_at: toMillis(observedAt), palette: null, built_at: null };
   await db
     .insertInto('brand_palettes')
@@ -14,7 +14,7 @@ export async function savePaletteEvidence(db: Kysely<Database>, brandId: string,
     .execute();
 }
 
-export async function getStoredPalette(db: Kysely<Database>, brandId: string): Promise<StoredPalette | null> {
+export async function getStoredPalette(db: Kysely<PaletteTables>, brandId: string): Promise<StoredPalette | null> {
   const row = await db.selectFrom('brand_palettes').selectAll().where('brand_id', '=', brandId).executeTakeFirst();
   if (!row) return null;
   return {
@@ -26,7 +26,7 @@ export async function getStoredPalette(db: Kysely<Database>, brandId: string): P
   };
 }
 
-export async function savePalette(db: Kysely<Database>, brandId: string, palette: Palette, observedAt: Date, builtAt: Date): Promise<boolean> {
+export async function savePalette(db: Kysely<PaletteTables>, brandId: string, palette: Palette, observedAt: Date, builtAt: Date): Promise<boolean> {
   const result = await db
     .updateTable('brand_palettes')
     .set({ palette: JSON.stringify(palette), built_at: toMillis(builtAt) })
@@ -36,7 +36,7 @@ export async function savePalette(db: Kysely<Database>, brandId: string, palette
   return Number(result.numUpdatedRows) > 0;
 }
 
-export async function replacePaletteEvidence(db: Kysely<Database>, brandId: string, evidence: PaletteEvidence, replacing: Date, observedAt: Date): Promise<boolean> {
+export async function replacePaletteEvidence(db: Kysely<PaletteTables>, brandId: string, evidence: PaletteEvidence, replacing: Date, observedAt: Date): Promise<boolean> {
   // One conditional statement: a re-crawl's savePaletteEvidence either lands before it (nothing matches) or after.
   const result = await db
     .updateTable('brand_palettes')

@@ -1,7 +1,5 @@
-/** 0019 table (context-migration.ts). Imports nothing from schema.ts (which extends it). */
-
-/** Epoch milliseconds (as schema.ts's `Millis`). */
-type Millis = number;
+/** The context's table (context-migrations.ts; issue 30). */
+import type { Millis } from '../../db/column-codec.js';
 
 /** 0019: the context evidence of a brand's latest crawl and the profile built from it (ADR 0035). */
 export interface BrandContextsTable {

@@ -1,11 +1,11 @@
-/** Context evidence and built context profiles for KyselyStore (both dialects; migration 0019, ADR 0035). */
+/** Context evidence and built context profiles for KyselyContextStore (both dialects; migration 0019, ADR 0035). */
 import type { Kysely } from 'kysely';
 import type { ContextEvidence, ContextProfile } from '../../domain/brand-context.js';
-import type { StoredContext } from '../store.js';
+import type { StoredContext } from '../context-store.js';
 import { fromMillis, toMillis } from '../../db/column-codec.js';
-import type { Database } from './schema.js';
+import type { BrandContextTables } from './context-tables.js';
 
-export async function saveContextEvidence(db: Kysely<Database>, brandId: string, evidence: ContextEvidence, observedAt: Date): Promise<void> {
+export async function saveContextEvidence(db: Kysely<BrandContextTables>, brandId: string, evidence: ContextEvidence, observedAt: Date): Promise<void> {
   const values = { brand_id: brandId, evidence: JSON.stringify(evidence), observed_at: toMillis(observedAt), profile: null, built_at: null };
   await db
     .insertInto('brand_contexts')
@@ -14,7 +14,7 @@ export async function saveContextEvidence(db: Kysely<Database>, brandId: string,
     .execute();
 }
 
-export async function getStoredContext(db: Kysely<Database>, brandId: string): Promise<StoredContext | null> {
+export async function getStoredContext(db: Kysely<BrandContextTables>, brandId: string): Promise<StoredContext | null> {
   const row = await db.selectFrom('brand_contexts').selectAll().where('brand_id', '=', brandId).executeTakeFirst();
   if (!row) return null;
   return {
@@ -26,7 +26,7 @@ export async function getStoredContext(db: Kysely<Database>, brandId: string): P
   };
 }
 
-export async function saveContextProfile(db: Kysely<Database>, brandId: string, profile: ContextProfile, observedAt: Date, builtAt: Date): Promise<boolean> {
+export async function saveContextProfile(db: Kysely<BrandContextTables>, brandId: string, profile: ContextProfile, observedAt: Date, builtAt: Date): Promise<boolean> {
   // Conditional on the evidence it was built from: a re-crawl's evidence, saved meanwhile, is never paired with it.
   const result = await db
     .updateTable('brand_contexts')

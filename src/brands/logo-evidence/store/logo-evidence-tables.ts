@@ -1,4 +1,4 @@
-/** 0022 table (logo-evidence-migration.ts). Imports nothing from schema.ts (which extends it). */
+/** The logo evidence's table (logo-evidence-migrations.ts; issue 30). */
 
 /** 0022: the logo decision of a brand's latest crawl (ADR 0044). */
 export interface BrandLogoEvidenceTable {
