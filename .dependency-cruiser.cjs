@@ -42,9 +42,9 @@ module.exports = {
     },
     {
       name: 'features-use-ports-only',
-      comment: 'Features use domain/, platform/, other features and the port files; never a concrete backend or http/cli/main.',
+      comment: 'Features use domain/, platform/, other features and the port files; never a concrete backend or http/cli/main. A product\'s own storage (src/<x>/store/) is its backend: it uses the database kernel (src/db/).',
       severity: 'error',
-      from: { path: FEATURES },
+      from: { path: FEATURES, pathNot: '^src/[^/]+/store/' },
       to: {
         path: '^src/',
         pathNot: [
@@ -54,6 +54,13 @@ module.exports = {
           '^src/jobs/queue\\.ts$',
         ],
       },
+    },
+    {
+      name: 'product-storage-is-private',
+      comment: "A product's storage (src/<x>/store/, issue 30) is imported only by the product itself and main/ (and by the store/kysely facade until it is gone).",
+      severity: 'error',
+      from: { path: '^src/([^/]+)/', pathNot: '^src/(main|store/kysely)/' },
+      to: { path: '^src/[^/]+/store/', pathNot: '^src/$1/store/' },
     },
     {
       name: 'features-no-backend-packages',

@@ -31,6 +31,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import type { BillingStore } from '../src/billing/billing-store.js';
 import { openPostgresStore, openSqliteStore } from '../test/store/open-store.js';
 import { ChargeRule } from '../src/usecases/charge-rule.js';
 
@@ -86,9 +87,9 @@ function samplePayload(domain: string): string {
   return JSON.stringify(payload);
 }
 
-async function setUp(store: Store, box: ReturnType<typeof sealedBox>, receiverPort: number): Promise<{ sender: WebhookSender; domain: string }> {
+async function setUp(store: Store, accounts: BillingStore, box: ReturnType<typeof sealedBox>, receiverPort: number): Promise<{ sender: WebhookSender; domain: string }> {
   const orgId = newId('org');
-  await store.createOrganization({ id: orgId, name: 'Bench', plan: 'paid', quota: 100_000_000, createdAt: new Date() });
+  await accounts.createOrganization({ id: orgId, name: 'Bench', plan: 'paid', quota: 100_000_000, createdAt: new Date() });
   const domain = `bench-${randomBytes(4).toString('hex')}.com`;
   const now = new Date();
   await store.insertWebhook({
@@ -98,10 +99,10 @@ async function setUp(store: Store, box: ReturnType<typeof sealedBox>, receiverPo
   });
   const webhooks = await store.listWebhooks(orgId, null, 1);
   await store.addWebhookSubscriptions(orgId, webhooks[0]?.id ?? '', [domain], now);
-  const meter = new UsageMeter(store);
-  const billing = new Billing({ store, meter, mailer: null, logger: silentLogger(), defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
+  const meter = new UsageMeter(accounts);
+  const billing = new Billing({ store: accounts, meter, mailer: null, logger: silentLogger(), defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
   const poster = new WebhookPoster({ hostMap: { [HOOK_HOST]: `127.0.0.1:${receiverPort}` } });
-  const payer = new DeliveryBilling({ accounts: store, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(null) });
+  const payer = new DeliveryBilling({ accounts, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(null) });
   const sender = new WebhookSender({ store, box, poster, payer, notices: null, logger: silentLogger() }, { leaseMs: 60_000 });
   return { sender, domain };
 }
@@ -143,14 +144,15 @@ async function baselineRound(receiverPort: number, payload: string, count: numbe
 
 interface BenchStore {
   store: Store;
+  billing: BillingStore;
   close(): Promise<void>;
 }
 
 async function sqliteStore(): Promise<BenchStore> {
   const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-bench-webhooks-'));
-  const { store } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
+  const { store, stores } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
   await store.migrate();
-  return { store, close: async () => { await store.close(); await rm(dir, { recursive: true, force: true }); } };
+  return { store, billing: stores.billing, close: async () => { await store.close(); await rm(dir, { recursive: true, force: true }); } };
 }
 
 /** A fresh schema on `url`, dropped afterwards; null when no server answers. */
@@ -163,10 +165,11 @@ async function postgresStore(url: string): Promise<BenchStore | null> {
     return null;
   }
   await admin.query(`create schema "${schema}"`);
-  const { store } = await openPostgresStore({ url, schema });
+  const { store, stores } = await openPostgresStore({ url, schema });
   await store.migrate();
   return {
     store,
+    billing: stores.billing,
     close: async () => {
       await store.close();
       await admin.query(`drop schema if exists "${schema}" cascade`);
@@ -179,8 +182,8 @@ async function benchOn(database: BenchStore, options: Required<WebhookDeliveryBe
   const receiver = await startReceiver();
   const box = sealedBox(randomBytes(32));
   try {
-    const { store } = database;
-    const { sender, domain } = await setUp(store, box, receiver.port);
+    const { store, billing } = database;
+    const { sender, domain } = await setUp(store, billing, box, receiver.port);
     const payload = samplePayload(domain);
     // Warm-up of both paths (JIT, connections, the store's statements).
     await outboxRound(store, sender, domain, payload, 50);

@@ -8,7 +8,8 @@ import { SignJWT, jwtVerify } from 'jose';
 import type { DashboardSessionRecord, DashboardUser, MemberRole, Membership } from '../domain/dashboard-accounts.js';
 import type { Mailer } from '../billing/mailer.js';
 import type { Logger } from '../platform/logger.js';
-import type { AccountStore, DashboardAccountStore } from '../store/store.js';
+import type { AccountStore } from '../billing/billing-store.js';
+import type { DashboardAccountStore } from '../store/store.js';
 import { sameMac, type DashboardKeys } from './dashboard-secrets.js';
 import {
   MAX_FAILED_CODES,

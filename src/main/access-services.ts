@@ -6,6 +6,7 @@ import { AccessSales } from '../payments/access-sales.js';
 import { EmbeddedCardProcessor } from '../payments/embedded-card-processor.js';
 import type { Logger } from '../platform/logger.js';
 import { keyFromDataDir, keyFromSecret } from '../platform/sealed-box.js';
+import type { AccountStore } from '../billing/billing-store.js';
 import type { Store } from '../store/store.js';
 
 /**
@@ -14,7 +15,7 @@ import type { Store } from '../store/store.js';
  * on the first purchase; a purchase's new credits make the usage meter reload that organization. Cards are
  * charged by Stripe when BRANDBASE_MPP_STRIPE_SECRET_KEY is set, by the embedded card processor otherwise.
  */
-export function accessSalesFor(config: Readonly<Config>, store: Store, logger: Logger, meter: UsageMeter): AccessSales | null {
+export function accessSalesFor(config: Readonly<Config>, store: Store & Pick<AccountStore, 'getOrganization'>, logger: Logger, meter: UsageMeter): AccessSales | null {
   const p = config.payments;
   if (!p.enabled) return null;
   let key: Buffer | null = null;

@@ -17,6 +17,7 @@ import { PaymentAdmin, type PaymentAdminStore } from '../payments/payment-admin.
 import type { ReferenceData } from '../refdata/reference-data.js';
 import type { WebhookManagement } from '../webhooks/management/webhook-management.js';
 import type { Backends } from './open-backends.js';
+import { joinStores } from './product-stores.js';
 import { refreshSettingsFor } from './refresh-settings.js';
 
 export interface AdminServices {
@@ -42,18 +43,20 @@ export function paymentAdminFor(config: Readonly<Config>, store: PaymentAdminSto
 }
 
 export function adminServicesFor(config: Readonly<Config>, backends: Backends): AdminServices {
-  const { store, queue } = backends;
+  const { store, stores, queue } = backends;
+  // The store with billing's members, for consumers that still take both as one object.
+  const storeWithBilling = joinStores(store, stores.billing);
   return {
-    accounts: new Accounts(store, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota }),
-    billing: new BillingAdmin(store, billingDefaults(config)),
-    clientIds: new ClientIds(store),
+    accounts: new Accounts(stores.billing, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota }),
+    billing: new BillingAdmin(stores.billing, billingDefaults(config)),
+    clientIds: new ClientIds(storeWithBilling),
     brands: new BrandAdmin(store),
-    payments: paymentAdminFor(config, store),
+    payments: paymentAdminFor(config, storeWithBilling),
     referenceData: store,
     refresh: new RefreshScheduler({ store, queue, logger: silentLogger() }, refreshSettingsFor(config)),
     async dashboard() {
       const [{ DashboardAccounts }, { lazyDashboardKeys }] = await Promise.all([import('../dashboard-accounts/dashboard-accounts.js'), import('../dashboard-accounts/dashboard-secrets.js')]);
-      return new DashboardAccounts({ store, keys: lazyDashboardKeys(store, config.sessionSecret), mailer: null, logger: silentLogger(), publicUrl: config.publicUrl });
+      return new DashboardAccounts({ store: storeWithBilling, keys: lazyDashboardKeys(store, config.sessionSecret), mailer: null, logger: silentLogger(), publicUrl: config.publicUrl });
     },
     async webhooks() {
       const [{ lazySealedBox, webhookManagementFor }, { CrawlScheduler }] = await Promise.all([import('./webhook-services.js'), import('../brands/crawl-scheduler.js')]);

@@ -9,6 +9,7 @@ import { ClientIds } from '../billing/client-ids.js';
 import { AssetUrls } from '../assets/asset-urls.js';
 import type { Logger } from '../platform/logger.js';
 import { BrandSearch } from '../search/brand-search.js';
+import type { AccountStore } from '../billing/billing-store.js';
 import type { Store } from '../store/store.js';
 
 export interface ClientIdServices {
@@ -18,7 +19,7 @@ export interface ClientIdServices {
   brandSearch: BrandSearch;
 }
 
-export function clientIdServicesFor(config: Readonly<Config>, store: Store, logger: Logger, clock: () => number = Date.now): ClientIdServices {
+export function clientIdServicesFor(config: Readonly<Config>, store: Store & Pick<AccountStore, 'getOrganization'>, logger: Logger, clock: () => number = Date.now): ClientIdServices {
   const c = config.clientIds;
   const clientIdUsage = new ClientIdUsage(store, () => new Date(clock()), { onFlushError: (err) => logger.error({ err }, 'client ID usage flush failed; retrying') });
   const policy = (p: typeof c.search) => ({ perClientId: p.perClientId, perIp: p.perIp, allowance: { free: p.allowanceFree, paid: p.allowancePaid } });

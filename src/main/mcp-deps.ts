@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { McpDeps } from '../mcp/mcp-tools.js';
 import { McpTokenAuthenticator } from '../billing/mcp-token-authenticator.js';
 import type { Services } from './services.js';
+import { joinStores } from './product-stores.js';
 
 function packageVersion(): string {
   try {
@@ -25,7 +26,7 @@ export function mcpDepsFor(services: Services): McpDeps {
       clientIdOf: async (orgId) => (await store.listClientIds(orgId)).find((c) => c.revokedAt === null && !c.requireReferrer)?.id,
       logoBaseUrl: config.cdn.baseUrl,
     },
-    tokens: new McpTokenAuthenticator(store),
+    tokens: new McpTokenAuthenticator(joinStores(store, services.stores.billing)),
     version: packageVersion(),
   };
 }

@@ -26,6 +26,7 @@ import type { AssetStore, VariantStore } from '../assets/asset-store.js';
 import type { Logger } from '../platform/logger.js';
 import { SafeFetcher } from '../platform/safe-fetcher.js';
 import type { Store } from '../store/store.js';
+import { joinStores, type ProductStores } from './product-stores.js';
 import { X402Payments } from '../payments/x402-payments.js';
 import { MppPayments } from '../payments/mpp-payments.js';
 import { randomBytes } from 'node:crypto';
@@ -58,6 +59,8 @@ export interface Services extends ClientIdServices {
   config: Readonly<Config>;
   logger: Logger;
   store: Store;
+  /** The storage of the products moved out of `store` (product-stores.ts). */
+  stores: ProductStores;
   /** Where the store is and whether this start created it (open-backends.ts): commands say so. */
   backends: Pick<Backends, 'location' | 'created'>;
   queue: JobQueue;
@@ -131,7 +134,9 @@ function mppFor(config: Readonly<Config>, store: Store, logger: Logger): MppPaym
 
 /** Builds every service from Config. The only place that chooses backends (SQLite file or PostgreSQL). */
 export async function createServices(config: Readonly<Config>, logger: Logger): Promise<Services> {
-  const { store, queue, location, created, close: closeBackends } = await openBackends(config);
+  const { store, stores, queue, location, created, close: closeBackends } = await openBackends(config);
+  // The store with billing's members, for consumers that still take both as one object.
+  const storeWithBilling = joinStores(store, stores.billing);
   const assetsDir = path.join(config.dataDir, 'assets');
   // The local folder or the configured bucket (ADR 0038); crawl workers open the same backend from config.
   const assets = openAssetStore(config, assetsDir);
@@ -164,22 +169,22 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     analysisCacheRows: config.refresh.analysisCacheRows,
     onCrawled: crawlObserver(metrics),
   });
-  const meter = new UsageMeter(store, () => new Date(), {
+  const meter = new UsageMeter(stores.billing, () => new Date(), {
     onFlushError: (err) => logger.error({ err }, 'usage ledger flush failed; retrying'),
     onLeaseError: (err) => logger.warn({ err }, 'credit lease could not be renewed or given back; it expires on its own'),
     leases: config.creditLeases,
   });
   const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : null;
-  const billing = new Billing({ store, meter, mailer, logger, defaults: billingDefaults(config), metrics });
+  const billing = new Billing({ store: stores.billing, meter, mailer, logger, defaults: billingDefaults(config), metrics });
   const scheduler = new CrawlScheduler(queue, config.queueMaxDepth, () => listeners.forEach((wake) => wake()), config.queueMaxPerOrg);
   const popularity = new PopularityCounter(store, { flushMs: config.refresh.popularityFlushMs, onFlushError: (err) => logger.warn({ err }, 'brand popularity flush failed; retrying') });
   const lookup = new BrandLookup(store, cache, indexer, resolver, popularity);
   const refresh = new RefreshScheduler({ store, queue, logger, notify: () => listeners.forEach((wake) => wake()) }, refreshSettingsFor(config));
   const batch = new BatchLookup(lookup, scheduler);
   const sealedBox = lazySealedBox(config, logger);
-  const webhookDelivery = webhookDeliveryFor(config, { store, billing, box: sealedBox, mailer, logger });
+  const webhookDelivery = webhookDeliveryFor(config, { store: storeWithBilling, billing, box: sealedBox, mailer, logger });
   // Client IDs, their gate and search by name (issue 20, ADR 0033).
-  const clientIdParts = clientIdServicesFor(config, store, logger);
+  const clientIdParts = clientIdServicesFor(config, storeWithBilling, logger);
   const usecases: UseCaseDeps = {
     lookup,
     batch,
@@ -198,13 +203,14 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     config,
     logger,
     store,
+    stores,
     backends: { location, created },
     queue,
     assets,
     fetcher,
-    accounts: new Accounts(store, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota }),
-    authenticator: new Authenticator(store, config.keyCacheMs, Date.now, config.keyCacheMb * 1024 * 1024),
-    dashboardAccounts: new DashboardAccounts({ store, keys: lazyDashboardKeys(store, config.sessionSecret), mailer, logger, publicUrl: config.publicUrl }),
+    accounts: new Accounts(stores.billing, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota }),
+    authenticator: new Authenticator(stores.billing, config.keyCacheMs, Date.now, config.keyCacheMb * 1024 * 1024),
+    dashboardAccounts: new DashboardAccounts({ store: storeWithBilling, keys: lazyDashboardKeys(store, config.sessionSecret), mailer, logger, publicUrl: config.publicUrl }),
     meter,
     billing,
     cache,
@@ -219,8 +225,8 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     usecases,
     payments: paymentsFor(config, store, logger),
     mpp: mppFor(config, store, logger),
-    access: accessSalesFor(config, store, logger, meter),
-    paymentAdmin: paymentAdminFor(config, store),
+    access: accessSalesFor(config, storeWithBilling, logger, meter),
+    paymentAdmin: paymentAdminFor(config, storeWithBilling),
     sealedBox,
     webhooks: webhookManagementFor(config, store, scheduler, sealedBox),
     webhookDelivery,

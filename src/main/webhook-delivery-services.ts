@@ -8,6 +8,7 @@ import type { Mailer } from '../billing/mailer.js';
 import type { Config } from '../config/config.js';
 import type { Logger } from '../platform/logger.js';
 import type { SealedBox } from '../platform/sealed-box.js';
+import type { AccountStore } from '../billing/billing-store.js';
 import type { Store } from '../store/store.js';
 import { ChargeRule } from '../usecases/charge-rule.js';
 import { DeliveryBilling } from '../webhooks/delivery/delivery-billing.js';
@@ -17,7 +18,7 @@ import { WebhookFanOut } from '../webhooks/delivery/webhook-fan-out.js';
 import { WebhookPoster } from '../webhooks/delivery/webhook-poster.js';
 import { WebhookSender } from '../webhooks/delivery/webhook-sender.js';
 
-export function webhookDeliveryFor(config: Readonly<Config>, deps: { store: Store; billing: Billing; box: SealedBox; mailer: Mailer | null; logger: Logger }): WebhookDeliveryEngine {
+export function webhookDeliveryFor(config: Readonly<Config>, deps: { store: Store & Pick<AccountStore, 'getOrganization'>; billing: Billing; box: SealedBox; mailer: Mailer | null; logger: Logger }): WebhookDeliveryEngine {
   const { store, billing, box, mailer, logger } = deps;
   const settings = config.webhookDelivery;
   const poster = new WebhookPoster({ hostMap: config.crawlHosts, sourceAddresses: settings.sourceAddresses, timeoutMs: settings.timeoutMs });

@@ -27,7 +27,8 @@ import { apiKeyUrn, newId, organizationUrn } from '../domain/ids.js';
 import { x402ClaimKey, type PaymentClaim, type PaymentMethod } from '../domain/payments.js';
 import type { X402Settings } from '../domain/x402-settings.js';
 import type { Logger } from '../platform/logger.js';
-import type { AccessStore, PaymentLedger, PaymentStore, Store } from '../store/store.js';
+import type { AccountStore } from '../billing/billing-store.js';
+import type { AccessStore, PaymentLedger, PaymentStore } from '../store/store.js';
 import { openAccessSecrets, sealAccessSecrets, type AccessSecrets } from './access-seal.js';
 import { ledgerTransactionHash } from './ledger-evm-signer.js';
 import { MPP_HEADERS } from './mpp-payments.js';
@@ -49,7 +50,7 @@ export interface AccessAnswer {
 }
 
 export interface AccessSalesOptions {
-  store: AccessStore & PaymentStore & PaymentLedger & Pick<Store, 'getOrganization'>;
+  store: AccessStore & PaymentStore & PaymentLedger & Pick<AccountStore, 'getOrganization'>;
   settings: X402Settings;
   /** The MPP challenge key (shared with pay-per-request); null: MPP's evm method is off. */
   mppSecretKey: string | null;

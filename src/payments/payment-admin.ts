@@ -6,7 +6,8 @@
 import type { AccessPurchase, AgentPayer, McpTokenRecord } from '../domain/access-purchases.js';
 import type { ApiKeyRecord, CreditGrant } from '../domain/accounts.js';
 import type { PaymentQuery, PaymentRecord, PaymentTotal } from '../domain/payments.js';
-import type { AccessStore, AccountStore, CreditStore, OrganizationActivityStore, PaymentLedger, PaymentStore } from '../store/store.js';
+import type { AccountStore, CreditStore } from '../billing/billing-store.js';
+import type { AccessStore, OrganizationActivityStore, PaymentLedger, PaymentStore } from '../store/store.js';
 import { EmbeddedCardProcessor } from './embedded-card-processor.js';
 
 export type PaymentAdminStore = Pick<PaymentStore, 'listPayments' | 'summarizePayments'> &

@@ -4,11 +4,8 @@
  * Every method is atomic on its own: a method that writes several rows writes all or none.
  */
 import type { MarkSignature } from '../domain/brand-announcement.js';
-import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../domain/accounts.js';
-import type { CreditLeaseDebit, CreditLeaseStore } from './credit-lease-store.js';
-export type { CreditLeaseDebit, CreditLeaseGrant, CreditLeaseStore, LeasedCredits } from './credit-lease-store.js';
 import type { DashboardAccountStore, OrganizationActivityStore } from './dashboard-store.js';
-export type { DashboardAccountStore, DailyUsage, OrganizationActivityStore } from './dashboard-store.js';
+export type { DashboardAccountStore, OrganizationActivityStore } from './dashboard-store.js';
 import type { Brand } from '../domain/brand.js';
 import type { Palette, PaletteEvidence } from '../domain/palette.js';
 import type { ContextEvidence, ContextProfile } from '../domain/brand-context.js';
@@ -18,8 +15,8 @@ import type { CrawlFailureReason } from '../domain/crawl-failures.js';
 import type { AccessDelivery, AccessPurchase, AccessPurchaseCompletion, AgentPayer, CardCharge, CardChargeResult, CardTokenRecord, McpTokenRecord } from '../domain/access-purchases.js';
 import type { LedgerTransfer, PaymentClaim, PaymentQuery, PaymentRecord, PaymentTotal, StoredPaymentClaim } from '../domain/payments.js';
 import type { ReferenceData } from '../refdata/reference-data.js';
-import type { ClientIdRecord, ClientIdUsageEntry } from '../domain/client-id-record.js';
-import type { ClientIdProduct } from '../domain/client-ids.js';
+import type { ClientIdStore } from '../billing/client-id-store.js';
+export type { ClientIdStore } from '../billing/client-id-store.js';
 import type { WebhookEventKind } from '../domain/webhooks.js';
 import type { DeliveryPageQuery, NewWebhookDelivery, StoredWebhook, TimeCursor, WebhookAttempt, WebhookDelivery, WebhookPatch, WebhookSecretRotation, WebhookSubscription } from '../domain/webhooks.js';
 
@@ -103,44 +100,6 @@ export interface BrandStore {
   clearCrawlFailures(domains: readonly string[]): Promise<void>;
   /** Deletes failures older than `before`; returns how many. */
   pruneCrawlFailures(before: Date): Promise<number>;
-}
-
-export interface AccountStore {
-  createOrganization(org: NewOrganization): Promise<Organization>;
-  getOrganization(id: string): Promise<Organization | null>;
-  listOrganizations(): Promise<Organization[]>;
-  updateOrganization(id: string, patch: OrganizationPatch): Promise<Organization | null>;
-  createApiKey(key: ApiKeyRecord): Promise<void>;
-  getApiKey(id: string): Promise<ApiKeyRecord | null>;
-  findApiKeyBySecretHash(secretHash: string): Promise<ApiKeyRecord | null>;
-  listApiKeys(orgId: string): Promise<ApiKeyRecord[]>;
-  /** Returns false when the key does not exist; revoking twice keeps the first revocation time. */
-  revokeApiKey(id: string, at: Date): Promise<boolean>;
-}
-
-export interface UsageStore {
-  /**
-   * Appends entries in one transaction: all are written or none (the usage meter flushes in groups). `debits`
-   * shrink the credit leases those charges were served from, in the same transaction (ADR 0040).
-   */
-  appendUsage(entries: readonly UsageEntry[], debits?: readonly CreditLeaseDebit[]): Promise<void>;
-  /** Sum of credits charged to the organization with createdAt in [from, to). */
-  sumUsage(orgId: string, from: Date, to: Date): Promise<number>;
-  /** Per-source sums with createdAt in [from, to), plus the all-time prepaid balance, in one consistent read. */
-  summarizeUsage(orgId: string, from: Date, to: Date): Promise<UsageSummary>;
-}
-
-export interface CreditStore {
-  /** Appends a prepaid credit grant. */
-  addCreditGrant(grant: CreditGrant): Promise<void>;
-  listCreditGrants(orgId: string): Promise<CreditGrant[]>;
-  /**
-   * Records that a usage warning is being sent. Returns true only for the one caller that inserted the row:
-   * (orgId, period, threshold) is unique, so two processes can never both send the same warning.
-   */
-  claimUsageNotice(notice: UsageNotice): Promise<boolean>;
-  /** Drops a claim whose email could not be sent, so a later request may try again. */
-  releaseUsageNotice(orgId: string, period: string, threshold: number): Promise<void>;
 }
 
 /** A delivery handed to a consumer; `attempts` counts this one (1 on the first delivery). */
@@ -350,21 +309,6 @@ export interface WebhookDeliveryStore {
   claimAbandonNotice(webhookId: string, now: Date, minIntervalMs: number): Promise<boolean>;
 }
 
-/** Client IDs (migration 0017, ADR 0033): publishable credentials for search and the logo CDN. */
-export interface ClientIdStore {
-  createClientId(record: ClientIdRecord): Promise<void>;
-  getClientId(id: string): Promise<ClientIdRecord | null>;
-  listClientIds(orgId: string): Promise<ClientIdRecord[]>;
-  /** False when the ID does not exist; revoking twice keeps the first revocation time. */
-  revokeClientId(id: string, at: Date): Promise<boolean>;
-  /** Replaces the allowed referrer hosts and the require-a-referrer flag; false when the ID does not exist. */
-  setClientIdReferrers(id: string, referrers: readonly string[], requireReferrer: boolean): Promise<boolean>;
-  /** Adds request counts (grouped by the caller) in one transaction. */
-  addClientIdUsage(entries: readonly ClientIdUsageEntry[]): Promise<void>;
-  /** Requests counted for the organization's client IDs, one product, one billing period (`YYYY-MM`). */
-  clientIdUsage(orgId: string, product: ClientIdProduct, period: string): Promise<number>;
-}
-
 /** One indexed name (search-by-name, ADR 0033): a held brand's name or a reference-data company / crypto name. */
 export interface SearchNameRow {
   domain: string;
@@ -538,7 +482,7 @@ export interface AccessStore {
   cardTokenCharge(tokenHash: string): Promise<string | null>;
 }
 
-export interface Store extends BrandStore, BrandWriteLog, PaletteStore, ContextStore, BrandEventStore, AccountStore, UsageStore, CreditStore, ReferenceData, PaymentStore, PaymentLedger, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, AccessStore, ClientIdStore, SearchIndexStore, OrganizationActivityStore, DashboardAccountStore, LogoEvidenceStore, CreditLeaseStore {
+export interface Store extends BrandStore, BrandWriteLog, PaletteStore, ContextStore, BrandEventStore,  ReferenceData, PaymentStore, PaymentLedger, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, AccessStore, ClientIdStore, SearchIndexStore, OrganizationActivityStore, DashboardAccountStore, LogoEvidenceStore {
   /** Applies pending migrations. Idempotent. */
   migrate(): Promise<void>;
   /** Cheap round trip used by readiness checks. */

@@ -3,6 +3,7 @@
  * in the store), through its own Fastify instance (buildCdnApp) with inject, on the API's instance (path prefix and
  * host name), and once over a real socket on loopback. Run on SQLite and on PostgreSQL.
  */
+import { joinStores } from '../../src/main/product-stores.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { FastifyInstance } from 'fastify';
@@ -379,7 +380,7 @@ export function logoCdnSuite(env: () => Promise<{ env: Record<string, string>; c
       BRANDBASE_CLIENT_ID_HARD_LIMIT_FACTOR: '3',
       BRANDBASE_CLIENT_ID_RATE_WINDOW_MS: '60000',
     });
-    const strict = clientIdServicesFor(config, stack.services.store, stack.services.logger, () => now);
+    const strict = clientIdServicesFor(config, joinStores(stack.services.store, stack.services.stores.billing), stack.services.logger, () => now);
     const strictApp = await buildCdnApp(cdnDepsFor(stack.services, strict.clientIdGate));
     const from = (ip: string, c = CID) => strictApp.inject({ method: 'GET', url: `/zephyr.test.png?c=${c}`, remoteAddress: ip });
     try {

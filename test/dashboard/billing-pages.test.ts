@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(async () => f?.close());
 
 async function org(orgId = f.orgA) {
-  const found = await f.stack.services.store.getOrganization(orgId);
+  const found = await f.stack.services.stores.billing.getOrganization(orgId);
   if (!found) throw new Error('no organization');
   return found;
 }
@@ -53,7 +53,7 @@ describe('billing page', () => {
   it('sends the usage warning to a contact added on the page', async () => {
     const { services } = f.stack;
     const key = await services.accounts.createApiKey({ orgId: f.orgA });
-    const record = await services.store.getApiKey(key.id);
+    const record = await services.stores.billing.getApiKey(key.id);
     if (!record) throw new Error('no key');
     const principal: Principal = { org: await org(), key: record };
     for (let i = 0; i < 8; i++) (await services.billing.reserve(principal, 1, 'single')).settle(1, 'brand.lookup');

@@ -3,6 +3,7 @@
  * CSRF, session fixation, another organization's pages, sign-in link reuse and expiry, the sign-in rate limit,
  * revoked sessions on the pages and on /v2/viewer, cookie flags, and account enumeration.
  */
+import { joinStores } from '../../src/main/product-stores.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createSmtpMailer } from '../../src/billing/mailer.js';
@@ -38,7 +39,7 @@ beforeAll(async () => {
   stack = await startTestStack({ BRANDBASE_SMTP_URL: smtp.url });
   const { services } = stack;
   const dashboard = new DashboardAccounts({
-    store: services.store,
+    store: joinStores(services.store, services.stores.billing),
     keys: lazyDashboardKeys(services.store, null),
     mailer: createSmtpMailer(smtp.url, 'Brandbase <test@localhost>'),
     logger: services.logger,
@@ -194,7 +195,7 @@ describe('sign-in', () => {
 
   it('without an SMTP server the sign-in page says so and answers 503 to the form', async () => {
     const { services } = stack;
-    const noMail = new DashboardAccounts({ store: services.store, keys: lazyDashboardKeys(services.store, null), mailer: null, logger: services.logger, publicUrl: services.config.publicUrl });
+    const noMail = new DashboardAccounts({ store: joinStores(services.store, services.stores.billing), keys: lazyDashboardKeys(services.store, null), mailer: null, logger: services.logger, publicUrl: services.config.publicUrl });
     const offline = await buildApp({ ...appDepsFor(services), dashboard: noMail });
     try {
       expect((await offline.inject({ method: 'GET', url: '/dashboard/sign-in' })).body).toContain('brandbase users link');

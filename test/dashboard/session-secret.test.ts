@@ -3,6 +3,7 @@
  * secret the first one generated there (a session signed by one verifies on another), a configured secret replaces
  * it (sessions signed otherwise are refused), and a short configured secret is refused at start.
  */
+import { joinStores, type ProductStores } from '../../src/main/product-stores.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { DashboardAccounts } from '../../src/dashboard-accounts/dashboard-accounts.js';
@@ -12,18 +13,19 @@ import type { Store } from '../../src/store/store.js';
 import { tempSqlite } from '../store/temp-database.js';
 
 let store: Store;
+let stores: ProductStores;
 let cleanup: () => Promise<void>;
 let orgId: string;
 
 /** A "process": its own DashboardAccounts, with its own lazily resolved keys, over the shared store. */
 function processOn(secret: string | null): DashboardAccounts {
-  return new DashboardAccounts({ store, keys: lazyDashboardKeys(store, secret), mailer: null, logger: createLogger({ level: 'silent' }), publicUrl: 'http://brandbase.test' });
+  return new DashboardAccounts({ store: joinStores(store, stores.billing), keys: lazyDashboardKeys(store, secret), mailer: null, logger: createLogger({ level: 'silent' }), publicUrl: 'http://brandbase.test' });
 }
 
 beforeAll(async () => {
-  ({ store, cleanup } = await tempSqlite());
+  ({ store, stores, cleanup } = await tempSqlite());
   await store.migrate();
-  orgId = (await store.createOrganization({ id: 'org_secret', name: 'Secret', plan: 'free', quota: 0, createdAt: new Date() })).id;
+  orgId = (await stores.billing.createOrganization({ id: 'org_secret', name: 'Secret', plan: 'free', quota: 0, createdAt: new Date() })).id;
   await processOn(null).addMember({ email: 'sam@example.com', orgId });
 });
 afterAll(async () => cleanup());

@@ -22,18 +22,18 @@ const today = new Date().toISOString().slice(0, 10);
 beforeAll(async () => {
   // Quota 5 and a $10 spending limit: the seventh credit of the period is overage.
   f = await startOrgPages({ quota: 5 });
-  await f.stack.services.store.updateOrganization(f.orgA, { spendingLimitCents: 1000 });
+  await f.stack.services.stores.billing.updateOrganization(f.orgA, { spendingLimitCents: 1000 });
   // Three credits charged on the first day of the period, as the ledger holds them.
-  await f.stack.services.store.appendUsage([{ id: newId('use'), orgId: f.orgA, keyId: null, credits: 3, reason: 'brand.lookup', source: 'quota', createdAt: period.start }]);
+  await f.stack.services.stores.billing.appendUsage([{ id: newId('use'), orgId: f.orgA, keyId: null, credits: 3, reason: 'brand.lookup', source: 'quota', createdAt: period.start }]);
 });
 afterAll(async () => f?.close());
 
 /** Charges credits through the billing meter, as a lookup with an API key of the organization does. */
 async function charge(credits: number): Promise<void> {
   const { services } = f.stack;
-  const org = await services.store.getOrganization(f.orgA);
+  const org = await services.stores.billing.getOrganization(f.orgA);
   const [key] = await services.accounts.listApiKeys(f.orgA);
-  const keyRecord = key ?? (await services.store.getApiKey((await services.accounts.createApiKey({ orgId: f.orgA })).id));
+  const keyRecord = key ?? (await services.stores.billing.getApiKey((await services.accounts.createApiKey({ orgId: f.orgA })).id));
   if (!org || !keyRecord) throw new Error('no organization or key');
   const principal: Principal = { org, key: keyRecord };
   for (let i = 0; i < credits; i++) (await services.billing.reserve(principal, 1, 'single')).settle(1, 'brand.lookup');

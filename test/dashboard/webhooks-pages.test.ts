@@ -31,13 +31,13 @@ afterAll(async () => {
 });
 
 async function orgA() {
-  const org = await f.stack.services.store.getOrganization(f.orgA);
+  const org = await f.stack.services.stores.billing.getOrganization(f.orgA);
   if (!org) throw new Error('no organization');
   return org;
 }
 
 async function hooksOf(orgId: string) {
-  const org = await f.stack.services.store.getOrganization(orgId);
+  const org = await f.stack.services.stores.billing.getOrganization(orgId);
   if (!org) throw new Error('no organization');
   return (await f.stack.services.webhooks.list(org, {})).edges.map((e) => e.node);
 }
@@ -177,7 +177,7 @@ describe('webhooks pages', () => {
   });
 
   it("answers 404 for another organization's webhooks and sends them no test event", async () => {
-    const orgB = await f.stack.services.store.getOrganization(f.orgB);
+    const orgB = await f.stack.services.stores.billing.getOrganization(f.orgB);
     if (!orgB) throw new Error('no organization');
     const theirs = await f.stack.services.webhooks.create(orgB, { url: HOOK_URL, name: 'theirs' });
     expect((await f.get(f.ownerA, list(f.orgB))).statusCode).toBe(404);

@@ -2,6 +2,7 @@
  * Shared set-up of the search HTTP tests: held brands saved through the real store (with icon asset keys), a client
  * ID created through the admin service, and a search app whose gate runs on a simulated clock.
  */
+import { joinStores } from '../../src/main/product-stores.js';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ClientIdGateService, type ProductPolicy } from '../../src/billing/client-id-gate.js';
@@ -44,7 +45,7 @@ export interface GatedApp {
 export async function gatedApp(services: Services, search: ProductPolicy, options: { hardLimitFactor?: number; windowMs?: number } = {}): Promise<GatedApp> {
   const clock = { now: T0.getTime() };
   const usage = new ClientIdUsage(services.store, () => new Date(clock.now), { flushMs: 60_000, reloadMs: 0 });
-  const gate = new ClientIdGateService(services.store, usage, {
+  const gate = new ClientIdGateService(joinStores(services.store, services.stores.billing), usage, {
     products: { search, logo: search },
     windowMs: options.windowMs ?? 300_000,
     hardLimitFactor: options.hardLimitFactor ?? 2,

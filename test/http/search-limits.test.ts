@@ -5,6 +5,7 @@
  * reported, 429 quota_exceeded only far past it); 503 temporarily_unavailable when the search cannot answer, not
  * counted. HTTP through Fastify inject.
  */
+import { joinStores } from '../../src/main/product-stores.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,7 +26,7 @@ let ids: ClientIds;
 
 beforeAll(async () => {
   stack = await startTestStack({ BRANDBASE_CLIENT_ID_CACHE_MS: '0' });
-  ids = new ClientIds(stack.services.store);
+  ids = new ClientIds(joinStores(stack.services.store, stack.services.stores.billing));
   await saveHeld(stack.services, 'stripe.com', 'Stripe', { qualityScore: 0.86 });
 }, 120_000);
 

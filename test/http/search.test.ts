@@ -3,6 +3,7 @@
  * temp-dir SQLite store holding the embedded reference data plus a few held brands, HTTP through Fastify inject,
  * and once through a real server on loopback. Client IDs are created with the admin service the CLI uses.
  */
+import { joinStores } from '../../src/main/product-stores.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientIds } from '../../src/billing/client-ids.js';
 import { loadConfig } from '../../src/config/config.js';
@@ -22,7 +23,7 @@ async function search(path: string, headers: Record<string, string> = {}, remote
 
 beforeAll(async () => {
   stack = await startTestStack({ BRANDBASE_CLIENT_ID_CACHE_MS: '0' });
-  ids = new ClientIds(stack.services.store);
+  ids = new ClientIds(joinStores(stack.services.store, stack.services.stores.billing));
   ({ orgId } = await stack.newKey({ plan: 'free', quota: 0 }));
   cid = (await ids.create(orgId, { name: 'autocomplete' })).id;
   held.stripe = await saveHeld(stack.services, 'stripe.com', 'Stripe', { qualityScore: 0.86, claimed: true });
@@ -183,7 +184,7 @@ describe('GET /v2/search/{name}', () => {
     const server = await startTestStack({ BRANDBASE_CLIENT_ID_CACHE_MS: '0' });
     try {
       const org = await server.newKey({ plan: 'free', quota: 0 });
-      const own = (await new ClientIds(server.services.store).create(org.orgId, { referrers: ['app.example'] })).id;
+      const own = (await new ClientIds(joinStores(server.services.store, server.services.stores.billing)).create(org.orgId, { referrers: ['app.example'] })).id;
       await saveHeld(server.services, 'stripe.com', 'Stripe', { qualityScore: 0.86 });
       const address = await server.app.listen({ host: '127.0.0.1', port: 0 });
       const ok = await fetch(`${address}/v2/search/stri?c=${own}&limit=2`, { headers: { referer: 'https://app.example/' } });

@@ -44,7 +44,7 @@ const costOf = (result: CallToolResult): unknown => result._meta?.['brandbase/co
 
 /** The organization's prepaid credits left (standing access sells prepaid credits), read exactly. */
 async function prepaidBalance(): Promise<number> {
-  const org = await stack.services.store.getOrganization(orgId);
+  const org = await stack.services.stores.billing.getOrganization(orgId);
   if (!org) throw new Error('no org');
   await stack.services.meter.flush();
   return (await stack.services.billing.report(org)).prepaidBalance;
@@ -207,7 +207,7 @@ describe('refusals', () => {
   it('revoking the key the token was sold with ends the token on its next request', async () => {
     const client = await connect(mcpToken);
     expect((await client.listTools()).tools.length).toBe(5);
-    expect(await stack.services.store.revokeApiKey(keyId, new Date())).toBe(true);
+    expect(await stack.services.stores.billing.revokeApiKey(keyId, new Date())).toBe(true);
     await expect(client.listTools()).rejects.toMatchObject({ code: 403 });
   });
 

@@ -6,6 +6,7 @@
  * organization and key; refused tokens (over their limit, expired, used) charge and buy nothing; the retry rule
  * and the 409 hold for cards as for wallets.
  */
+import { joinStores } from '../../src/main/product-stores.js';
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -39,7 +40,7 @@ beforeAll(async () => {
   const secretKey = randomBytes(32).toString('hex');
   const installationKey = randomBytes(32);
   const sales = new AccessSales({
-    store: stack.services.store,
+    store: joinStores(stack.services.store, stack.services.stores.billing),
     settings: { network: p.network, asset: p.asset, assetName: p.assetName, assetVersion: p.assetVersion, payTo: p.payTo, priceUnits: p.priceUnits, maxTimeoutSeconds: p.maxTimeoutSeconds, facilitatorUrl: null },
     mppSecretKey: null,
     card: new CardPayments({ secretKey, realm: 'brandbase.test', networkId: EMBEDDED_CARD_NETWORK, processor, stripeSecretKey: null, logger: stack.services.logger, now: () => new Date() }),
@@ -236,13 +237,13 @@ describe('exactly-once delivery by card', () => {
   it('20 concurrent copies of one card credential: one charge, one key', async () => {
     const credential = await cardCredential(app, '4');
     const before = await cardPayments();
-    const orgs = (await stack.services.store.listOrganizations()).length;
+    const orgs = (await stack.services.stores.billing.listOrganizations()).length;
     const answers = await Promise.all(Array.from({ length: 20 }, () => post(app, '4', credential)));
     expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
     expect(answers.every((a) => [200, 409, 503].includes(a.statusCode))).toBe(true);
     expect(answers.filter((a) => a.body.includes('bb_live_'))).toHaveLength(1);
     expect(await cardPayments()).toBe(before + 1);
-    expect((await stack.services.store.listOrganizations()).length).toBe(orgs + 1);
+    expect((await stack.services.stores.billing.listOrganizations()).length).toBe(orgs + 1);
   });
 });
 

@@ -5,6 +5,7 @@
  * 409 of a delivered or expired purchase; 50 concurrent copies of one payment; refused amounts; and the database
  * bytes never holding a key or token in plaintext.
  */
+import { joinStores } from '../../src/main/product-stores.js';
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -42,7 +43,7 @@ beforeAll(async () => {
   const p = stack.services.config.payments;
   const installationKey = randomBytes(32);
   const sales = new AccessSales({
-    store: stack.services.store,
+    store: joinStores(stack.services.store, stack.services.stores.billing),
     settings: { network: p.network, asset: p.asset, assetName: p.assetName, assetVersion: p.assetVersion, payTo: p.payTo, priceUnits: p.priceUnits, maxTimeoutSeconds: p.maxTimeoutSeconds, facilitatorUrl: null },
     mppSecretKey: randomBytes(32).toString('hex'),
     publicUrl: stack.services.config.publicUrl,
@@ -84,7 +85,7 @@ async function countPayments(payer: string): Promise<number> {
 }
 
 async function prepaid(orgId: string): Promise<number> {
-  const org = await stack.services.store.getOrganization(orgId);
+  const org = await stack.services.stores.billing.getOrganization(orgId);
   if (!org) throw new Error(`no organization ${orgId}`);
   return (await stack.services.billing.report(org)).prepaidBalance;
 }
@@ -201,14 +202,14 @@ describe('buying and using standing access on loopback', () => {
   it('paying again from the same wallet tops up the same organization and key, with no new secret', async () => {
     const wallet = await newWallet(stack.services.store, 10n * USD);
     const first = (await post(app, '1', { 'payment-signature': await wallet.pay(challengeOf((await post(app, '1')).headers)) })).json<Bought>();
-    const orgs = (await stack.services.store.listOrganizations()).length;
+    const orgs = (await stack.services.stores.billing.listOrganizations()).length;
     const again = await post(app, '2', { 'payment-signature': await wallet.pay(challengeOf((await post(app, '2')).headers)) });
     expect(again.statusCode).toBe(200);
     const topUp = again.json<Bought>();
     expect(topUp).toMatchObject({ topUp: true, organization: { id: first.organization.id }, key: { id: first.key.id }, credits: { added: 40, balance: 60 } });
     expect(topUp.apiKey).toBeUndefined();
     expect(topUp.mcpToken).toBeUndefined();
-    expect((await stack.services.store.listOrganizations()).length).toBe(orgs);
+    expect((await stack.services.stores.billing.listOrganizations()).length).toBe(orgs);
     // The first key spends the credits bought by both payments.
     expect((await app.inject({ url: '/v2/brands/acme.com', headers: bearer(first.apiKey ?? '') })).statusCode).toBe(200);
     expect(await prepaid(first.organization.id)).toBe(59);
@@ -241,7 +242,7 @@ describe('MCP tokens for the MCP server', () => {
     const { verifyMcpToken, generateMcpToken } = await import('../../src/billing/mcp-token-secret.js');
     const { header } = await signedPurchase(app, '1');
     const bought = (await post(app, '1', { 'payment-signature': header })).json<Bought>();
-    const store = stack.services.store;
+    const store = joinStores(stack.services.store, stack.services.stores.billing);
     expect(await verifyMcpToken(store, bought.mcpToken ?? '')).toEqual({ tokenId: expect.stringMatching(/^mcp_/), orgId: bought.organization.id, apiKeyId: bought.key.id });
     // The API key is not an MCP token, a well-formed token never sold is unknown, and a truncated one is malformed.
     expect(await verifyMcpToken(store, bought.apiKey ?? '')).toBeNull();
@@ -285,7 +286,7 @@ describe('exactly-once delivery', () => {
   it('the purchase write fails after the money moved: 503, and the exact retry writes it and gets the key, charged once', async () => {
     // The real store, whose purchase transaction fails once (the database went away between settle and commit).
     let failWrite = 1;
-    const store = new Proxy(stack.services.store, {
+    const store = new Proxy(joinStores(stack.services.store, stack.services.stores.billing), {
       get(target, name, receiver) {
         if (name === 'completeAccessPurchase' && failWrite > 0) {
           return () => {
@@ -367,7 +368,7 @@ describe('exactly-once delivery', () => {
 
   it('50 concurrent copies of one purchase payment: one settlement, one organization, one key delivered', async () => {
     const { wallet, header } = await signedPurchase(app, '5');
-    const orgs = (await stack.services.store.listOrganizations()).length;
+    const orgs = (await stack.services.stores.billing.listOrganizations()).length;
     const answers = await Promise.all(Array.from({ length: 50 }, () => post(app, '5', { 'payment-signature': header })));
     const ok = answers.filter((a) => a.statusCode === 200);
     expect(ok).toHaveLength(1);
@@ -377,7 +378,7 @@ describe('exactly-once delivery', () => {
     expect(answers.filter((a) => a.body.includes('bb_live_'))).toHaveLength(1);
     expect(await wallet.balance()).toBe(95n * USD);
     expect(await countPayments(wallet.account.address)).toBe(1);
-    expect((await stack.services.store.listOrganizations()).length).toBe(orgs + 1);
+    expect((await stack.services.stores.billing.listOrganizations()).length).toBe(orgs + 1);
   });
 
   it('a payment already used for a brand lookup cannot buy access', async () => {

@@ -5,6 +5,8 @@
  * twice at the same moment; each card purchase is its own organization; delivery is taken once; the embedded card
  * processor's tokens are charged once.
  */
+import type { BillingStore } from '../../src/billing/billing-store.js';
+import { joinStores } from '../../src/main/product-stores.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessPurchaseCompletion, AgentPayer, CardCharge } from '../../src/domain/access-purchases.js';
@@ -67,15 +69,16 @@ function completion(claim: PaymentClaim, payer: AgentPayer, usd = 5): AccessPurc
 export function accessStoreContract(name: string, open: () => Promise<TempDatabase>, peerRaces: boolean): void {
   describe(`Store contract, standing access: ${name}`, () => {
     let temp: TempDatabase;
-    let store: Store;
-    let peer: Store;
+    let store: Store & BillingStore;
+    let peer: Store & BillingStore;
     const racer = (i: number): Store => (peerRaces && i % 2 ? peer : store);
 
     beforeAll(async () => {
       temp = await open();
-      store = temp.store;
+      store = joinStores(temp.store, temp.stores.billing);
       await store.migrate();
-      peer = (await temp.openPeer()).store;
+      const opened = await temp.openPeer();
+      peer = joinStores(opened.store, opened.stores.billing);
     });
     afterAll(async () => temp.cleanup());
 

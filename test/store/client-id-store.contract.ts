@@ -3,6 +3,7 @@
  * client IDs round-trip with their referrer rules, revocation keeps its first time, and request counts add up per
  * (client ID, product, month) and per organization, concurrent adds included.
  */
+import type { ProductStores } from '../../src/main/product-stores.js';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientIdRecord } from '../../src/domain/client-id-record.js';
@@ -16,13 +17,14 @@ function cid(): string {
   return `cid_${[...randomBytes(24)].map((b) => alphabet[b & 31]).join('')}`;
 }
 
-export function clientIdStoreContract(name: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+export function clientIdStoreContract(name: string, open: () => Promise<{ store: Store; stores: ProductStores; cleanup: () => Promise<void> }>): void {
   describe(`Store contract, client IDs: ${name}`, () => {
     let store: Store;
+    let stores: ProductStores;
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
-      ({ store, cleanup } = await open());
+      ({ store, stores, cleanup } = await open());
       await store.migrate();
     });
     afterAll(async () => {
@@ -30,7 +32,7 @@ export function clientIdStoreContract(name: string, open: () => Promise<{ store:
     });
 
     async function org(): Promise<string> {
-      const created = await store.createOrganization({ id: `org_${randomBytes(6).toString('hex')}`, name: 'Widgets', plan: 'free', quota: 0, createdAt: T0 });
+      const created = await stores.billing.createOrganization({ id: `org_${randomBytes(6).toString('hex')}`, name: 'Widgets', plan: 'free', quota: 0, createdAt: T0 });
       return created.id;
     }
 

@@ -4,6 +4,7 @@
  * once and never after expiry (concurrent uses included), wrong-code counts, sign-in request counts per key and
  * window, sessions listed and revoked by scope, and the generated secret written once.
  */
+import type { ProductStores } from '../../src/main/product-stores.js';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardSessionRecord, SignInTokenRecord } from '../../src/domain/dashboard-accounts.js';
@@ -13,13 +14,14 @@ const T0 = new Date('2026-03-04T05:06:07.123Z');
 const at = (ms: number): Date => new Date(T0.getTime() + ms);
 const id = (prefix: string): string => `${prefix}_${randomBytes(8).toString('hex')}`;
 
-export function dashboardAccountContract(name: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+export function dashboardAccountContract(name: string, open: () => Promise<{ store: Store; stores: ProductStores; cleanup: () => Promise<void> }>): void {
   describe(`Store contract, dashboard accounts: ${name}`, () => {
     let store: Store;
+    let stores: ProductStores;
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
-      ({ store, cleanup } = await open());
+      ({ store, stores, cleanup } = await open());
       await store.migrate();
     });
     afterAll(async () => {
@@ -27,7 +29,7 @@ export function dashboardAccountContract(name: string, open: () => Promise<{ sto
     });
 
     async function org(orgName = 'Widgets'): Promise<string> {
-      return (await store.createOrganization({ id: id('org'), name: orgName, plan: 'free', quota: 0, createdAt: T0 })).id;
+      return (await stores.billing.createOrganization({ id: id('org'), name: orgName, plan: 'free', quota: 0, createdAt: T0 })).id;
     }
 
     async function user(email = `${id('u')}@example.com`) {

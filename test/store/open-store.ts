@@ -1,22 +1,25 @@
 /**
- * A store on a Database opened through the kernel (src/db/), as main/open-backends.ts builds it, for tests that open
+ * A store (and the products' stores) on a Database opened through the kernel (src/db/), as main/open-backends.ts builds it, for tests that open
  * a database file or schema themselves. `db` is the same handle typed with the store's tables, for SQL a test reads.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/database.js';
 import { openPostgresDatabase, type PostgresDatabaseOptions } from '../../src/db/postgres/open-postgres-database.js';
 import { openSqliteDatabase, type SqliteDatabaseOptions } from '../../src/db/sqlite/open-sqlite-database.js';
+import { openProductStores, PRODUCT_MIGRATIONS, type ProductStores } from '../../src/main/product-stores.js';
 import { KyselyStore } from '../../src/store/kysely/kysely-store.js';
 import type { Database as Tables } from '../../src/store/kysely/schema.js';
 
 export interface OpenedStore {
   store: KyselyStore;
+  /** The products' stores moved out of `store`, built by main/'s own function on the same Database. */
+  stores: ProductStores;
   database: Database;
   db: Kysely<Tables>;
 }
 
 function storeOn(database: Database): OpenedStore {
-  return { store: new KyselyStore(database), database, db: database.tables<Tables>() };
+  return { store: new KyselyStore(database, PRODUCT_MIGRATIONS), stores: openProductStores(database), database, db: database.tables<Tables>() };
 }
 
 /** Opens (without migrating) a SQLite file; `store.close()` closes the database. */

@@ -3,6 +3,8 @@
  * summed per UTC day and source within [from, to) for one organization only; the organization's standing-access
  * purchases (newest first, limited) and MCP tokens, never another organization's.
  */
+import type { BillingStore } from '../../src/billing/billing-store.js';
+import { joinStores } from '../../src/main/product-stores.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessPurchaseCompletion, AgentPayer } from '../../src/domain/access-purchases.js';
@@ -66,11 +68,11 @@ async function buy(store: Store, address: string, paidAt: Date, usd: number) {
 function organizationActivityContract(name: string, open: () => Promise<TempDatabase>): void {
   describe(`Store contract, organization activity: ${name}`, () => {
     let temp: TempDatabase;
-    let store: Store;
+    let store: Store & BillingStore;
 
     beforeAll(async () => {
       temp = await open();
-      store = temp.store;
+      store = joinStores(temp.store, temp.stores.billing);
       await store.migrate();
     });
     afterAll(async () => temp.cleanup());

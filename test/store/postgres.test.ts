@@ -1,7 +1,8 @@
 import { describe } from 'vitest';
 import { brandEventsContract } from './brand-events.contract.js';
 import { brandWriteLogContract } from './brand-write-log.contract.js';
-import { creditLeaseContract } from './credit-lease.contract.js';
+import { creditLeaseContract } from '../billing/store/credit-lease-store.contract.js';
+import { joinStores } from '../../src/main/product-stores.js';
 import { storeContract } from './store.contract.js';
 import { paletteStoreContract } from './palette-store.contract.js';
 import { paymentStoreContract } from './payment-store.contract.js';
@@ -31,7 +32,7 @@ describe.skipIf(PG_URL === undefined)('PostgreSQL store', NEEDS_POSTGRES, () => 
     const temp = await tempPostgres(url);
     let peer: Awaited<ReturnType<typeof spawnStorePeer>> | undefined;
     return {
-      store: temp.store,
+      store: joinStores(temp.store, temp.stores.billing),
       db: temp.db,
       async openPeer() {
         peer ??= await spawnStorePeer({ kind: 'postgres', url, schema: temp.schema });

@@ -4,6 +4,7 @@
  * analysis cache per domain with least-recently-used eviction, the scheduler's due brands in refresh order, its
  * counts, the leader lease (one winner, expiry, release) and the last run.
  */
+import type { ProductStores } from '../../src/main/product-stores.js';
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +22,7 @@ const DAY = 86_400_000;
 
 interface Opened {
   store: Store;
+  stores: ProductStores;
   database: KernelDatabase;
   db: Kysely<Database>;
   dialect: TestDialect;
@@ -145,7 +147,7 @@ export function refreshStoreContract(name: string, open: () => Promise<Opened>):
         await store.setBrandStatus(ids.removed, 'removed', now);
         await store.addBrandLookups([{ brandId: ids.popular, lookups: 50, lastLookupAt: now }, { brandId: ids.older, lookups: 2, lastLookupAt: now }]);
         const orgId = `org_${randomBytes(8).toString('hex')}`;
-        await store.createOrganization({ id: orgId, name: 'Hooks', plan: 'paid', quota: 10, createdAt: T0 });
+        await opened.stores.billing.createOrganization({ id: orgId, name: 'Hooks', plan: 'paid', quota: 10, createdAt: T0 });
         await store.insertWebhook({
           id: `whk_${randomBytes(8).toString('hex')}`, orgId, name: 'r', url: 'https://hooks.example.com/', events: ['brand.rebranded'], enabled: true, disabledReason: null,
           hasAuthorization: false, createdAt: T0, updatedAt: T0, lastAcceptedAt: null, secretSealed: 'v1.s', authorizationSealed: null, previousSecretSealed: null, previousSecretExpiresAt: null,

@@ -1,6 +1,7 @@
 import { brandEventsContract } from './brand-events.contract.js';
 import { brandWriteLogContract } from './brand-write-log.contract.js';
-import { creditLeaseContract } from './credit-lease.contract.js';
+import { creditLeaseContract } from '../billing/store/credit-lease-store.contract.js';
+import { joinStores } from '../../src/main/product-stores.js';
 import { storeContract } from './store.contract.js';
 import { paletteStoreContract } from './palette-store.contract.js';
 import { paymentStoreContract } from './payment-store.contract.js';
@@ -28,7 +29,7 @@ async function sqliteWithPeer() {
   const temp = await tempSqlite();
   let peer: Awaited<ReturnType<typeof spawnStorePeer>> | undefined;
   return {
-    store: temp.store,
+    store: joinStores(temp.store, temp.stores.billing),
     db: temp.db,
     async openPeer() {
       peer ??= await spawnStorePeer({ kind: 'sqlite', file: temp.file });

@@ -1,5 +1,5 @@
 /** How a child process opens the parent's test database: the SQLite file, or the PostgreSQL URL and schema. */
-import { openPostgresStore, openSqliteStore } from './open-store.js';
+import { openPostgresStore, openSqliteStore, type OpenedStore } from './open-store.js';
 import type { Store } from '../../src/store/store.js';
 
 export type BackendSpec = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema: string };
@@ -7,4 +7,9 @@ export type BackendSpec = { kind: 'sqlite'; file: string } | { kind: 'postgres';
 export async function openBackend(spec: BackendSpec): Promise<Store> {
   const { store } = spec.kind === 'sqlite' ? await openSqliteStore({ file: spec.file }) : await openPostgresStore({ url: spec.url, schema: spec.schema });
   return store;
+}
+
+/** The products' stores (main/product-stores.ts) on the parent's test database; `store.close()` closes it. */
+export async function openBackendStores(spec: BackendSpec): Promise<OpenedStore> {
+  return spec.kind === 'sqlite' ? openSqliteStore({ file: spec.file }) : openPostgresStore({ url: spec.url, schema: spec.schema });
 }

@@ -4,6 +4,7 @@
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { BillingStore } from '../../src/billing/billing-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { BackendSpec } from './store-peer-backend.js';
 import { reapOnExit } from '../helpers/child-reaper.js';
@@ -16,7 +17,7 @@ const CHILD = fileURLToPath(new URL('./store-peer.child.ts', import.meta.url));
 
 type PeerReply = { seq: number; ok: true; value: unknown } | { seq: number; ok: false; error: { name: string; message: string } };
 
-export async function spawnStorePeer(spec: BackendSpec): Promise<{ store: Store; kill(): Promise<void> }> {
+export async function spawnStorePeer(spec: BackendSpec): Promise<{ store: Store & BillingStore; kill(): Promise<void> }> {
   // 'advanced' serialization keeps Dates and undefined intact across the IPC channel.
   const child = reapOnExit(fork(CHILD, [JSON.stringify(spec)], { execArgv: ['--import', 'tsx'], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
   await new Promise<void>((resolve, reject) => {
@@ -44,7 +45,7 @@ export async function spawnStorePeer(spec: BackendSpec): Promise<{ store: Store;
       child.send({ seq: id, method, args });
     });
   // Not a thenable: `then` (and symbols) stay undefined so the proxy can be returned from async functions.
-  const store = new Proxy({} as Store, {
+  const store = new Proxy({} as Store & BillingStore, {
     get: (_target, method) => (typeof method !== 'string' || method === 'then' ? undefined : (...args: unknown[]) => call(method, args)),
   });
   return {

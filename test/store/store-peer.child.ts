@@ -5,7 +5,8 @@
  * `node --import tsx`.
  */
 import type { Store } from '../../src/store/store.js';
-import { openBackend } from './store-peer-backend.js';
+import { openBackendStores } from './store-peer-backend.js';
+import { joinStores } from '../../src/main/product-stores.js';
 import type { BackendSpec } from './store-peer-backend.js';
 
 interface PeerRequest {
@@ -26,7 +27,9 @@ async function serve(store: Store, request: PeerRequest): Promise<unknown> {
 
 const spec = process.argv[2];
 if (spec === undefined || process.send === undefined) throw new Error('usage: child of store-peer-process.ts, with a backend spec (JSON) as argument');
-const store = await openBackend(JSON.parse(spec) as BackendSpec);
+const opened = await openBackendStores(JSON.parse(spec) as BackendSpec);
+// The facade and the products' stores as one object: a request names a method of either.
+const store = joinStores(opened.store, opened.stores.billing);
 process.on('message', (request: PeerRequest) => {
   void serve(store, request).then((reply) => process.send?.(reply));
 });

@@ -2,6 +2,8 @@
  * The Store contract: every backend runs this same suite against a real database (no mocks).
  * One database per suite run; each test uses its own random IDs so tests never see each other's rows.
  */
+import type { BillingStore } from '../../src/billing/billing-store.js';
+import { joinStores, type ProductStores } from '../../src/main/product-stores.js';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
@@ -43,13 +45,16 @@ function newKey(orgId: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRec
   return { id: newId('key'), orgId, name: 'ci', secretHash, prefix: 'bb_live_ab12', createdAt: at(11), revokedAt: null, ...overrides };
 }
 
-export function storeContract(name: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+export function storeContract(name: string, open: () => Promise<{ store: Store; stores: ProductStores; cleanup: () => Promise<void> }>): void {
   describe(`Store contract: ${name}`, () => {
-    let store: Store;
+    // The facade with billing's store (src/billing/store/), as one object: the account, usage and credit cases read both.
+    let store: Store & BillingStore;
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
-      ({ store, cleanup } = await open());
+      const opened = await open();
+      ({ cleanup } = opened);
+      store = joinStores(opened.store, opened.stores.billing);
       await store.migrate();
     });
     afterAll(async () => {

@@ -4,6 +4,7 @@
  * (idempotent, chunked), delivery paging in (created_at desc, id desc) order with bounds, attempts, and deletion of
  * everything a webhook owns.
  */
+import type { ProductStores } from '../../src/main/product-stores.js';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
@@ -13,13 +14,14 @@ import type { Store } from '../../src/store/store.js';
 const T0 = new Date('2026-01-02T03:04:05.678Z');
 const at = (ms: number): Date => new Date(T0.getTime() + ms);
 
-export function webhookAdminContract(name: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+export function webhookAdminContract(name: string, open: () => Promise<{ store: Store; stores: ProductStores; cleanup: () => Promise<void> }>): void {
   describe(`Store contract, webhook management: ${name}`, () => {
     let store: Store;
+    let stores: ProductStores;
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
-      ({ store, cleanup } = await open());
+      ({ store, stores, cleanup } = await open());
       await store.migrate();
     });
     afterAll(async () => {
@@ -28,7 +30,7 @@ export function webhookAdminContract(name: string, open: () => Promise<{ store: 
 
     async function org(): Promise<string> {
       const id = `org_${randomBytes(8).toString('hex')}`;
-      await store.createOrganization({ id, name: 'Org', plan: 'paid', quota: 100, createdAt: T0 });
+      await stores.billing.createOrganization({ id, name: 'Org', plan: 'paid', quota: 100, createdAt: T0 });
       return id;
     }
 

@@ -4,6 +4,7 @@
  * (one sender per delivery, also from two connections at once), attempts recorded once (compare-and-set on the
  * attempt count), postponing, the 14-day disabling rule and the daily abandon-notice claim.
  */
+import type { ProductStores } from '../../src/main/product-stores.js';
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../../src/domain/accounts.js';
@@ -16,14 +17,15 @@ const T0 = new Date('2026-03-04T05:06:07.890Z');
 const at = (ms: number): Date => new Date(T0.getTime() + ms);
 const LEASE = 60_000;
 
-export function webhookDeliveryContract(name: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void>; openPeer?: () => Promise<{ store: Store }> }>): void {
+export function webhookDeliveryContract(name: string, open: () => Promise<{ store: Store; stores: ProductStores; cleanup: () => Promise<void>; openPeer?: () => Promise<{ store: Store }> }>): void {
   describe(`Store contract, webhook delivery outbox: ${name}`, () => {
     let store: Store;
+    let stores: ProductStores;
     let cleanup: () => Promise<void>;
     let openPeer: (() => Promise<{ store: Store }>) | undefined;
 
     beforeAll(async () => {
-      ({ store, cleanup, openPeer } = await open());
+      ({ store, stores, cleanup, openPeer } = await open());
       await store.migrate();
     });
     afterAll(async () => {
@@ -42,7 +44,7 @@ export function webhookDeliveryContract(name: string, open: () => Promise<{ stor
 
     async function org(plan: Plan = 'paid'): Promise<string> {
       const id = `org_${randomBytes(8).toString('hex')}`;
-      await store.createOrganization({ id, name: 'Org', plan, quota: 100, billingContacts: ['ops@org.test'], createdAt: T0 });
+      await stores.billing.createOrganization({ id, name: 'Org', plan, quota: 100, billingContacts: ['ops@org.test'], createdAt: T0 });
       return id;
     }
 

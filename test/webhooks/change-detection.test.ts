@@ -73,7 +73,7 @@ beforeAll(async () => {
     { now: () => new Date(crawlClock) },
   );
   const box = sealedBox(randomBytes(32));
-  const orgId = await createOrg(db.store);
+  const orgId = await createOrg(db.stores.billing);
   await db.store.subscribeBrandEvents(WEBHOOK_CONSUMER, new Date());
   hook = await createWebhook(db.db, box, { orgId, url: `https://${HOOK_HOST}/events`, domains: Object.values(HOSTS) });
   fanOut = new WebhookFanOut(db.store, new AssetUrls('https://brandbase.example/assets/'), silentLogger());

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { AccessDelivery, AccessPurchase, AccessPurchaseCompletion, AgentPayer, CardCharge, CardChargeResult, CardTokenRecord, McpTokenRecord } from '../../domain/access-purchases.js';
 import type { PaymentMethod } from '../../domain/payments.js';
 import { fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
-import { apiKeyToRow, creditGrantToRow, organizationToRow } from './row-mapping.js';
+import { apiKeyToRow, creditGrantToRow, organizationToRow } from '../../billing/store/account-row-mapping.js';
 import type { AccessPurchasesTable, Database, McpTokensTable } from './schema.js';
 import type { DialectQuirks } from '../../db/dialect-quirks.js';
 

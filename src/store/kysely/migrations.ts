@@ -18,7 +18,6 @@ import { clientIdsAndSearchMigration } from './search-migration.js';
 import { brandContextMigration } from './context-migration.js';
 import { dashboardAccountMigration } from './dashboard-account-migration.js';
 import { logoEvidenceMigration } from './logo-evidence-migration.js';
-import { creditLeaseMigration } from './credit-lease-migration.js';
 
 
 async function createBrandTables(db: Kysely<unknown>): Promise<void> {
@@ -41,41 +40,6 @@ async function createBrandTables(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('brand_identifiers_pk', ['kind', 'value'])
     .execute();
   await db.schema.createIndex('brand_identifiers_brand_id_idx').on('brand_identifiers').column('brand_id').execute();
-}
-
-async function createAccountTables(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('organizations')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('plan', 'text', (c) => c.notNull())
-    .addColumn('quota', 'bigint', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .execute();
-  await db.schema
-    .createTable('api_keys')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('secret_hash', 'text', (c) => c.notNull().unique())
-    .addColumn('prefix', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('revoked_at', 'bigint')
-    .execute();
-  await db.schema.createIndex('api_keys_org_id_idx').on('api_keys').column('org_id').execute();
-}
-
-async function createUsageLedger(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('usage_ledger')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
-    .addColumn('key_id', 'text', (c) => c.references('api_keys.id'))
-    .addColumn('credits', 'integer', (c) => c.notNull())
-    .addColumn('reason', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('usage_ledger_org_created_idx').on('usage_ledger').columns(['org_id', 'created_at']).execute();
 }
 
 async function createJobs(db: Kysely<unknown>): Promise<void> {
@@ -108,49 +72,8 @@ async function createJobs(db: Kysely<unknown>): Promise<void> {
 const initial: Migration = {
   async up(db) {
     await createBrandTables(db);
-    await createAccountTables(db);
-    await createUsageLedger(db);
+    // organizations, api_keys and usage_ledger are billing's part of this migration (src/billing/store/billing-migrations.ts).
     await createJobs(db);
-  },
-};
-
-/**
- * Billing: organization settings (spending limit, contacts, rate limit), the source of each ledger entry, the
- * append-only prepaid credit grants, and the usage warnings claimed per (organization, period, threshold).
- * SQLite adds one column per ALTER TABLE; a NOT NULL column needs a default there.
- */
-const billing: Migration = {
-  async up(db) {
-    await db.schema.alterTable('organizations').addColumn('spending_limit_cents', 'bigint').execute();
-    await db.schema
-      .alterTable('organizations')
-      .addColumn('billing_contacts', 'text', (c) => c.notNull().defaultTo('[]'))
-      .execute();
-    await db.schema.alterTable('organizations').addColumn('rate_limit_per_minute', 'bigint').execute();
-    await db.schema
-      .alterTable('usage_ledger')
-      .addColumn('source', 'text', (c) => c.notNull().defaultTo('quota'))
-      .execute();
-    // The prepaid balance sums an organization's prepaid entries over all time.
-    await db.schema.createIndex('usage_ledger_org_source_idx').on('usage_ledger').columns(['org_id', 'source']).execute();
-    await db.schema
-      .createTable('credit_grants')
-      .addColumn('id', 'text', (c) => c.primaryKey())
-      .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
-      .addColumn('credits', 'bigint', (c) => c.notNull())
-      .addColumn('amount_cents', 'bigint')
-      .addColumn('reason', 'text', (c) => c.notNull())
-      .addColumn('created_at', 'bigint', (c) => c.notNull())
-      .execute();
-    await db.schema.createIndex('credit_grants_org_id_idx').on('credit_grants').column('org_id').execute();
-    await db.schema
-      .createTable('usage_notices')
-      .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
-      .addColumn('period', 'text', (c) => c.notNull())
-      .addColumn('threshold', 'integer', (c) => c.notNull())
-      .addColumn('created_at', 'bigint', (c) => c.notNull())
-      .addPrimaryKeyConstraint('usage_notices_pk', ['org_id', 'period', 'threshold'])
-      .execute();
   },
 };
 
@@ -267,7 +190,6 @@ const brandPalettes: Migration = {
 /** Every migration of the store, by its name (kept forever: databases record the names they ran). */
 export const MIGRATIONS: ProductMigrations = {
   '0001_initial': initial,
-  '0002_billing': billing,
   '0003_brand_events': brandEvents,
   '0004_asset_keys': assetKeys,
   '0005_fair_queue': fairQueue,
@@ -282,7 +204,6 @@ export const MIGRATIONS: ProductMigrations = {
   '0015_webhook_delivery': webhookDeliveryMigration,
   '0017_client_ids_and_search': clientIdsAndSearchMigration,
   '0019_brand_context': brandContextMigration,
-  '0020_credit_leases': creditLeaseMigration,
   '0021_dashboard_accounts': dashboardAccountMigration,
   '0022_logo_evidence': logoEvidenceMigration,
 };

@@ -2,10 +2,9 @@
  * Row <-> port-type mapping for KyselyStore. Pure functions: no queries here.
  */
 import type { Brand } from '../../domain/brand.js';
-import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, UsageEntry } from '../../domain/accounts.js';
 import type { StoredBrand } from '../store.js';
-import { assertSafeInteger, fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
-import type { ApiKeysTable, BrandsTable, CreditGrantsTable, OrganizationsTable, UsageLedgerTable } from './schema.js';
+import { fromMillis, toMillis } from '../../db/column-codec.js';
+import type { BrandsTable } from './schema.js';
 
 export function brandToRow(stored: StoredBrand): BrandsTable {
   // The palette is built per request (spec 2.8); it is never part of the stored record.
@@ -28,112 +27,5 @@ export function rowToBrand(row: BrandsTable): StoredBrand {
     crawledAt: fromMillis(row.crawled_at),
     createdAt: fromMillis(row.created_at),
     updatedAt: fromMillis(row.updated_at),
-  };
-}
-
-function nullableInteger(value: number | string | bigint | null): number | null {
-  return value === null ? null : toSafeInteger(value);
-}
-
-export function contactsToColumn(contacts: readonly string[]): string {
-  return JSON.stringify(contacts);
-}
-
-function contactsFromColumn(text: string): string[] {
-  const parsed: unknown = JSON.parse(text);
-  return Array.isArray(parsed) ? parsed.filter((c): c is string => typeof c === 'string') : [];
-}
-
-export function organizationToRow(org: NewOrganization): OrganizationsTable {
-  assertSafeInteger(org.quota, 'quota');
-  const spendingLimitCents = org.spendingLimitCents ?? null;
-  const rateLimitPerMinute = org.rateLimitPerMinute ?? null;
-  if (spendingLimitCents !== null) assertSafeInteger(spendingLimitCents, 'spendingLimitCents');
-  if (rateLimitPerMinute !== null) assertSafeInteger(rateLimitPerMinute, 'rateLimitPerMinute');
-  return {
-    id: org.id,
-    name: org.name,
-    plan: org.plan,
-    quota: org.quota,
-    created_at: toMillis(org.createdAt),
-    spending_limit_cents: spendingLimitCents,
-    billing_contacts: contactsToColumn(org.billingContacts ?? []),
-    rate_limit_per_minute: rateLimitPerMinute,
-  };
-}
-
-/** `prepaid_credits` is computed by the query (grants minus prepaid charges). */
-export function rowToOrganization(row: OrganizationsTable & { prepaid_credits: number | string | bigint | null }): Organization {
-  return {
-    id: row.id,
-    name: row.name,
-    plan: row.plan,
-    quota: toSafeInteger(row.quota),
-    prepaidCredits: row.prepaid_credits === null ? 0 : toSafeInteger(row.prepaid_credits),
-    spendingLimitCents: nullableInteger(row.spending_limit_cents),
-    billingContacts: contactsFromColumn(row.billing_contacts),
-    rateLimitPerMinute: nullableInteger(row.rate_limit_per_minute),
-    createdAt: fromMillis(row.created_at),
-  };
-}
-
-export function creditGrantToRow(grant: CreditGrant): CreditGrantsTable {
-  assertSafeInteger(grant.credits, 'credits');
-  if (grant.amountCents !== null) assertSafeInteger(grant.amountCents, 'amountCents');
-  return {
-    id: grant.id,
-    org_id: grant.orgId,
-    credits: grant.credits,
-    amount_cents: grant.amountCents,
-    reason: grant.reason,
-    created_at: toMillis(grant.createdAt),
-  };
-}
-
-export function rowToCreditGrant(row: CreditGrantsTable): CreditGrant {
-  return {
-    id: row.id,
-    orgId: row.org_id,
-    credits: toSafeInteger(row.credits),
-    amountCents: nullableInteger(row.amount_cents),
-    reason: row.reason,
-    createdAt: fromMillis(row.created_at),
-  };
-}
-
-export function apiKeyToRow(key: ApiKeyRecord): ApiKeysTable {
-  return {
-    id: key.id,
-    org_id: key.orgId,
-    name: key.name,
-    secret_hash: key.secretHash,
-    prefix: key.prefix,
-    created_at: toMillis(key.createdAt),
-    revoked_at: key.revokedAt === null ? null : toMillis(key.revokedAt),
-  };
-}
-
-export function rowToApiKey(row: ApiKeysTable): ApiKeyRecord {
-  return {
-    id: row.id,
-    orgId: row.org_id,
-    name: row.name,
-    secretHash: row.secret_hash,
-    prefix: row.prefix,
-    createdAt: fromMillis(row.created_at),
-    revokedAt: fromNullableMillis(row.revoked_at),
-  };
-}
-
-export function usageToRow(entry: UsageEntry): UsageLedgerTable {
-  assertSafeInteger(entry.credits, 'credits');
-  return {
-    id: entry.id,
-    org_id: entry.orgId,
-    key_id: entry.keyId,
-    credits: entry.credits,
-    reason: entry.reason,
-    created_at: toMillis(entry.createdAt),
-    source: entry.source ?? 'quota',
   };
 }

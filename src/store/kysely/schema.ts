@@ -9,7 +9,6 @@
  * JSON: documents (`brands.record`, `jobs.payload`) are stored as text on both dialects. Text round-trips
  * byte-for-byte (jsonb would reorder keys) and the store never queries inside them.
  */
-import type { Plan, UsageSource } from '../../domain/accounts.js';
 import type { BrandStatus, IdentifierKind } from '../store.js';
 import type { JobsTable } from '../../jobs/sql/jobs-table.js';
 import type { ReferenceDataTables } from './reference-schema.js';
@@ -17,7 +16,7 @@ import type { ClientIdSearchTables } from './search-schema.js';
 import type { BrandContextTables } from './context-schema.js';
 import type { DashboardAccountTables } from './dashboard-account-schema.js';
 import type { LogoEvidenceTables } from './logo-evidence-schema.js';
-import type { CreditLeaseTables } from './credit-lease-schema.js';
+import type { BillingTables } from '../../billing/store/billing-tables.js';
 
 import type { Millis } from '../../db/column-codec.js';
 
@@ -39,58 +38,6 @@ export interface BrandIdentifiersTable {
   value: string;
   brand_id: string;
 }
-
-export interface OrganizationsTable {
-  id: string;
-  name: string;
-  plan: Plan;
-  quota: number;
-  created_at: Millis;
-  /** 0002: null = configured default. */
-  spending_limit_cents: number | null;
-  /** 0002: JSON array of email addresses, as text. */
-  billing_contacts: string;
-  /** 0002: null = configured default. */
-  rate_limit_per_minute: number | null;
-}
-
-export interface ApiKeysTable {
-  id: string;
-  org_id: string;
-  name: string;
-  secret_hash: string;
-  prefix: string;
-  created_at: Millis;
-  revoked_at: Millis | null;
-}
-
-export interface UsageLedgerTable {
-  id: string;
-  org_id: string;
-  key_id: string | null;
-  credits: number;
-  reason: string;
-  created_at: Millis;
-  /** 0002: 'quota' for every entry written before it. */
-  source: UsageSource;
-}
-
-export interface CreditGrantsTable {
-  id: string;
-  org_id: string;
-  credits: number;
-  amount_cents: number | null;
-  reason: string;
-  created_at: Millis;
-}
-
-export interface UsageNoticesTable {
-  org_id: string;
-  period: string;
-  threshold: number;
-  created_at: Millis;
-}
-
 
 /** 0003: one row per `brand.saved` event, written in the save's transaction; never updated. */
 export interface BrandEventsTable {
@@ -216,14 +163,9 @@ export interface LedgerAuthorizationsTable {
   used_at: Millis;
 }
 
-export interface Database extends ReferenceDataTables, ClientIdSearchTables, BrandContextTables, LogoEvidenceTables, CreditLeaseTables, DashboardAccountTables {
+export interface Database extends ReferenceDataTables, ClientIdSearchTables, BrandContextTables, LogoEvidenceTables, BillingTables, DashboardAccountTables {
   brands: BrandsTable;
   brand_identifiers: BrandIdentifiersTable;
-  organizations: OrganizationsTable;
-  api_keys: ApiKeysTable;
-  usage_ledger: UsageLedgerTable;
-  credit_grants: CreditGrantsTable;
-  usage_notices: UsageNoticesTable;
   jobs: JobsTable;
   brand_events: BrandEventsTable;
   event_consumers: EventConsumersTable;

@@ -6,7 +6,8 @@
  */
 import type { Mailer } from '../../billing/mailer.js';
 import type { Logger } from '../../platform/logger.js';
-import type { AccountStore, ClaimedWebhookDelivery, DisabledWebhook, WebhookDeliveryStore } from '../../store/store.js';
+import type { AccountStore } from '../../billing/billing-store.js';
+import type { ClaimedWebhookDelivery, DisabledWebhook, WebhookDeliveryStore } from '../../store/store.js';
 import { MAX_DELIVERY_ATTEMPTS } from './retry-schedule.js';
 
 export const ABANDON_NOTICE_INTERVAL_MS = 24 * 60 * 60 * 1000;

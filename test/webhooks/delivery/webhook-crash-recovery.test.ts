@@ -6,6 +6,7 @@
  * receiver holds the request unanswered; the third delivers it. The receiver gets the event (same webhook-id every
  * time) and verifies it with the official `standardwebhooks` package.
  */
+import type { ProductStores } from '../../../src/main/product-stores.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,6 +32,7 @@ let receiver: WebhookReceiver;
 let env: Record<string, string>;
 let server: ServerProcess | null = null;
 let store: Store;
+let stores: ProductStores;
 let db: Kysely<Database>;
 
 beforeAll(async () => {
@@ -52,7 +54,7 @@ beforeAll(async () => {
     BRANDBASE_WEBHOOK_TIMEOUT_MS: '10000',
     BRANDBASE_LOG_LEVEL: 'info',
   };
-  ({ store, db } = await openSqliteStore({ file: path.join(dataDir, 'brandbase.sqlite') }));
+  ({ store, stores, db } = await openSqliteStore({ file: path.join(dataDir, 'brandbase.sqlite') }));
   await store.migrate();
 });
 
@@ -85,7 +87,7 @@ async function commitRebrand(): Promise<void> {
 
 describe('webhook delivery survives SIGKILL', () => {
   it('a committed rebrand is delivered after restarts, never lost', async () => {
-    const orgId = await createOrg(store);
+    const orgId = await createOrg(stores.billing);
     const hook: TestWebhook = await createWebhook(db, sealedBox(keyFromSecret(SECRET_KEY)), { orgId, url: `https://${HOOK_HOST}/events`, domains: [SITE], authorization: 'Bearer crash-token' });
     const deliveries = () => store.listWebhookDeliveries(orgId, hook.id, { from: null, to: null, after: null, limit: 10 });
 

@@ -2,6 +2,7 @@
  * Rows the delivery tests start from, written with SQL into a real store (the management API has its own tests):
  * an organization, a webhook with a sealed secret, its subscriptions, and a brand with its `brand.saved` event.
  */
+import type { AccountStore } from '../../../src/billing/billing-store.js';
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Plan } from '../../../src/domain/accounts.js';
@@ -13,7 +14,7 @@ import type { Database } from '../../../src/store/kysely/schema.js';
 import type { Store } from '../../../src/store/store.js';
 import { sampleBrand } from '../../store/sample-brand.js';
 
-export async function createOrg(store: Store, plan: Plan = 'paid', quota = 1000): Promise<string> {
+export async function createOrg(store: Pick<AccountStore, 'createOrganization'>, plan: Plan = 'paid', quota = 1000): Promise<string> {
   const org = await store.createOrganization({ id: newId('org'), name: 'Hooked Inc', plan, quota, billingContacts: ['ops@hooked.test'], createdAt: new Date() });
   return org.id;
 }

@@ -4,13 +4,14 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrations.js';
-import { MIGRATIONS } from '../../src/store/kysely/migrations.js';
-import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite, type TempDatabase } from './temp-database.js';
+import type { Database } from '../../../src/db/database.js';
+import { migrateToLatest } from '../../../src/db/migrations.js';
+import { billingMigrations } from '../../../src/billing/store/billing-migrations.js';
+import { MIGRATIONS } from '../../../src/store/kysely/migrations.js';
+import { NEEDS_POSTGRES, PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../../store/temp-database.js';
 
 async function migrateTo0001(database: Database): Promise<void> {
-  await migrateToLatest(database, [{ '0001_initial': MIGRATIONS['0001_initial']! }]);
+  await migrateToLatest(database, [{ '0001_initial': MIGRATIONS['0001_initial']! }, { '0001_initial': billingMigrations['0001_initial']! }]);
 }
 
 // The PostgreSQL case is always collected (skipped without a server) so the end-of-run report counts it.
@@ -33,7 +34,7 @@ for (const { name, open, skip, options } of cases) describe.skipIf(skip)(`migrat
     await sql`insert into organizations (id, name, plan, quota, created_at) values ('org_old', 'Old Co', 'paid', 50, 1000)`.execute(db);
     await sql`insert into usage_ledger (id, org_id, key_id, credits, reason, created_at) values ('use_old', 'org_old', null, 7, 'brand.lookup', 2000)`.execute(db);
     await temp.store.migrate();
-    expect(await temp.store.getOrganization('org_old')).toEqual({
+    expect(await temp.stores.billing.getOrganization('org_old')).toEqual({
       id: 'org_old',
       name: 'Old Co',
       plan: 'paid',
@@ -44,8 +45,8 @@ for (const { name, open, skip, options } of cases) describe.skipIf(skip)(`migrat
       rateLimitPerMinute: null,
       createdAt: new Date(1000),
     });
-    expect(await temp.store.summarizeUsage('org_old', new Date(0), new Date(10_000))).toEqual({ quota: 7, prepaid: 0, overage: 0, prepaidBalance: 0 });
+    expect(await temp.stores.billing.summarizeUsage('org_old', new Date(0), new Date(10_000))).toEqual({ quota: 7, prepaid: 0, overage: 0, prepaidBalance: 0 });
     await temp.store.migrate();
-    expect(await temp.store.sumUsage('org_old', new Date(0), new Date(10_000))).toBe(7);
+    expect(await temp.stores.billing.sumUsage('org_old', new Date(0), new Date(10_000))).toBe(7);
   });
 });

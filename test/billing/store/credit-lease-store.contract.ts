@@ -6,17 +6,18 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billingPeriod } from '../../src/billing/billing-period.js';
-import type { UsageSource } from '../../src/domain/accounts.js';
-import { grantSize, type CreditLeaseGrant } from '../../src/store/credit-lease-store.js';
-import type { Database } from '../../src/store/kysely/schema.js';
-import type { Store } from '../../src/store/store.js';
+import { billingPeriod } from '../../../src/billing/billing-period.js';
+import type { UsageSource } from '../../../src/domain/accounts.js';
+import { grantSize, type CreditLeaseGrant } from '../../../src/billing/credit-lease-store.js';
+import type { BillingStore } from '../../../src/billing/billing-store.js';
+import type { Database } from '../../../src/store/kysely/schema.js';
+import type { Store } from '../../../src/store/store.js';
 
 export interface CreditLeaseFixture {
-  store: Store;
+  store: Store & BillingStore;
   db: Kysely<Database>;
   /** The same database through another OS process. */
-  openPeer(): Promise<Store>;
+  openPeer(): Promise<Store & BillingStore>;
   cleanup(): Promise<void>;
 }
 
@@ -163,7 +164,7 @@ export function creditLeaseContract(name: string, open: () => Promise<CreditLeas
       const peer = await fixture.openPeer();
       const org = await newOrg(500);
       // Blocks of 3 while plenty is left, 1 at a time at the end; eight grants in flight per process.
-      const grants = async (granter: Store): Promise<number> => {
+      const grants = async (granter: Store & BillingStore): Promise<number> => {
         let got = 0;
         for (let round = 0; round < 40; round++) {
           const sizes = await Promise.all(Array.from({ length: 8 }, () => granter.acquireCreditLease(grant(org, { limit: 500, want: 1, block: 3, endZoneBlocks: 4 }))));
