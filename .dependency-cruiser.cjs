@@ -8,6 +8,8 @@
 // search/ is a feature too (ports only, no backend package), but not in the list features may import: use cases
 // reach the search service through the port they declare (usecases/search-brands.ts: NameSearch).
 const FEATURES = '^src/(brands|crawl|media|assets|palette|billing|webhooks|events|usecases|refdata|payments|search|context|transactions|cdn|dashboard-accounts)/';
+/** A product's own storage (issue 30): its Kysely rows, tables and migrations over the database kernel (src/db/). */
+const PRODUCT_STORAGE = ['^src/[^/]+/store/', '^src/[^/]+/[^/]+/store/'];
 const BACKEND_PACKAGES = '^(fastify|@fastify|pg|better-sqlite3|pg-boss|kysely)($|/)';
 
 module.exports = {
@@ -41,10 +43,17 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(db|domain|platform)/' },
     },
     {
-      name: 'features-use-ports-only',
-      comment: 'Features use domain/, platform/, other features and the port files; never a concrete backend or http/cli/main.',
+      name: 'product-storage-is-private',
+      comment: "A product's storage (src/<product>/store/) is imported by that product and main/ only (and, until it is deleted, the store/ facade): no product imports another product's storage.",
       severity: 'error',
-      from: { path: FEATURES },
+      from: { path: '^src/([^/]+)/', pathNot: '^src/(main|store)/' },
+      to: { path: PRODUCT_STORAGE, pathNot: '^src/$1/' },
+    },
+    {
+      name: 'features-use-ports-only',
+      comment: 'Features use domain/, platform/, other features and the port files; never a concrete backend or http/cli/main. Their storage (src/<product>/store/) builds on the database kernel.',
+      severity: 'error',
+      from: { path: FEATURES, pathNot: PRODUCT_STORAGE },
       to: {
         path: '^src/',
         pathNot: [
@@ -57,9 +66,9 @@ module.exports = {
     },
     {
       name: 'features-no-backend-packages',
-      comment: 'Features never import Fastify, Kysely, pg, better-sqlite3 or pg-boss.',
+      comment: 'Features never import Fastify, Kysely, pg, better-sqlite3 or pg-boss; their storage (src/<product>/store/) uses Kysely.',
       severity: 'error',
-      from: { path: FEATURES },
+      from: { path: FEATURES, pathNot: PRODUCT_STORAGE },
       to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer'], path: BACKEND_PACKAGES },
     },
     {

@@ -2,15 +2,17 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
-import { migrateToLatest, type ProductMigrations } from '../db/migrations.js';
+import { migrateToLatest } from '../db/migrations.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { SqlJobQueue } from '../jobs/sql/sql-job-queue.js';
 import { KyselyStore } from '../store/kysely/kysely-store.js';
-import { MIGRATIONS as STORE_MIGRATIONS } from '../store/kysely/migrations.js';
 import type { Store } from '../store/store.js';
+import { openProductStores, PRODUCT_MIGRATIONS, type ProductStores } from './product-stores.js';
 
 export interface Backends {
   store: Store;
+  /** The products' own storage over the same Database (product-stores.ts). */
+  stores: ProductStores;
   queue: JobQueue;
   /** Where the store is, for people: the SQLite file's absolute path, or the PostgreSQL server without credentials. */
   location: string;
@@ -25,12 +27,6 @@ export function printableDatabaseUrl(url: string): string {
   const parsed = new URL(url);
   return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
 }
-
-/**
- * Every product's migrations, in the order their parts of one name run (src/db/migrations.ts). One list for now: the
- * store's tables (jobs included) in store/kysely/migrations.ts.
- */
-export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [STORE_MIGRATIONS];
 
 /**
  * Migrates, then loads the embedded reference set (tickers, ETFs, crypto; refdata/embedded-reference-data.ts) into
@@ -64,7 +60,7 @@ export async function openBackends(config: Readonly<Config>): Promise<Backends> 
 
 /** The store and the queue over one migrated Database; closing them closes it. */
 async function backendsOn(database: Database, location: string, created: boolean): Promise<Backends> {
-  const store = new KyselyStore(database);
+  const store = new KyselyStore(database, PRODUCT_MIGRATIONS);
   await migrateAndSeed(database, store);
-  return { store, queue: new SqlJobQueue(database), location, created, close: () => database.close() };
+  return { store, stores: openProductStores(database), queue: new SqlJobQueue(database), location, created, close: () => database.close() };
 }

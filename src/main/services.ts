@@ -26,6 +26,7 @@ import type { AssetStore, VariantStore } from '../assets/asset-store.js';
 import type { Logger } from '../platform/logger.js';
 import { SafeFetcher } from '../platform/safe-fetcher.js';
 import type { Store } from '../store/store.js';
+import type { ProductStores } from './product-stores.js';
 import { X402Payments } from '../payments/x402-payments.js';
 import { MppPayments } from '../payments/mpp-payments.js';
 import { randomBytes } from 'node:crypto';
@@ -58,6 +59,8 @@ export interface Services extends ClientIdServices {
   config: Readonly<Config>;
   logger: Logger;
   store: Store;
+  /** The products' own storage (main/product-stores.ts). */
+  stores: ProductStores;
   /** Where the store is and whether this start created it (open-backends.ts): commands say so. */
   backends: Pick<Backends, 'location' | 'created'>;
   queue: JobQueue;
@@ -113,7 +116,7 @@ export interface Services extends ClientIdServices {
 }
 
 /** x402 with the configured facilitator, or the embedded one over the store's ledger (ADR 0028). */
-function paymentsFor(config: Readonly<Config>, store: Store, logger: Logger): X402Payments | null {
+function paymentsFor(config: Readonly<Config>, store: ProductStores['payments'], logger: Logger): X402Payments | null {
   const p = config.payments;
   if (!p.enabled) return null;
   const settings = { network: p.network, asset: p.asset, assetName: p.assetName, assetVersion: p.assetVersion, payTo: p.payTo, priceUnits: p.priceUnits, maxTimeoutSeconds: p.maxTimeoutSeconds, facilitatorUrl: p.facilitatorUrl };
@@ -121,7 +124,7 @@ function paymentsFor(config: Readonly<Config>, store: Store, logger: Logger): X4
 }
 
 /** MPP (mppx, evm method) on the embedded ledger; the challenge key is random per process unless configured. */
-function mppFor(config: Readonly<Config>, store: Store, logger: Logger): MppPayments | null {
+function mppFor(config: Readonly<Config>, store: ProductStores['payments'], logger: Logger): MppPayments | null {
   const p = config.payments;
   if (!p.enabled || !p.mpp) return null;
   const settings = { network: p.network, asset: p.asset, assetName: p.assetName, assetVersion: p.assetVersion, payTo: p.payTo, priceUnits: p.priceUnits, maxTimeoutSeconds: p.maxTimeoutSeconds, facilitatorUrl: p.facilitatorUrl };
@@ -131,7 +134,7 @@ function mppFor(config: Readonly<Config>, store: Store, logger: Logger): MppPaym
 
 /** Builds every service from Config. The only place that chooses backends (SQLite file or PostgreSQL). */
 export async function createServices(config: Readonly<Config>, logger: Logger): Promise<Services> {
-  const { store, queue, location, created, close: closeBackends } = await openBackends(config);
+  const { store, stores, queue, location, created, close: closeBackends } = await openBackends(config);
   const assetsDir = path.join(config.dataDir, 'assets');
   // The local folder or the configured bucket (ADR 0038); crawl workers open the same backend from config.
   const assets = openAssetStore(config, assetsDir);
@@ -198,6 +201,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     config,
     logger,
     store,
+    stores,
     backends: { location, created },
     queue,
     assets,
@@ -217,10 +221,10 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     refresh,
     refreshBrand: (domain, options) => refreshBrand(domain, { store, indexer }, options),
     usecases,
-    payments: paymentsFor(config, store, logger),
-    mpp: mppFor(config, store, logger),
-    access: accessSalesFor(config, store, logger, meter),
-    paymentAdmin: paymentAdminFor(config, store),
+    payments: paymentsFor(config, stores.payments, logger),
+    mpp: mppFor(config, stores.payments, logger),
+    access: accessSalesFor(config, { ...stores, accounts: store }, logger, meter),
+    paymentAdmin: paymentAdminFor(config, { ...stores, accounts: store }),
     sealedBox,
     webhooks: webhookManagementFor(config, store, scheduler, sealedBox),
     webhookDelivery,

@@ -24,7 +24,7 @@ beforeAll(async () => {
 
 afterAll(async () => stack?.close());
 
-const client = (funds: bigint): Promise<MppWallet> => newMppWallet(stack.services.store, funds);
+const client = (funds: bigint): Promise<MppWallet> => newMppWallet(stack.services.stores.payments, funds);
 
 /** A credential for the 402 of `url`, as the mppx client builds it. */
 async function credentialFor(mppx: MppWallet['mppx'], url: string): Promise<string> {
@@ -82,7 +82,7 @@ describe('MPP', () => {
     expect(retry.statusCode).toBe(200);
     expect(Receipt.deserialize(String(retry.headers['payment-receipt'])).reference).toBe(Receipt.deserialize(String(first.headers['payment-receipt'])).reference);
     expect(await payer.balance()).toBe(1_000_000n - PRICE);
-    expect((await stack.services.store.listPayments({ limit: 1000 })).filter((p) => p.payer === payer.account.address.toLowerCase())).toHaveLength(1);
+    expect((await stack.services.stores.payments.listPayments({ limit: 1000 })).filter((p) => p.payer === payer.account.address.toLowerCase())).toHaveLength(1);
   });
 
   it('refuses a tampered credential and a wallet without funds, charging nothing', async () => {
@@ -107,6 +107,6 @@ describe('MPP', () => {
     expect(answers.filter((a) => a.statusCode === 200).length).toBeGreaterThanOrEqual(1);
     expect(answers.every((a) => a.statusCode === 200 || a.statusCode === 402)).toBe(true);
     expect(await payer.balance()).toBe(1_000_000n - PRICE);
-    expect((await stack.services.store.listPayments({ limit: 1000 })).filter((p) => p.payer === payer.account.address.toLowerCase())).toHaveLength(1);
+    expect((await stack.services.stores.payments.listPayments({ limit: 1000 })).filter((p) => p.payer === payer.account.address.toLowerCase())).toHaveLength(1);
   });
 });

@@ -8,15 +8,18 @@ import { openPostgresDatabase, type PostgresDatabaseOptions } from '../../src/db
 import { openSqliteDatabase, type SqliteDatabaseOptions } from '../../src/db/sqlite/open-sqlite-database.js';
 import { KyselyStore } from '../../src/store/kysely/kysely-store.js';
 import type { Database as Tables } from '../../src/store/kysely/schema.js';
+import { openProductStores, PRODUCT_MIGRATIONS, type ProductStores } from '../../src/main/product-stores.js';
 
 export interface OpenedStore {
   store: KyselyStore;
+  /** The products' own storage, built as main/ builds it; `store.migrate()` migrates their tables too. */
+  stores: ProductStores;
   database: Database;
   db: Kysely<Tables>;
 }
 
 function storeOn(database: Database): OpenedStore {
-  return { store: new KyselyStore(database), database, db: database.tables<Tables>() };
+  return { store: new KyselyStore(database, PRODUCT_MIGRATIONS), stores: openProductStores(database), database, db: database.tables<Tables>() };
 }
 
 /** Opens (without migrating) a SQLite file; `store.close()` closes the database. */

@@ -4,7 +4,6 @@ import { brandWriteLogContract } from './brand-write-log.contract.js';
 import { creditLeaseContract } from './credit-lease.contract.js';
 import { storeContract } from './store.contract.js';
 import { paletteStoreContract } from './palette-store.contract.js';
-import { paymentStoreContract } from './payment-store.contract.js';
 import { webhookAdminContract } from './webhook-admin.contract.js';
 import { refreshStoreContract } from './refresh-store.contract.js';
 import { webhookDeliveryContract } from './webhook-delivery.contract.js';
@@ -18,7 +17,6 @@ import { NEEDS_POSTGRES, PG_URL, tempPostgres } from './temp-database.js';
 describe.skipIf(PG_URL === undefined)('PostgreSQL store', NEEDS_POSTGRES, () => {
   storeContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   paletteStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
-  paymentStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   webhookAdminContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   refreshStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   webhookDeliveryContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));

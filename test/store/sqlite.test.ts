@@ -3,7 +3,6 @@ import { brandWriteLogContract } from './brand-write-log.contract.js';
 import { creditLeaseContract } from './credit-lease.contract.js';
 import { storeContract } from './store.contract.js';
 import { paletteStoreContract } from './palette-store.contract.js';
-import { paymentStoreContract } from './payment-store.contract.js';
 import { webhookAdminContract } from './webhook-admin.contract.js';
 import { refreshStoreContract } from './refresh-store.contract.js';
 import { webhookDeliveryContract } from './webhook-delivery.contract.js';
@@ -15,7 +14,6 @@ import { tempSqlite } from './temp-database.js';
 
 storeContract('SQLite (temp file)', tempSqlite);
 paletteStoreContract('SQLite (temp file)', tempSqlite);
-paymentStoreContract('SQLite (temp file)', tempSqlite);
 webhookAdminContract('SQLite (temp file)', tempSqlite);
 refreshStoreContract('SQLite (temp file)', tempSqlite);
 webhookDeliveryContract('SQLite (temp file)', tempSqlite);

@@ -13,18 +13,21 @@ import type { Database as KernelDatabase } from '../../src/db/database.js';
 import type { Database } from '../../src/store/kysely/schema.js';
 import { openPostgresStore, openSqliteStore } from './open-store.js';
 import type { Store } from '../../src/store/store.js';
+import type { ProductStores } from '../../src/main/product-stores.js';
 
 /** Which backend a suite runs on: for the few assertions that read each backend's own catalog (query plans). */
 export type TestDialect = 'sqlite' | 'postgres';
 
 export interface TempDatabase {
   store: Store;
+  /** The products' own storage over the same database (main/product-stores.ts). */
+  stores: ProductStores;
   /** The kernel's handle the store runs on: give it to the job queue (`new SqlJobQueue(temp.database)`). */
   database: KernelDatabase;
   db: Kysely<Database>;
   dialect: TestDialect;
   /** Another, independent connection (pool / better-sqlite3 handle) to the same database; closed by cleanup. */
-  openPeer(): Promise<{ store: Store; database: KernelDatabase; db: Kysely<Database> }>;
+  openPeer(): Promise<{ store: Store; stores: ProductStores; database: KernelDatabase; db: Kysely<Database> }>;
   cleanup(): Promise<void>;
 }
 
@@ -41,9 +44,10 @@ export async function tempSqlite(): Promise<TempDatabase & { file: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'brandbase-store-'));
   const file = join(dir, 'nested', 'brandbase.db');
   const peers: Store[] = [];
-  const { store, database, db } = await openSqliteStore({ file });
+  const { store, stores, database, db } = await openSqliteStore({ file });
   return {
     store,
+    stores,
     database,
     db,
     file,
@@ -74,9 +78,10 @@ async function dropSchema(url: string, schema: string): Promise<void> {
 export async function tempPostgres(url: string): Promise<TempDatabase & { schema: string }> {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const peers: Store[] = [];
-  const { store, database, db } = await openPostgresStore({ url, schema });
+  const { store, stores, database, db } = await openPostgresStore({ url, schema });
   return {
     store,
+    stores,
     database,
     db,
     schema,

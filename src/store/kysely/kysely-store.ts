@@ -17,9 +17,6 @@ import * as logoEvidence from './logo-evidence-rows.js';
 import type { ContextEvidence, ContextProfile } from '../../domain/brand-context.js';
 import type { StoredContext } from '../store.js';
 import * as refresh from './refresh-rows.js';
-import * as payments from './payment-rows.js';
-import * as access from './access-rows.js';
-import type { AccessDelivery, AccessPurchase, AccessPurchaseCompletion, AgentPayer, CardCharge, CardChargeResult, CardTokenRecord, McpTokenRecord } from '../../domain/access-purchases.js';
 import * as webhookDeliveries from './webhook-delivery-rows.js';
 import * as clientIds from './client-id-rows.js';
 import * as search from './search-rows.js';
@@ -29,7 +26,6 @@ import * as creditLeases from './credit-lease-rows.js';
 import type { CreditLeaseDebit } from '../credit-lease-store.js';
 import * as bulk from './bulk-brand-rows.js';
 import type { BulkBrand } from './bulk-brand-rows.js';
-import * as orgAccess from './org-access-rows.js';
 import { usageByDay } from './usage-by-day-rows.js';
 import type { DailyUsage } from '../store.js';
 import type { ClientIdRecord, ClientIdUsageEntry } from '../../domain/client-id-record.js';
@@ -37,11 +33,10 @@ import type { ClientIdProduct } from '../../domain/client-ids.js';
 import type { SearchCandidateQuery, SearchNameRow } from '../store.js';
 import * as webhookAdmin from './webhook-admin-rows.js';
 import type { ClaimedWebhookDelivery, DisabledWebhook, WebhookAttemptRecord, WebhookFanOut } from '../store.js';
-import type { LedgerTransfer, PaymentClaim, PaymentQuery, PaymentRecord, PaymentTotal, StoredPaymentClaim } from '../../domain/payments.js';
 import type { Palette, PaletteEvidence } from '../../domain/palette.js';
 import { assertSafeInteger, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { Database as Db } from '../../db/database.js';
-import { migrateToLatest } from '../../db/migrations.js';
+import { migrateToLatest, type ProductMigrations } from '../../db/migrations.js';
 import { MIGRATIONS } from './migrations.js';
 import { KyselyReferenceData } from './reference-data-tables.js';
 import {
@@ -101,7 +96,11 @@ export class KyselyStore implements Store {
   private readonly quirks: DialectQuirks;
   readonly #refdata: KyselyReferenceData;
 
-  constructor(private readonly database: Db) {
+  /** `migrations`: every product's (main/product-stores.ts), so `migrate()` leaves no product's tables behind. */
+  constructor(
+    private readonly database: Db,
+    private readonly migrations: readonly ProductMigrations[] = [MIGRATIONS],
+  ) {
     this.db = database.tables<Database>();
     this.quirks = database.quirks;
     this.#refdata = new KyselyReferenceData(this.db, this.quirks);
@@ -278,13 +277,6 @@ export class KyselyStore implements Store {
     return usageByDay(this.db, orgId, from, to);
   }
 
-  listAccessPurchases(orgId: string, limit: number): Promise<AccessPurchase[]> {
-    return orgAccess.listAccessPurchases(this.db, orgId, limit);
-  }
-
-  listMcpTokens(orgId: string): Promise<McpTokenRecord[]> {
-    return orgAccess.listMcpTokens(this.db, orgId);
-  }
 
   // ---- search by name (search-rows.ts, ADR 0033) ----
 
@@ -320,90 +312,6 @@ export class KyselyStore implements Store {
 
   pruneCrawlFailures(before: Date): Promise<number> {
     return crawlFailures.pruneCrawlFailures(this.db, before);
-  }
-
-  // ---- standing access (access-rows.ts, ADR 0029) ----
-
-  completeAccessPurchase(completion: AccessPurchaseCompletion): Promise<AccessPurchase | null> {
-    return access.completeAccessPurchase(this.db, this.quirks, completion);
-  }
-
-  findAccessPurchase(paymentKey: string): Promise<AccessPurchase | null> {
-    return access.findAccessPurchase(this.db, paymentKey);
-  }
-
-  takeAccessDelivery(paymentKey: string, at: Date, paidSince: Date, accept: (sealed: string | null) => boolean): Promise<AccessDelivery | null> {
-    return access.takeAccessDelivery(this.db, this.quirks, paymentKey, at, paidSince, accept);
-  }
-
-  wipeAccessSeals(before: Date): Promise<number> {
-    return access.wipeAccessSeals(this.db, before);
-  }
-
-  agentOfApiKey(apiKeyId: string): Promise<AgentPayer | null> {
-    return access.agentOfApiKey(this.db, apiKeyId);
-  }
-
-  findMcpTokenByHash(tokenHash: string): Promise<McpTokenRecord | null> {
-    return access.findMcpTokenByHash(this.db, tokenHash);
-  }
-
-  issueCardToken(token: CardTokenRecord): Promise<void> {
-    return access.issueCardToken(this.db, token);
-  }
-
-  chargeCardToken(charge: CardCharge): Promise<CardChargeResult> {
-    return access.chargeCardToken(this.db, this.quirks, charge);
-  }
-
-  cardTokenCharge(tokenHash: string): Promise<string | null> {
-    return access.cardTokenCharge(this.db, tokenHash);
-  }
-
-  // ---- payments (payment-rows.ts, ADR 0028) ----
-
-  claimPayment(claim: PaymentClaim): Promise<boolean> {
-    return payments.claimPayment(this.db, claim);
-  }
-
-  findPaymentClaim(key: string): Promise<StoredPaymentClaim | null> {
-    return payments.findPaymentClaim(this.db, key);
-  }
-
-  releasePaymentClaim(key: string): Promise<void> {
-    return payments.releasePaymentClaim(this.db, key);
-  }
-
-  recordPayment(payment: PaymentRecord): Promise<boolean> {
-    return payments.recordPayment(this.db, this.quirks, payment);
-  }
-
-  unsettledPaymentClaims(before: Date): Promise<PaymentClaim[]> {
-    return payments.unsettledPaymentClaims(this.db, before);
-  }
-
-  listPayments(query: PaymentQuery): Promise<PaymentRecord[]> {
-    return payments.listPayments(this.db, query);
-  }
-
-  summarizePayments(query: Omit<PaymentQuery, 'limit'>): Promise<PaymentTotal[]> {
-    return payments.summarizePayments(this.db, query);
-  }
-
-  ledgerBalance(network: string, asset: string, address: string): Promise<bigint> {
-    return payments.ledgerBalance(this.db, network, asset, address);
-  }
-
-  creditLedger(network: string, asset: string, address: string, amount: bigint): Promise<bigint> {
-    return payments.creditLedger(this.db, this.quirks, network, asset, address, amount);
-  }
-
-  ledgerAuthorization(network: string, asset: string, authorizer: string, nonce: string): Promise<string | null> {
-    return payments.ledgerAuthorization(this.db, network, asset, authorizer, nonce);
-  }
-
-  ledgerTransfer(transfer: LedgerTransfer): Promise<void> {
-    return payments.ledgerTransfer(this.db, this.quirks, transfer);
   }
 
   // ---- webhook outbox (webhook-delivery-rows.ts, ADR 0031) ----
@@ -657,9 +565,9 @@ export class KyselyStore implements Store {
 
   // ---- lifecycle ----
 
-  /** The store's own migrations alone (main/ gives the runner its list itself; tests migrate a store through this). */
+  /** The migrations it was given (main/ gives the runner its list itself; tests migrate a store through this). */
   async migrate(): Promise<void> {
-    await migrateToLatest(this.database, [MIGRATIONS]);
+    await migrateToLatest(this.database, this.migrations);
   }
 
   async ping(): Promise<void> {

@@ -11,8 +11,6 @@ import { convertAssetUrlsToKeys } from './asset-key-migration.js';
 import { webhooksMigration } from './webhook-migration.js';
 import { refreshMigration } from './refresh-migration.js';
 import { webhookDeliveryMigration } from './webhook-delivery-migration.js';
-import { paymentsMigration } from './payment-migration.js';
-import { standingAccessMigration } from './access-migration.js';
 import { referenceDataMigration } from './reference-data-migration.js';
 import { clientIdsAndSearchMigration } from './search-migration.js';
 import { brandContextMigration } from './context-migration.js';
@@ -275,8 +273,6 @@ export const MIGRATIONS: ProductMigrations = {
   '0007_brand_writes': brandWrites,
   '0008_reference_data': referenceDataMigration,
   '0009_brand_palettes': brandPalettes,
-  '0010_payments': paymentsMigration,
-  '0012_standing_access': standingAccessMigration,
   '0013_webhooks': webhooksMigration,
   '0014_refresh': refreshMigration,
   '0015_webhook_delivery': webhookDeliveryMigration,
