@@ -9,7 +9,7 @@
 // reach the search service through the port they declare (usecases/search-brands.ts: NameSearch).
 const FEATURES = '^src/(brands|crawl|media|assets|palette|billing|webhooks|events|usecases|refdata|payments|search|context|transactions|cdn|dashboard-accounts)/';
 /** A product's own storage (issue 30): its Kysely rows, tables and migrations over the database kernel (src/db/). */
-const PRODUCT_STORAGE = ['^src/[^/]+/store/', '^src/[^/]+/[^/]+/store/'];
+const PRODUCT_STORAGE = '^src/[^/]+/store/';
 const BACKEND_PACKAGES = '^(fastify|@fastify|pg|better-sqlite3|pg-boss|kysely)($|/)';
 
 module.exports = {
