@@ -7,8 +7,11 @@ import { brandPageDepsFor } from './brand-page-deps.js';
 import { orgPagesDepsFor } from './org-pages-deps.js';
 import type { Services } from './services.js';
 
-/** The HTTP layer's dependencies, taken from the services: one place, used by `serve` and by the tests. */
-export function appDepsFor(services: Services): AppDeps {
+/**
+ * The HTTP layer's dependencies, taken from the services: one place, used by `serve` and by the tests. `clock` is the
+ * per-address limits' time (the public brand search); tests hold it still so that a slow machine cannot refill them.
+ */
+export function appDepsFor(services: Services, clock: () => number = Date.now): AppDeps {
   return {
     logger: services.logger,
     publicUrl: services.config.publicUrl,
@@ -30,7 +33,7 @@ export function appDepsFor(services: Services): AppDeps {
     // The logo CDN rides on the API's listener unless it has its own port (BRANDBASE_CDN_PORT: serve.ts starts it).
     cdn: services.config.cdn.port === null ? cdnDepsFor(services, services.clientIdGate) : null,
     mcp: mcpDepsFor(services),
-    brandPages: brandPageDepsFor(services),
+    brandPages: brandPageDepsFor(services, clock),
     dashboard: services.dashboardAccounts,
     accounts: services.accounts,
     orgPages: orgPagesDepsFor(services),

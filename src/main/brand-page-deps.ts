@@ -8,7 +8,7 @@ import type { Services } from './services.js';
 export const PAGE_SEARCHES_PER_MINUTE = 30;
 
 export function brandPageDepsFor(services: Services, now: () => number = Date.now): BrandPageDeps {
-  const limiter = new WindowLimiter(60_000);
+  const limiter = new WindowLimiter(60_000, now);
   const publicOrigin = new URL(services.config.publicUrl).origin;
   const assetOrigin = new URL(services.config.assetBaseUrl, services.config.publicUrl).origin;
   const reads = new BrandPageReads(services.lookup, { getStoredPalette: (id) => services.stores.palette.getStoredPalette(id), getLogoEvidence: (id) => services.stores.logoEvidence.getLogoEvidence(id) }, now);

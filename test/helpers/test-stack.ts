@@ -33,7 +33,7 @@ export interface TestStack {
  * SQLite store by default, or a PostgreSQL schema of its own: backends.ts), or on `options.database`, which the
  * stack then shares and leaves in place on close (a restart, a CLI beside it). HTTP through inject.
  */
-export async function startTestStack(env: Record<string, string> = {}, options: { backend?: Backend; database?: SharedDatabase } = {}): Promise<TestStack> {
+export async function startTestStack(env: Record<string, string> = {}, options: { backend?: Backend; database?: SharedDatabase; clock?: () => number } = {}): Promise<TestStack> {
   const database = options.database ?? (await openBackendDatabase(options.backend ?? 'sqlite'));
   const backend = database.backend;
   const dataDir = database.dataDir;
@@ -47,7 +47,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
   const logger = createLogger({ level: 'info', destination: sink });
   const config = loadConfig({ ...database.env, BRANDBASE_PUBLIC_URL: 'http://brandbase.test', BRANDBASE_KEY_CACHE_MS: '0', ...env });
   const services = await createServices(config, logger);
-  const app = await buildApp(appDepsFor(services));
+  const app = await buildApp(appDepsFor(services, options.clock));
   await app.ready();
   return {
     app,
