@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { BrandSaveHook } from '../brands/brand-save-hooks.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrations.js';
@@ -14,8 +13,6 @@ export interface Backends {
   /** Every product's store (product-stores.ts), `store` among them. */
   stores: ProductStores;
   queue: JobQueue;
-  /** Run inside every brand save's transaction (brands/brand-save-hooks.ts): services register theirs before the first save. */
-  saveHooks: BrandSaveHook[];
   /** Where the store is, for people: the SQLite file's absolute path, or the PostgreSQL server without credentials. */
   location: string;
   /** True when this open created the store (a new SQLite file): the CLI says so, so a store made by mistake shows. */
@@ -65,5 +62,5 @@ async function backendsOn(database: Database, location: string, created: boolean
   const stores = openProductStores(database);
   const { store } = stores;
   await migrateAndSeed(database, store);
-  return { store, stores, queue: new SqlJobQueue(database), saveHooks: stores.saveHooks, location, created, close: () => database.close() };
+  return { store, stores, queue: new SqlJobQueue(database), location, created, close: () => database.close() };
 }

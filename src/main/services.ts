@@ -136,7 +136,7 @@ function mppFor(config: Readonly<Config>, store: Store, logger: Logger): MppPaym
 
 /** Builds every service from Config. The only place that chooses backends (SQLite file or PostgreSQL). */
 export async function createServices(config: Readonly<Config>, logger: Logger): Promise<Services> {
-  const { store, stores, queue, saveHooks, location, created, close: closeBackends } = await openBackends(config);
+  const { store, stores, queue, location, created, close: closeBackends } = await openBackends(config);
   const assetsDir = path.join(config.dataDir, 'assets');
   // The local folder or the configured bucket (ADR 0038); crawl workers open the same backend from config.
   const assets = openAssetStore(config, assetsDir);
@@ -163,7 +163,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     notify: () => listeners.forEach((wake) => wake()),
   });
   // The render is queued in the transaction that saves the crawl's record and evidence.
-  saveHooks.push(paletteRenders);
+  stores.saveHooks.push(paletteRenders);
   const indexer = new BrandIndexer(store, crawler.crawl, logger, {
     onSaved: (stored, domains) => cache.put(stored, domains),
     declaredIdentifiers: (brand) => resolver.declaredRefs(brand),

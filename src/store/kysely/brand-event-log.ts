@@ -8,12 +8,12 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { BrandAnnouncement, BrandChange, BrandSavedEvent } from '../../domain/brand-changes.js';
-import type { Brand } from '../../domain/brand.js';
 import type { ClaimedBrandEvent } from '../store.js';
 import { fromMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { BrandEventsTable, Database } from './schema.js';
 import { CURRENT_SCHEMA, type DialectQuirks } from '../../db/dialect-quirks.js';
-import type { SavedRecord } from '../../brands/brand-save-decision.js';
+import type { StoredBrand } from '../../brands/brand-store.js';
+import { rowToBrand } from './row-mapping.js';
 
 /** Error texts are kept for operators, not archived. */
 const MAX_ERROR_LENGTH = 4000;
@@ -36,10 +36,11 @@ function rowToEvent(row: BrandEventsTable): BrandSavedEvent {
  * serializes writers; on PostgreSQL a transaction-scoped advisory lock per (schema, brand id) makes two concurrent
  * saves of one brand take turns, the brand not existing yet included (a row lock would not cover that case).
  */
-export async function previousBrandForSave(trx: Kysely<Database>, quirks: DialectQuirks, brandId: string): Promise<SavedRecord | null> {
+export async function previousBrandForSave(trx: Kysely<Database>, quirks: DialectQuirks, brandId: string): Promise<StoredBrand | null> {
   await quirks.transactionLock(trx as Kysely<unknown>, { name: ['brandbase.brand.save'], subname: [CURRENT_SCHEMA, ':', brandId] });
-  const row = await trx.selectFrom('brands').select(['record', 'crawled_at']).where('id', '=', brandId).executeTakeFirst();
-  return row === undefined ? null : { brand: JSON.parse(row.record) as Brand, crawledAt: fromMillis(row.crawled_at) };
+  // The whole record: the decision reads its brand and crawl time, the save hooks the rest (one read per save).
+  const row = await trx.selectFrom('brands').selectAll().where('id', '=', brandId).executeTakeFirst();
+  return row === undefined ? null : rowToBrand(row);
 }
 
 /**

@@ -193,8 +193,6 @@ export class KyselyStore implements Store {
     const refs = uniqueIdentifiers(identifiers);
     return this.quirks.writeTransaction(this.db, async (trx) => {
       const previous = await events.previousBrandForSave(trx, this.quirks, row.id);
-      const previousRow = previous === null ? undefined : await trx.selectFrom('brands').selectAll().where('id', '=', row.id).executeTakeFirst();
-      const previousStored = previousRow === undefined ? null : rowToBrand(previousRow);
       await trx
         .insertInto('brands')
         .values(row)
@@ -221,7 +219,7 @@ export class KyselyStore implements Store {
       // The products kept in step with the record (palette, context and logo evidence, the search index, the palette
       // render job) write in this transaction, through the hooks main/ registered (brands/brand-save-hooks.ts), before
       // the write log's lock is taken.
-      const save = { previous: previousStored, next: stored, identifiers: refs, options, at: event.occurredAt };
+      const save = { previous, next: stored, identifiers: refs, options, at: event.occurredAt };
       for (const hook of this.saveHooks) await hook.onBrandSaved(trx as Kysely<unknown>, save);
       // Caches key brands by domain too: a domain moved here from another brand must be dropped from them.
       const domains = [...new Set([row.domain, ...refs.filter((ref) => ref.kind === 'domain').map((ref) => ref.value)])];
