@@ -162,10 +162,12 @@ export function creditLeaseContract(name: string, open: () => Promise<CreditLeas
       const { store } = fixture;
       const peer = await fixture.openPeer();
       const org = await newOrg(500);
-      // Blocks of 3 while plenty is left, 1 at a time at the end; eight grants in flight per process.
+      // Blocks of 3 while plenty is left, 1 at a time at the end; eight grants in flight per process. Each process
+      // stops once it holds 300, so neither can take all 500 however the OS schedules them (a loaded machine once
+      // let one process finish before the other started): both must get some, and together exactly 500.
       const grants = async (granter: Store): Promise<number> => {
         let got = 0;
-        for (let round = 0; round < 40; round++) {
+        for (let round = 0; round < 80 && got < 300; round++) {
           const sizes = await Promise.all(Array.from({ length: 8 }, () => granter.acquireCreditLease(grant(org, { limit: 500, want: 1, block: 3, endZoneBlocks: 4 }))));
           got += sizes.reduce((a, b) => a + b, 0);
           if (sizes.every((size) => size === 0)) break;
