@@ -25,7 +25,12 @@ export function mcpDepsFor(services: Services): McpDeps {
       clientIdOf: async (orgId) => (await store.listClientIds(orgId)).find((c) => c.revokedAt === null && !c.requireReferrer)?.id,
       logoBaseUrl: config.cdn.baseUrl,
     },
-    tokens: new McpTokenAuthenticator(store),
+    // MCP tokens are standing access's; the key and organization they name are billing's.
+    tokens: new McpTokenAuthenticator({
+      findMcpTokenByHash: (hash) => services.stores.access.findMcpTokenByHash(hash),
+      getApiKey: (id) => store.getApiKey(id),
+      getOrganization: (id) => store.getOrganization(id),
+    }),
     version: packageVersion(),
   };
 }

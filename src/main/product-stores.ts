@@ -18,12 +18,18 @@ import type { LogoEvidenceStore } from '../brands/logo-evidence/logo-evidence-st
 import { KyselyLogoEvidenceStore } from '../brands/logo-evidence/store/kysely-logo-evidence-store.js';
 import { logoEvidenceMigrations } from '../brands/logo-evidence/store/logo-evidence-migrations.js';
 import { logoEvidenceSaveHook } from '../brands/logo-evidence/store/logo-evidence-save-hook.js';
+import type { AccessStore } from '../payments/access-store.js';
+import type { PaymentLedger, PaymentStore } from '../payments/payment-store.js';
+import { KyselyAccessStore } from '../payments/store/kysely-access-store.js';
+import { KyselyPaymentStore } from '../payments/store/kysely-payment-store.js';
+import { paymentMigrations } from '../payments/store/payment-migrations.js';
 import { KyselyStore } from '../store/kysely/kysely-store.js';
 import { MIGRATIONS as STORE_MIGRATIONS } from '../store/kysely/migrations.js';
 import { searchSaveHook } from '../store/kysely/brand-save-hook-rows.js';
+import { purchasedAccountRows } from '../store/kysely/purchased-account-rows.js';
 
 /** Every product's migrations, in the order their parts of one name run (src/db/migrations.ts). */
-export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [STORE_MIGRATIONS, paletteMigrations, contextMigrations, logoEvidenceMigrations];
+export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [STORE_MIGRATIONS, paletteMigrations, contextMigrations, logoEvidenceMigrations, paymentMigrations];
 
 export interface ProductStores {
   /** The storage of the products not yet moved out of the shared store. */
@@ -36,6 +42,10 @@ export interface ProductStores {
   palette: PaletteStore;
   context: ContextStore;
   logoEvidence: LogoEvidenceStore;
+  /** Pay-per-request claims and settlements, and the embedded facilitator's ledger (ADR 0028). */
+  payments: PaymentStore & PaymentLedger;
+  /** Standing access (ADR 0029): a purchase writes billing's organization, key and grant through its writer. */
+  access: AccessStore;
 }
 
 /** What a brand save writes beside the record, in this order, in its transaction. */
@@ -47,5 +57,5 @@ function brandSaveHooks(): BrandSaveHook[] {
 export function openProductStores(database: Database): ProductStores {
   const saveHooks = brandSaveHooks();
   const store = new KyselyStore(database, { saveHooks, migrations: PRODUCT_MIGRATIONS });
-  return { store, saveHooks, palette: new KyselyPaletteStore(database), context: new KyselyContextStore(database), logoEvidence: new KyselyLogoEvidenceStore(database) };
+  return { store, saveHooks, palette: new KyselyPaletteStore(database), context: new KyselyContextStore(database), logoEvidence: new KyselyLogoEvidenceStore(database), payments: new KyselyPaymentStore(database), access: new KyselyAccessStore(database, purchasedAccountRows) };
 }

@@ -118,7 +118,7 @@ export interface Services extends ClientIdServices {
 }
 
 /** x402 with the configured facilitator, or the embedded one over the store's ledger (ADR 0028). */
-function paymentsFor(config: Readonly<Config>, store: Store, logger: Logger): X402Payments | null {
+function paymentsFor(config: Readonly<Config>, store: ProductStores['payments'], logger: Logger): X402Payments | null {
   const p = config.payments;
   if (!p.enabled) return null;
   const settings = { network: p.network, asset: p.asset, assetName: p.assetName, assetVersion: p.assetVersion, payTo: p.payTo, priceUnits: p.priceUnits, maxTimeoutSeconds: p.maxTimeoutSeconds, facilitatorUrl: p.facilitatorUrl };
@@ -126,7 +126,7 @@ function paymentsFor(config: Readonly<Config>, store: Store, logger: Logger): X4
 }
 
 /** MPP (mppx, evm method) on the embedded ledger; the challenge key is random per process unless configured. */
-function mppFor(config: Readonly<Config>, store: Store, logger: Logger): MppPayments | null {
+function mppFor(config: Readonly<Config>, store: ProductStores['payments'], logger: Logger): MppPayments | null {
   const p = config.payments;
   if (!p.enabled || !p.mpp) return null;
   const settings = { network: p.network, asset: p.asset, assetName: p.assetName, assetVersion: p.assetVersion, payTo: p.payTo, priceUnits: p.priceUnits, maxTimeoutSeconds: p.maxTimeoutSeconds, facilitatorUrl: p.facilitatorUrl };
@@ -228,10 +228,10 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     refresh,
     refreshBrand: (domain, options) => refreshBrand(domain, { store, indexer }, options),
     usecases,
-    payments: paymentsFor(config, store, logger),
-    mpp: mppFor(config, store, logger),
-    access: accessSalesFor(config, store, logger, meter),
-    paymentAdmin: paymentAdminFor(config, store),
+    payments: paymentsFor(config, stores.payments, logger),
+    mpp: mppFor(config, stores.payments, logger),
+    access: accessSalesFor(config, { ...stores, accounts: store }, logger, meter),
+    paymentAdmin: paymentAdminFor(config, { ...stores, accounts: store }),
     sealedBox,
     webhooks: webhookManagementFor(config, store, scheduler, sealedBox, assetUrls),
     webhookDelivery,

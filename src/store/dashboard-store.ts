@@ -2,7 +2,6 @@
  * The store port's parts the dashboard reads and writes (issue 23): kept apart from store.ts, which re-exports them
  * (features import the port from store.ts only).
  */
-import type { AccessPurchase, McpTokenRecord } from '../domain/access-purchases.js';
 import type { DashboardSessionRecord, DashboardUser, MemberListing, Membership, SignInTokenRecord } from '../domain/dashboard-accounts.js';
 
 /** Credits charged on one UTC day, per source (the dashboard's usage chart, issue 23). */
@@ -15,16 +14,12 @@ export interface DailyUsage {
 }
 
 /**
- * What the dashboard's organization pages read (issue 23; src/store/kysely/usage-by-day-rows.ts and
- * org-access-rows.ts): daily usage sums, and the organization's standing-access purchases and MCP tokens.
+ * What the dashboard's organization pages read (issue 23; src/store/kysely/usage-by-day-rows.ts): daily usage sums.
+ * Standing-access purchases and MCP tokens are payments' (payments/access-store.ts).
  */
 export interface OrganizationActivityStore {
   /** Credits charged with createdAt in [from, to), summed per UTC day and source; days without a charge are absent. Oldest first. */
   usageByDay(orgId: string, from: Date, to: Date): Promise<DailyUsage[]>;
-  /** The organization's standing-access purchases (ADR 0029), newest first, at most `limit`. */
-  listAccessPurchases(orgId: string, limit: number): Promise<AccessPurchase[]>;
-  /** The organization's MCP tokens (hashes and prefixes only), newest first. */
-  listMcpTokens(orgId: string): Promise<McpTokenRecord[]>;
 }
 
 /**

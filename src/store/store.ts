@@ -11,8 +11,6 @@ export type { DashboardAccountStore, DailyUsage, OrganizationActivityStore } fro
 import type { BrandStore, BrandWriteLog, RefreshStore } from '../brands/brand-store.js';
 export type { AnalysisEntry, BrandLookupCount, BrandStatus, BrandStore, BrandWrite, BrandWriteLog, CrawlFailure, DueBrand, IdentifierKind, IdentifierRef, RefreshLease, RefreshRun, RefreshState, RefreshStore, SaveBrandOptions, StoredBrand } from '../brands/brand-store.js';
 import type { BrandSavedEvent } from '../domain/brand-changes.js';
-import type { AccessDelivery, AccessPurchase, AccessPurchaseCompletion, AgentPayer, CardCharge, CardChargeResult, CardTokenRecord, McpTokenRecord } from '../domain/access-purchases.js';
-import type { LedgerTransfer, PaymentClaim, PaymentQuery, PaymentRecord, PaymentTotal, StoredPaymentClaim } from '../domain/payments.js';
 import type { ReferenceData } from '../refdata/reference-data.js';
 import type { ClientIdRecord, ClientIdUsageEntry } from '../domain/client-id-record.js';
 import type { ClientIdProduct } from '../domain/client-ids.js';
@@ -80,37 +78,6 @@ export interface BrandEventStore {
   retryBrandEvent(consumer: string, eventId: string, error: string, retryAt: Date | null): Promise<void>;
 }
 
-
-/** Pay-per-request payments (migration 0010, ADR 0028): claims of authorizations and the ledger of settlements. */
-export interface PaymentStore {
-  /** Records the authorization before its answer is sent; false (nothing written) when it is already claimed. */
-  claimPayment(claim: PaymentClaim): Promise<boolean>;
-  /** The claim of `key` with its state and settlement transaction, or null. */
-  findPaymentClaim(key: string): Promise<StoredPaymentClaim | null>;
-  /** Forgets a claim that was never settled (the answer cost nothing), so the same payment can be used again. */
-  releasePaymentClaim(key: string): Promise<void>;
-  /** Writes the settlement's ledger row and marks its claim settled, once: false when it was already recorded. */
-  recordPayment(payment: PaymentRecord): Promise<boolean>;
-  /** Claims still unsettled that were taken before `before` (a process stopped between verify and settle). */
-  unsettledPaymentClaims(before: Date): Promise<PaymentClaim[]>;
-  /** Settlements, newest first. */
-  listPayments(query: PaymentQuery): Promise<PaymentRecord[]>;
-  summarizePayments(query: Omit<PaymentQuery, 'limit'>): Promise<PaymentTotal[]>;
-}
-
-/**
- * The embedded facilitator's ledger (ADR 0028): token balances and used EIP-3009 authorizations, as a token
- * contract would hold them, for offline demos and tests. Production uses a real facilitator and chain instead.
- */
-export interface PaymentLedger {
-  ledgerBalance(network: string, asset: string, address: string): Promise<bigint>;
-  /** Adds `amount` base units to an address (demo funding; `brandbase payments fund`). */
-  creditLedger(network: string, asset: string, address: string, amount: bigint): Promise<bigint>;
-  /** The transaction that used an authorization, or null while it is unused. */
-  ledgerAuthorization(network: string, asset: string, authorizer: string, nonce: string): Promise<string | null>;
-  /** Marks the authorization used and moves the value, atomically; throws LedgerRefusal when it cannot. */
-  ledgerTransfer(transfer: LedgerTransfer): Promise<void>;
-}
 
 /** A brand event's webhook fan-out (webhooks/delivery/webhook-fan-out.ts): one payload, one row per matching webhook. */
 export interface WebhookFanOut {
@@ -282,32 +249,7 @@ export interface WebhookAdminStore {
   listWebhookAttempts(deliveryIds: readonly string[]): Promise<Map<string, WebhookAttempt[]>>;
 }
 
-/** Standing access (migration 0012, ADR 0029): purchases, their one-time delivery, agent keys and MCP tokens. */
-export interface AccessStore {
-  /**
-   * One transaction: the payment's ledger row and settled claim, the purchase row, the organization, API key and
-   * MCP token (`fresh`) unless the paying wallet owns an organization already (then a top-up of it), and the
-   * credit grant. Null, writing nothing, when the payment already bought something.
-   */
-  completeAccessPurchase(completion: AccessPurchaseCompletion): Promise<AccessPurchase | null>;
-  findAccessPurchase(paymentKey: string): Promise<AccessPurchase | null>;
-  /** Marks the undelivered purchase paid since `paidSince` whose seal `accept` approves delivered at `at`, wiping the seal; once. */
-  takeAccessDelivery(paymentKey: string, at: Date, paidSince: Date, accept: (sealed: string | null) => boolean): Promise<AccessDelivery | null>;
-  /** Wipes the seals of purchases paid before `before`; returns how many. */
-  wipeAccessSeals(before: Date): Promise<number>;
-  /** The payer that bought the key through standing access; null for dashboard or CLI keys. */
-  agentOfApiKey(apiKeyId: string): Promise<AgentPayer | null>;
-  /** For the MCP server: the token whose SHA-256 is `tokenHash`. */
-  findMcpTokenByHash(tokenHash: string): Promise<McpTokenRecord | null>;
-  /** The embedded card processor (payments/embedded-card-processor.ts): a new single-use card token, by hash. */
-  issueCardToken(token: CardTokenRecord): Promise<void>;
-  /** Charges a card token once (idempotent per key); refusals are results, not errors. */
-  chargeCardToken(charge: CardCharge): Promise<CardChargeResult>;
-  /** The payment intent a card token was charged under; null when unused or unknown. */
-  cardTokenCharge(tokenHash: string): Promise<string | null>;
-}
-
-export interface Store extends BrandStore, BrandWriteLog, BrandEventStore, AccountStore, UsageStore, CreditStore, ReferenceData, PaymentStore, PaymentLedger, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, AccessStore, ClientIdStore, SearchIndexStore, OrganizationActivityStore, DashboardAccountStore, CreditLeaseStore {
+export interface Store extends BrandStore, BrandWriteLog, BrandEventStore, AccountStore, UsageStore, CreditStore, ReferenceData, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, ClientIdStore, SearchIndexStore, OrganizationActivityStore, DashboardAccountStore, CreditLeaseStore {
   /** Applies pending migrations. Idempotent. */
   migrate(): Promise<void>;
   /** Cheap round trip used by readiness checks. */

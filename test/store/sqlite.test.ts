@@ -2,7 +2,6 @@ import { brandEventsContract } from './brand-events.contract.js';
 import { brandWriteLogContract } from './brand-write-log.contract.js';
 import { creditLeaseContract } from './credit-lease.contract.js';
 import { storeContract } from './store.contract.js';
-import { paymentStoreContract } from './payment-store.contract.js';
 import { webhookAdminContract } from './webhook-admin.contract.js';
 import { refreshStoreContract } from './refresh-store.contract.js';
 import { webhookDeliveryContract } from './webhook-delivery.contract.js';
@@ -13,7 +12,6 @@ import { spawnStorePeer } from './store-peer-process.js';
 import { tempSqlite } from './temp-database.js';
 
 storeContract('SQLite (temp file)', tempSqlite);
-paymentStoreContract('SQLite (temp file)', tempSqlite);
 webhookAdminContract('SQLite (temp file)', tempSqlite);
 refreshStoreContract('SQLite (temp file)', tempSqlite);
 webhookDeliveryContract('SQLite (temp file)', tempSqlite);

@@ -13,9 +13,6 @@ import { decideBrandSave, markKeysToCompare } from '../../brands/brand-save-deci
 import * as writes from './brand-write-log.js';
 import * as crawlFailures from './crawl-failure-memory.js';
 import * as refresh from './refresh-rows.js';
-import * as payments from './payment-rows.js';
-import * as access from './access-rows.js';
-import type { AccessDelivery, AccessPurchase, AccessPurchaseCompletion, AgentPayer, CardCharge, CardChargeResult, CardTokenRecord, McpTokenRecord } from '../../domain/access-purchases.js';
 import * as webhookDeliveries from './webhook-delivery-rows.js';
 import * as clientIds from './client-id-rows.js';
 import * as search from './search-rows.js';
@@ -25,7 +22,6 @@ import * as creditLeases from './credit-lease-rows.js';
 import type { CreditLeaseDebit } from '../credit-lease-store.js';
 import * as bulk from './bulk-brand-rows.js';
 import type { BulkBrand } from './bulk-brand-rows.js';
-import * as orgAccess from './org-access-rows.js';
 import { usageByDay } from './usage-by-day-rows.js';
 import type { DailyUsage } from '../store.js';
 import type { ClientIdRecord, ClientIdUsageEntry } from '../../domain/client-id-record.js';
@@ -33,7 +29,6 @@ import type { ClientIdProduct } from '../../domain/client-ids.js';
 import type { SearchCandidateQuery, SearchNameRow } from '../store.js';
 import * as webhookAdmin from './webhook-admin-rows.js';
 import type { ClaimedWebhookDelivery, DisabledWebhook, WebhookAttemptRecord, WebhookFanOut } from '../store.js';
-import type { LedgerTransfer, PaymentClaim, PaymentQuery, PaymentRecord, PaymentTotal, StoredPaymentClaim } from '../../domain/payments.js';
 import { assertSafeInteger, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { Database as Db } from '../../db/database.js';
 import { migrateToLatest, type ProductMigrations } from '../../db/migrations.js';
@@ -282,18 +277,10 @@ export class KyselyStore implements Store {
     return clientIds.clientIdUsage(this.db, orgId, product, period);
   }
 
-  // ---- the dashboard's organization pages (usage-by-day-rows.ts, org-access-rows.ts; issue 23) ----
+  // ---- the dashboard's organization pages (usage-by-day-rows.ts; issue 23) ----
 
   usageByDay(orgId: string, from: Date, to: Date): Promise<DailyUsage[]> {
     return usageByDay(this.db, orgId, from, to);
-  }
-
-  listAccessPurchases(orgId: string, limit: number): Promise<AccessPurchase[]> {
-    return orgAccess.listAccessPurchases(this.db, orgId, limit);
-  }
-
-  listMcpTokens(orgId: string): Promise<McpTokenRecord[]> {
-    return orgAccess.listMcpTokens(this.db, orgId);
   }
 
   // ---- search by name (search-rows.ts, ADR 0033) ----
@@ -330,90 +317,6 @@ export class KyselyStore implements Store {
 
   pruneCrawlFailures(before: Date): Promise<number> {
     return crawlFailures.pruneCrawlFailures(this.db, before);
-  }
-
-  // ---- standing access (access-rows.ts, ADR 0029) ----
-
-  completeAccessPurchase(completion: AccessPurchaseCompletion): Promise<AccessPurchase | null> {
-    return access.completeAccessPurchase(this.db, this.quirks, completion);
-  }
-
-  findAccessPurchase(paymentKey: string): Promise<AccessPurchase | null> {
-    return access.findAccessPurchase(this.db, paymentKey);
-  }
-
-  takeAccessDelivery(paymentKey: string, at: Date, paidSince: Date, accept: (sealed: string | null) => boolean): Promise<AccessDelivery | null> {
-    return access.takeAccessDelivery(this.db, this.quirks, paymentKey, at, paidSince, accept);
-  }
-
-  wipeAccessSeals(before: Date): Promise<number> {
-    return access.wipeAccessSeals(this.db, before);
-  }
-
-  agentOfApiKey(apiKeyId: string): Promise<AgentPayer | null> {
-    return access.agentOfApiKey(this.db, apiKeyId);
-  }
-
-  findMcpTokenByHash(tokenHash: string): Promise<McpTokenRecord | null> {
-    return access.findMcpTokenByHash(this.db, tokenHash);
-  }
-
-  issueCardToken(token: CardTokenRecord): Promise<void> {
-    return access.issueCardToken(this.db, token);
-  }
-
-  chargeCardToken(charge: CardCharge): Promise<CardChargeResult> {
-    return access.chargeCardToken(this.db, this.quirks, charge);
-  }
-
-  cardTokenCharge(tokenHash: string): Promise<string | null> {
-    return access.cardTokenCharge(this.db, tokenHash);
-  }
-
-  // ---- payments (payment-rows.ts, ADR 0028) ----
-
-  claimPayment(claim: PaymentClaim): Promise<boolean> {
-    return payments.claimPayment(this.db, claim);
-  }
-
-  findPaymentClaim(key: string): Promise<StoredPaymentClaim | null> {
-    return payments.findPaymentClaim(this.db, key);
-  }
-
-  releasePaymentClaim(key: string): Promise<void> {
-    return payments.releasePaymentClaim(this.db, key);
-  }
-
-  recordPayment(payment: PaymentRecord): Promise<boolean> {
-    return payments.recordPayment(this.db, this.quirks, payment);
-  }
-
-  unsettledPaymentClaims(before: Date): Promise<PaymentClaim[]> {
-    return payments.unsettledPaymentClaims(this.db, before);
-  }
-
-  listPayments(query: PaymentQuery): Promise<PaymentRecord[]> {
-    return payments.listPayments(this.db, query);
-  }
-
-  summarizePayments(query: Omit<PaymentQuery, 'limit'>): Promise<PaymentTotal[]> {
-    return payments.summarizePayments(this.db, query);
-  }
-
-  ledgerBalance(network: string, asset: string, address: string): Promise<bigint> {
-    return payments.ledgerBalance(this.db, network, asset, address);
-  }
-
-  creditLedger(network: string, asset: string, address: string, amount: bigint): Promise<bigint> {
-    return payments.creditLedger(this.db, this.quirks, network, asset, address, amount);
-  }
-
-  ledgerAuthorization(network: string, asset: string, authorizer: string, nonce: string): Promise<string | null> {
-    return payments.ledgerAuthorization(this.db, network, asset, authorizer, nonce);
-  }
-
-  ledgerTransfer(transfer: LedgerTransfer): Promise<void> {
-    return payments.ledgerTransfer(this.db, this.quirks, transfer);
   }
 
   // ---- webhook outbox (webhook-delivery-rows.ts, ADR 0031) ----

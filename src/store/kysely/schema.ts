@@ -153,57 +153,6 @@ export interface BrandWritesTable {
 }
 
 /** Reference-data tables (0008) are declared in reference-schema.ts. */
-/** 0010: pay-per-request payments (ADR 0028). Amounts are integer base units of the asset. */
-export interface PaymentClaimsTable {
-  key: string;
-  method: string;
-  network: string;
-  asset: string;
-  payer: string;
-  pay_to: string;
-  amount: number;
-  route: string;
-  /** `claimed` until settled; a claim released unsettled is deleted. */
-  state: 'claimed' | 'settled';
-  claimed_at: Millis;
-  valid_before: Millis;
-}
-
-export interface PaymentsTable {
-  id: string;
-  claim_key: string;
-  method: string;
-  network: string;
-  asset: string;
-  payer: string;
-  pay_to: string;
-  amount: number;
-  tx: string;
-  route: string;
-  settled_at: Millis;
-}
-
-/** The embedded facilitator's token balances (lower-case addresses). */
-export interface LedgerAccountsTable {
-  network: string;
-  asset: string;
-  address: string;
-  balance: number;
-  updated_at: Millis;
-}
-
-/** The embedded facilitator's used EIP-3009 authorizations (the token's `authorizationState`). */
-export interface LedgerAuthorizationsTable {
-  network: string;
-  asset: string;
-  authorizer: string;
-  nonce: string;
-  recipient: string;
-  value: number;
-  tx: string;
-  used_at: Millis;
-}
-
 export interface Database extends ReferenceDataTables, ClientIdSearchTables, CreditLeaseTables, DashboardAccountTables {
   brands: BrandsTable;
   brand_identifiers: BrandIdentifiersTable;
@@ -218,14 +167,6 @@ export interface Database extends ReferenceDataTables, ClientIdSearchTables, Cre
   event_deliveries: EventDeliveriesTable;
   crawl_failures: CrawlFailuresTable;
   brand_writes: BrandWritesTable;
-  payment_claims: PaymentClaimsTable;
-  payments: PaymentsTable;
-  ledger_accounts: LedgerAccountsTable;
-  ledger_authorizations: LedgerAuthorizationsTable;
-  access_purchases: AccessPurchasesTable;
-  agent_wallets: AgentWalletsTable;
-  mcp_tokens: McpTokensTable;
-  card_tokens: CardTokensTable;
   webhooks: WebhooksTable;
   webhook_subscriptions: WebhookSubscriptionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -324,55 +265,4 @@ export interface RefreshStateTable {
   lease_until: Millis | null;
   last_run: string | null;
   updated_at: Millis;
-}
-
-/** 0012: standing access (spec 5.3, ADR 0029; access-migration.ts). */
-export interface AccessPurchasesTable {
-  payment_key: string;
-  method: string;
-  payer_kind: 'wallet' | 'card';
-  network: string | null;
-  payer: string | null;
-  usd: number;
-  credits: number;
-  org_id: string;
-  api_key_id: string;
-  /** 1 when the payment topped up the wallet's organization. */
-  top_up: number;
-  paid_at: Millis;
-  delivered_at: Millis | null;
-  /** The key and token sealed with a key derived from the payment proof; null once delivered or expired. */
-  sealed: string | null;
-}
-
-export interface AgentWalletsTable {
-  network: string;
-  /** Lower-case address. */
-  address: string;
-  org_id: string;
-  api_key_id: string;
-  created_at: Millis;
-}
-
-export interface McpTokensTable {
-  id: string;
-  org_id: string;
-  api_key_id: string;
-  token_hash: string;
-  prefix: string;
-  created_at: Millis;
-  revoked_at: Millis | null;
-}
-
-/** The embedded card processor's single-use payment tokens (0012; only hashes; access-rows.ts). */
-export interface CardTokensTable {
-  token_hash: string;
-  currency: string;
-  max_amount: number;
-  expires_at: Millis;
-  created_at: Millis;
-  used_at: Millis | null;
-  amount: number | null;
-  payment_intent: string | null;
-  idempotency_hash: string | null;
 }

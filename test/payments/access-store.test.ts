@@ -1,6 +1,6 @@
 /** The standing-access store contract on a SQLite temp file and, when one answers, a fresh PostgreSQL schema. */
 import { accessStoreContract } from './access-store.contract.js';
-import { PG_URL, tempPostgres, tempSqlite } from './temp-database.js';
+import { PG_URL, tempPostgres, tempSqlite } from '../store/temp-database.js';
 import { needsPostgres } from '../helpers/optional.js';
 
 accessStoreContract('SQLite (temp file)', tempSqlite, false);

@@ -1,12 +1,12 @@
 /**
- * Payments for KyselyStore (both dialects; migration 0010, ADR 0028): claims of presented authorizations, the
+ * Payments for KyselyPaymentStore (both dialects; migration 0010, ADR 0028): claims of presented authorizations, the
  * ledger of settlements, and the embedded facilitator's token ledger. Amounts are integer base units; columns hold
  * them as safe integers (2^53 base units of a 6-decimal token is 9 billion dollars).
  */
 import { sql, type Kysely } from 'kysely';
 import { LedgerRefusal, type LedgerTransfer, type PaymentClaim, type PaymentMethod, type PaymentQuery, type PaymentRecord, type PaymentTotal, type StoredPaymentClaim } from '../../domain/payments.js';
 import { fromMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
-import type { Database, PaymentClaimsTable, PaymentsTable } from './schema.js';
+import type { PaymentClaimsTable, PaymentTables, PaymentsTable } from './payment-tables.js';
 import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
 function units(amount: bigint, what: string): number {
@@ -46,7 +46,7 @@ function rowToPayment(row: PaymentsTable): PaymentRecord {
   };
 }
 
-export async function claimPayment(db: Kysely<Database>, claim: PaymentClaim): Promise<boolean> {
+export async function claimPayment(db: Kysely<PaymentTables>, claim: PaymentClaim): Promise<boolean> {
   const result = await db
     .insertInto('payment_claims')
     .values({
@@ -67,7 +67,7 @@ export async function claimPayment(db: Kysely<Database>, claim: PaymentClaim): P
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
-export async function findPaymentClaim(db: Kysely<Database>, key: string): Promise<StoredPaymentClaim | null> {
+export async function findPaymentClaim(db: Kysely<PaymentTables>, key: string): Promise<StoredPaymentClaim | null> {
   const row = await db
     .selectFrom('payment_claims as c')
     .leftJoin('payments as p', 'p.claim_key', 'c.key')
@@ -79,11 +79,11 @@ export async function findPaymentClaim(db: Kysely<Database>, key: string): Promi
   return { claim: rowToClaim(row), state: row.state, transaction: row.tx ?? null };
 }
 
-export async function releasePaymentClaim(db: Kysely<Database>, key: string): Promise<void> {
+export async function releasePaymentClaim(db: Kysely<PaymentTables>, key: string): Promise<void> {
   await db.deleteFrom('payment_claims').where('key', '=', key).where('state', '=', 'claimed').execute();
 }
 
-export function recordPayment(db: Kysely<Database>, quirks: DialectQuirks, payment: PaymentRecord): Promise<boolean> {
+export function recordPayment(db: Kysely<PaymentTables>, quirks: DialectQuirks, payment: PaymentRecord): Promise<boolean> {
   return quirks.writeTransaction(db, async (trx) => {
     const inserted = await trx
       .insertInto('payments')
@@ -107,12 +107,12 @@ export function recordPayment(db: Kysely<Database>, quirks: DialectQuirks, payme
   });
 }
 
-export async function unsettledPaymentClaims(db: Kysely<Database>, before: Date): Promise<PaymentClaim[]> {
+export async function unsettledPaymentClaims(db: Kysely<PaymentTables>, before: Date): Promise<PaymentClaim[]> {
   const rows = await db.selectFrom('payment_claims').selectAll().where('state', '=', 'claimed').where('claimed_at', '<', toMillis(before)).orderBy('claimed_at').execute();
   return rows.map(rowToClaim);
 }
 
-export async function listPayments(db: Kysely<Database>, query: PaymentQuery): Promise<PaymentRecord[]> {
+export async function listPayments(db: Kysely<PaymentTables>, query: PaymentQuery): Promise<PaymentRecord[]> {
   let q = db.selectFrom('payments').selectAll();
   if (query.from) q = q.where('settled_at', '>=', toMillis(query.from));
   if (query.to) q = q.where('settled_at', '<', toMillis(query.to));
@@ -120,7 +120,7 @@ export async function listPayments(db: Kysely<Database>, query: PaymentQuery): P
   return rows.map(rowToPayment);
 }
 
-export async function summarizePayments(db: Kysely<Database>, query: Omit<PaymentQuery, 'limit'>): Promise<PaymentTotal[]> {
+export async function summarizePayments(db: Kysely<PaymentTables>, query: Omit<PaymentQuery, 'limit'>): Promise<PaymentTotal[]> {
   let q = db
     .selectFrom('payments')
     .select(['method', 'network', 'asset', sql<number | string>`count(*)`.as('count'), sql<number | string>`sum(amount)`.as('amount')])
@@ -142,7 +142,7 @@ export async function summarizePayments(db: Kysely<Database>, query: Omit<Paymen
 
 const lower = (s: string): string => s.toLowerCase();
 
-export async function ledgerBalance(db: Kysely<Database>, network: string, asset: string, address: string): Promise<bigint> {
+export async function ledgerBalance(db: Kysely<PaymentTables>, network: string, asset: string, address: string): Promise<bigint> {
   const row = await db
     .selectFrom('ledger_accounts')
     .select('balance')
@@ -153,7 +153,7 @@ export async function ledgerBalance(db: Kysely<Database>, network: string, asset
   return row === undefined ? 0n : BigInt(toSafeInteger(row.balance));
 }
 
-async function addBalance(db: Kysely<Database>, network: string, asset: string, address: string, amount: number, at: number): Promise<void> {
+async function addBalance(db: Kysely<PaymentTables>, network: string, asset: string, address: string, amount: number, at: number): Promise<void> {
   await db
     .insertInto('ledger_accounts')
     .values({ network, asset: lower(asset), address: lower(address), balance: amount, updated_at: at })
@@ -161,13 +161,13 @@ async function addBalance(db: Kysely<Database>, network: string, asset: string, 
     .execute();
 }
 
-export async function creditLedger(db: Kysely<Database>, quirks: DialectQuirks, network: string, asset: string, address: string, amount: bigint): Promise<bigint> {
+export async function creditLedger(db: Kysely<PaymentTables>, quirks: DialectQuirks, network: string, asset: string, address: string, amount: bigint): Promise<bigint> {
   const value = units(amount, 'amount');
   await quirks.writeTransaction(db, (trx) => addBalance(trx, network, asset, address, value, Date.now()));
   return ledgerBalance(db, network, asset, address);
 }
 
-export async function ledgerAuthorization(db: Kysely<Database>, network: string, asset: string, authorizer: string, nonce: string): Promise<string | null> {
+export async function ledgerAuthorization(db: Kysely<PaymentTables>, network: string, asset: string, authorizer: string, nonce: string): Promise<string | null> {
   const row = await db
     .selectFrom('ledger_authorizations')
     .select('tx')
@@ -184,7 +184,7 @@ export async function ledgerAuthorization(db: Kysely<Database>, network: string,
  * refuses a second use in any process), the payer's balance is debited only when it covers the value (a
  * conditional update, so two transfers can never overdraw it), and the recipient credited.
  */
-export function ledgerTransfer(db: Kysely<Database>, quirks: DialectQuirks, t: LedgerTransfer): Promise<void> {
+export function ledgerTransfer(db: Kysely<PaymentTables>, quirks: DialectQuirks, t: LedgerTransfer): Promise<void> {
   const value = units(t.value, 'value');
   const at = toMillis(t.at);
   return quirks.writeTransaction(db, async (trx) => {

@@ -1,14 +1,18 @@
 /**
- * Standing access for KyselyStore (both dialects; migration 0012, ADR 0029): the purchase transaction, the
+ * Standing access for KyselyAccessStore (both dialects; migration 0012, ADR 0029): the purchase transaction, the
  * one-time delivery, the agent a key was bought by, and MCP tokens by hash.
  */
 import type { Kysely } from 'kysely';
 import type { AccessDelivery, AccessPurchase, AccessPurchaseCompletion, AgentPayer, CardCharge, CardChargeResult, CardTokenRecord, McpTokenRecord } from '../../domain/access-purchases.js';
 import type { PaymentMethod } from '../../domain/payments.js';
 import { fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
-import { apiKeyToRow, creditGrantToRow, NEXT_CREDIT_GRANT_SEQ, organizationToRow } from './row-mapping.js';
-import type { AccessPurchasesTable, Database, McpTokensTable } from './schema.js';
 import type { DialectQuirks } from '../../db/dialect-quirks.js';
+import type { AccessPurchasesTable, AccessTables, McpTokensTable } from './access-tables.js';
+import type { PaymentTables } from './payment-tables.js';
+import type { PurchasedAccountWriter } from './purchased-account-writer.js';
+
+/** The tables standing access reads and writes: its own and the payments' (a purchase settles its payment). */
+type Database = AccessTables & PaymentTables;
 
 export function rowToPurchase(row: AccessPurchasesTable): AccessPurchase {
   const payer: AgentPayer = row.payer_kind === 'wallet' && row.network !== null && row.payer !== null ? { kind: 'wallet', network: row.network, address: row.payer } : { kind: 'card' };
@@ -44,10 +48,9 @@ function walletOwner(trx: Kysely<Database>, network: string, address: string): P
 }
 
 /** A new organization with its key and MCP token; for a wallet also the row that makes it the wallet's. */
-async function createPurchasedAccount(trx: Kysely<Database>, c: AccessPurchaseCompletion): Promise<{ orgId: string; apiKeyId: string }> {
+async function createPurchasedAccount(trx: Kysely<Database>, accounts: PurchasedAccountWriter, c: AccessPurchaseCompletion): Promise<{ orgId: string; apiKeyId: string }> {
   const { org, apiKey, mcpToken } = c.fresh;
-  await trx.insertInto('organizations').values(organizationToRow(org)).execute();
-  await trx.insertInto('api_keys').values(apiKeyToRow(apiKey)).execute();
+  await accounts.createAccount(trx as Kysely<unknown>, org, apiKey);
   await trx
     .insertInto('mcp_tokens')
     .values({
@@ -75,7 +78,7 @@ async function createPurchasedAccount(trx: Kysely<Database>, c: AccessPurchaseCo
  * organization, nothing new), and the credit grant. Returns null, writing nothing, when the payment already
  * bought something (another request completed it first).
  */
-export function completeAccessPurchase(db: Kysely<Database>, quirks: DialectQuirks, c: AccessPurchaseCompletion): Promise<AccessPurchase | null> {
+export function completeAccessPurchase(db: Kysely<Database>, quirks: DialectQuirks, accounts: PurchasedAccountWriter, c: AccessPurchaseCompletion): Promise<AccessPurchase | null> {
   return quirks.writeTransaction(db, async (trx) => {
     // SQLite's `begin immediate` serializes writers already; PostgreSQL takes transaction locks on the payment and
     // the wallet (always in that order), so two copies of a payment, or two payments of one wallet, queue up
@@ -104,8 +107,8 @@ export function completeAccessPurchase(db: Kysely<Database>, quirks: DialectQuir
       .execute();
     await trx.updateTable('payment_claims').set({ state: 'settled' }).where('key', '=', p.claimKey).execute();
     const owner = c.payer.kind === 'wallet' ? await walletOwner(trx, c.payer.network, c.payer.address) : undefined;
-    const account = owner === undefined ? await createPurchasedAccount(trx, c) : { orgId: owner.org_id, apiKeyId: owner.api_key_id };
-    await trx.insertInto('credit_grants').values({ ...creditGrantToRow({ ...c.grant, orgId: account.orgId }), seq: NEXT_CREDIT_GRANT_SEQ }).execute();
+    const account = owner === undefined ? await createPurchasedAccount(trx, accounts, c) : { orgId: owner.org_id, apiKeyId: owner.api_key_id };
+    await accounts.grantCredits(trx as Kysely<unknown>, { ...c.grant, orgId: account.orgId });
     const row: AccessPurchasesTable = {
       payment_key: p.claimKey,
       method: p.method,

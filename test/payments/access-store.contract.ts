@@ -9,8 +9,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessPurchaseCompletion, AgentPayer, CardCharge } from '../../src/domain/access-purchases.js';
 import type { PaymentClaim } from '../../src/domain/payments.js';
+import type { AccessStore } from '../../src/payments/access-store.js';
+import type { PaymentStore } from '../../src/payments/payment-store.js';
 import type { Store } from '../../src/store/store.js';
-import type { TempDatabase } from './temp-database.js';
+import type { TempDatabase } from '../store/temp-database.js';
 
 const NET = 'eip155:84532';
 const ASSET = '0x036cbd53842c5426634e7929541ec2318f3dcf7e';
@@ -69,21 +71,28 @@ export function accessStoreContract(name: string, open: () => Promise<TempDataba
     let temp: TempDatabase;
     let store: Store;
     let peer: Store;
-    const racer = (i: number): Store => (peerRaces && i % 2 ? peer : store);
+    let access: AccessStore;
+    let peerAccess: AccessStore;
+    let payments: PaymentStore;
+    let peerPayments: PaymentStore;
+    const racer = (i: number): AccessStore => (peerRaces && i % 2 ? peerAccess : access);
 
     beforeAll(async () => {
       temp = await open();
       store = temp.store;
+      ({ access, payments } = temp.stores);
       await store.migrate();
-      peer = (await temp.openPeer()).store;
+      const other = await temp.openPeer();
+      peer = other.store;
+      ({ access: peerAccess, payments: peerPayments } = other.stores);
     });
     afterAll(async () => temp.cleanup());
 
     async function purchase(payer: AgentPayer, address = hex(20)) {
       const claim = claimFor(address);
-      await store.claimPayment(claim);
+      await payments.claimPayment(claim);
       const c = completion(claim, payer);
-      return { c, claim, purchase: await store.completeAccessPurchase(c) };
+      return { c, claim, purchase: await access.completeAccessPurchase(c) };
     }
 
     it('writes a wallet purchase in one go: payment row, settled claim, organization, key, MCP token, credits', async () => {
@@ -102,13 +111,13 @@ export function accessStoreContract(name: string, open: () => Promise<TempDataba
         paidAt: at(10),
         deliveredAt: null,
       });
-      expect(await peer.findAccessPurchase(claim.key)).toEqual(p);
-      expect((await peer.findPaymentClaim(claim.key))?.state).toBe('settled');
-      expect((await peer.listPayments({ limit: 10_000 })).find((r) => r.claimKey === claim.key)).toMatchObject({ route: '/v2/agents/access', amount: 5_000_000n });
+      expect(await peerAccess.findAccessPurchase(claim.key)).toEqual(p);
+      expect((await peerPayments.findPaymentClaim(claim.key))?.state).toBe('settled');
+      expect((await peerPayments.listPayments({ limit: 10_000 })).find((r) => r.claimKey === claim.key)).toMatchObject({ route: '/v2/agents/access', amount: 5_000_000n });
       expect((await peer.getOrganization(c.fresh.org.id))?.prepaidCredits).toBe(100);
       expect((await peer.findApiKeyBySecretHash(sha(c.secret)))?.id).toBe(c.fresh.apiKey.id);
-      expect(await peer.findMcpTokenByHash(sha(c.token))).toEqual({ ...c.fresh.mcpToken });
-      expect(await peer.agentOfApiKey(c.fresh.apiKey.id)).toEqual(payer);
+      expect(await peerAccess.findMcpTokenByHash(sha(c.token))).toEqual({ ...c.fresh.mcpToken });
+      expect(await peerAccess.agentOfApiKey(c.fresh.apiKey.id)).toEqual(payer);
     });
 
     it('tops up the organization a wallet owns: same organization and key, credits added, nothing new created', async () => {
@@ -120,7 +129,7 @@ export function accessStoreContract(name: string, open: () => Promise<TempDataba
       expect(second.purchase).toMatchObject({ orgId: first.c.fresh.org.id, apiKeyId: first.c.fresh.apiKey.id, topUp: true });
       expect((await store.listOrganizations()).length).toBe(orgs);
       expect(await store.findApiKeyBySecretHash(sha(second.c.secret))).toBeNull();
-      expect(await store.findMcpTokenByHash(sha(second.c.token))).toBeNull();
+      expect(await access.findMcpTokenByHash(sha(second.c.token))).toBeNull();
       expect((await store.getOrganization(first.c.fresh.org.id))?.prepaidCredits).toBe(200);
       // The same address on another network is another wallet.
       const other = await purchase({ kind: 'wallet', network: 'eip155:8453', address }, address);
@@ -132,18 +141,18 @@ export function accessStoreContract(name: string, open: () => Promise<TempDataba
       const b = await purchase({ kind: 'card' });
       expect(a.purchase?.orgId).not.toBe(b.purchase?.orgId);
       expect(b.purchase?.topUp).toBe(false);
-      expect(await store.agentOfApiKey(a.c.fresh.apiKey.id)).toEqual({ kind: 'card' });
+      expect(await access.agentOfApiKey(a.c.fresh.apiKey.id)).toEqual({ kind: 'card' });
     });
 
     it('buys once per payment, also with 20 concurrent completions', async () => {
       const claim = claimFor(hex(20));
-      await store.claimPayment(claim);
+      await payments.claimPayment(claim);
       const payer: AgentPayer = { kind: 'wallet', network: NET, address: claim.payer };
       const orgs = (await store.listOrganizations()).length;
       const results = await Promise.all(Array.from({ length: 20 }, (_, i) => racer(i).completeAccessPurchase(completion(claim, payer))));
       expect(results.filter((r) => r !== null)).toHaveLength(1);
       expect((await store.listOrganizations()).length).toBe(orgs + 1);
-      expect((await store.listPayments({ limit: 10_000 })).filter((r) => r.claimKey === claim.key)).toHaveLength(1);
+      expect((await payments.listPayments({ limit: 10_000 })).filter((r) => r.claimKey === claim.key)).toHaveLength(1);
     });
 
     it('keeps one organization per wallet when it pays ten times at once', async () => {
@@ -151,7 +160,7 @@ export function accessStoreContract(name: string, open: () => Promise<TempDataba
       const payer: AgentPayer = { kind: 'wallet', network: NET, address };
       const orgs = (await store.listOrganizations()).length;
       const claims = Array.from({ length: 10 }, () => claimFor(address));
-      for (const c of claims) await store.claimPayment(c);
+      for (const c of claims) await payments.claimPayment(c);
       const results = await Promise.all(claims.map((c, i) => racer(i).completeAccessPurchase(completion(c, payer))));
       expect(results.every((r) => r !== null)).toBe(true);
       expect(new Set(results.map((r) => r?.orgId)).size).toBe(1);
@@ -163,8 +172,8 @@ export function accessStoreContract(name: string, open: () => Promise<TempDataba
     it('hands delivery to one caller, only with an accepted seal and within the window, and wipes the seal', async () => {
       const { c, claim } = await purchase({ kind: 'card' });
       const seen: (string | null)[] = [];
-      expect(await store.takeAccessDelivery(claim.key, at(20), at(-1), () => false)).toBeNull();
-      expect(await store.takeAccessDelivery(claim.key, at(20), at(11), () => true)).toBeNull();
+      expect(await access.takeAccessDelivery(claim.key, at(20), at(-1), () => false)).toBeNull();
+      expect(await access.takeAccessDelivery(claim.key, at(20), at(11), () => true)).toBeNull();
       const takes = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
           racer(i).takeAccessDelivery(claim.key, at(30), at(0), (sealed) => {
@@ -177,15 +186,15 @@ export function accessStoreContract(name: string, open: () => Promise<TempDataba
       expect(won).toHaveLength(1);
       expect(won[0]).toMatchObject({ sealed: c.fresh.sealed, purchase: { deliveredAt: at(30) } });
       expect(seen[0]).toBe(c.fresh.sealed);
-      expect((await store.findAccessPurchase(claim.key))?.deliveredAt).toEqual(at(30));
-      expect(await store.takeAccessDelivery(claim.key, at(40), at(0), () => true)).toBeNull();
+      expect((await access.findAccessPurchase(claim.key))?.deliveredAt).toEqual(at(30));
+      expect(await access.takeAccessDelivery(claim.key, at(40), at(0), () => true)).toBeNull();
     });
 
     it('wipes the seals of purchases paid before a time', async () => {
       const { claim } = await purchase({ kind: 'card' });
-      expect(await store.wipeAccessSeals(at(11))).toBeGreaterThanOrEqual(1);
+      expect(await access.wipeAccessSeals(at(11))).toBeGreaterThanOrEqual(1);
       const after: (string | null)[] = [];
-      await store.takeAccessDelivery(claim.key, at(20), at(0), (sealed) => {
+      await access.takeAccessDelivery(claim.key, at(20), at(0), (sealed) => {
         after.push(sealed);
         return false;
       });
@@ -196,8 +205,8 @@ export function accessStoreContract(name: string, open: () => Promise<TempDataba
       const org = await store.createOrganization({ id: rid('org'), name: 'Dashboard', plan: 'paid', quota: 10, createdAt: at(0) });
       const keyId = rid('key');
       await store.createApiKey({ id: keyId, orgId: org.id, name: 'k', secretHash: sha(hex(32)), prefix: 'bb_live_abcd', createdAt: at(0), revokedAt: null });
-      expect(await store.agentOfApiKey(keyId)).toBeNull();
-      expect(await store.findMcpTokenByHash(sha('nothing'))).toBeNull();
+      expect(await access.agentOfApiKey(keyId)).toBeNull();
+      expect(await access.findMcpTokenByHash(sha('nothing'))).toBeNull();
     });
 
     describe('card tokens (embedded card processor)', () => {
@@ -212,27 +221,27 @@ export function accessStoreContract(name: string, open: () => Promise<TempDataba
       });
       async function issued(maxAmount = 500n, expiresAt = at(60_000)): Promise<string> {
         const tokenHash = sha(hex(32));
-        await store.issueCardToken({ tokenHash, currency: 'usd', maxAmount, expiresAt, createdAt: at(0) });
+        await access.issueCardToken({ tokenHash, currency: 'usd', maxAmount, expiresAt, createdAt: at(0) });
         return tokenHash;
       }
 
       it('charges a token once; the same idempotency key answers the same charge again, another key is refused', async () => {
         const token = await issued();
         const first = charge(token);
-        expect(await store.chargeCardToken(first)).toEqual({ ok: true, paymentIntent: first.paymentIntent, replayed: false });
-        expect(await store.cardTokenCharge(token)).toBe(first.paymentIntent);
-        expect(await peer.chargeCardToken({ ...first, paymentIntent: rid('pi') })).toEqual({ ok: true, paymentIntent: first.paymentIntent, replayed: true });
-        expect(await store.chargeCardToken(charge(token))).toEqual({ ok: false, reason: 'token_used' });
+        expect(await access.chargeCardToken(first)).toEqual({ ok: true, paymentIntent: first.paymentIntent, replayed: false });
+        expect(await access.cardTokenCharge(token)).toBe(first.paymentIntent);
+        expect(await peerAccess.chargeCardToken({ ...first, paymentIntent: rid('pi') })).toEqual({ ok: true, paymentIntent: first.paymentIntent, replayed: true });
+        expect(await access.chargeCardToken(charge(token))).toEqual({ ok: false, reason: 'token_used' });
       });
 
       it('refuses unknown, expired, over-limit and other-currency charges without using the token', async () => {
-        expect(await store.chargeCardToken(charge(sha('never issued')))).toEqual({ ok: false, reason: 'no_such_token' });
-        expect(await store.chargeCardToken(charge(await issued(500n, at(1_000))))).toEqual({ ok: false, reason: 'token_expired' });
+        expect(await access.chargeCardToken(charge(sha('never issued')))).toEqual({ ok: false, reason: 'no_such_token' });
+        expect(await access.chargeCardToken(charge(await issued(500n, at(1_000))))).toEqual({ ok: false, reason: 'token_expired' });
         const small = await issued(499n);
-        expect(await store.chargeCardToken(charge(small))).toEqual({ ok: false, reason: 'amount_too_large' });
-        expect(await store.chargeCardToken(charge(small, { currency: 'eur', amount: 100n }))).toEqual({ ok: false, reason: 'currency_mismatch' });
-        expect(await store.cardTokenCharge(small)).toBeNull();
-        expect((await store.chargeCardToken(charge(small, { amount: 499n }))).ok).toBe(true);
+        expect(await access.chargeCardToken(charge(small))).toEqual({ ok: false, reason: 'amount_too_large' });
+        expect(await access.chargeCardToken(charge(small, { currency: 'eur', amount: 100n }))).toEqual({ ok: false, reason: 'currency_mismatch' });
+        expect(await access.cardTokenCharge(small)).toBeNull();
+        expect((await access.chargeCardToken(charge(small, { amount: 499n }))).ok).toBe(true);
       });
 
       it('charges a token once when ten charges with different keys race', async () => {

@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerRefusal, type PaymentClaim, type PaymentRecord } from '../../src/domain/payments.js';
-import type { Store } from '../../src/store/store.js';
-import type { TempDatabase } from './temp-database.js';
+import type { PaymentLedger, PaymentStore } from '../../src/payments/payment-store.js';
+import type { TempDatabase } from '../store/temp-database.js';
 
 const NET = 'eip155:84532';
 const ASSET = '0x036cbd53842c5426634e7929541ec2318f3dcf7e';
@@ -53,14 +53,14 @@ function settlement(c: PaymentClaim, overrides: Partial<PaymentRecord> = {}): Pa
 export function paymentStoreContract(name: string, open: () => Promise<TempDatabase>): void {
   describe(`Store contract, payments: ${name}`, () => {
     let temp: TempDatabase;
-    let store: Store;
-    let peer: Store;
+    let store: PaymentStore & PaymentLedger;
+    let peer: PaymentStore & PaymentLedger;
 
     beforeAll(async () => {
       temp = await open();
-      store = temp.store;
-      await store.migrate();
-      peer = (await temp.openPeer()).store;
+      store = temp.stores.payments;
+      await temp.store.migrate();
+      peer = (await temp.openPeer()).stores.payments;
     });
     afterAll(async () => {
       await temp.cleanup();
