@@ -37,16 +37,16 @@ export interface McpPrincipal {
   apiKeyId: string;
 }
 
-/**
- * For the MCP server (spec 5.4, issue 21): the principal of a presented MCP token, or null when the token is
- * malformed, unknown, revoked, or sold with an API key that was revoked since (revoking the key ends the token).
- * Only the token's SHA-256 is looked up; the token itself is never stored or logged.
- */
 /** MCP tokens by hash: standing access stores them (payments/access-store.ts); billing declares only the read it needs. */
 export interface McpTokensByHash {
   findMcpTokenByHash(tokenHash: string): Promise<McpTokenRecord | null>;
 }
 
+/**
+ * For the MCP server (spec 5.4, issue 21): the principal of a presented MCP token, or null when the token is
+ * malformed, unknown, revoked, or sold with an API key that was revoked since (revoking the key ends the token).
+ * Only the token's SHA-256 is looked up; the token itself is never stored or logged.
+ */
 export async function verifyMcpToken(store: McpTokensByHash & Pick<AccountStore, 'getApiKey'>, token: string): Promise<McpPrincipal | null> {
   if (!looksLikeMcpToken(token)) return null;
   const record = await store.findMcpTokenByHash(hashMcpToken(token));
