@@ -14,7 +14,7 @@ import { importReferenceFile } from '../src/refdata/import/import-file.js';
 import { CRYPTO_COLUMNS, ETF_COLUMNS, LISTING_COLUMNS } from '../src/refdata/import/embedded-tables.js';
 import { compact } from '../src/refdata/import/listing-checks.js';
 import { openSqliteDatabase } from '../src/db/sqlite/open-sqlite-database.js';
-import { KyselyStore } from '../src/store/kysely/kysely-store.js';
+import { openProductStores } from '../src/main/product-stores.js';
 import type { Database } from '../src/store/kysely/schema.js';
 
 const SHARED = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../../shared/refdata'));
@@ -54,7 +54,7 @@ function csv(columns: readonly string[], rows: readonly Row[]): Buffer {
 async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-refdata-'));
   const database = await openSqliteDatabase({ file: path.join(dir, 'build.sqlite') });
-  const store = new KyselyStore(database);
+  const store = openProductStores(database).store;
   const db = database.tables<Database>();
   try {
     await store.migrate();

@@ -48,13 +48,13 @@ export function adminServicesFor(config: Readonly<Config>, backends: Backends): 
     accounts: new Accounts(store, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota }),
     billing: new BillingAdmin(store, billingDefaults(config)),
     clientIds: new ClientIds(store),
-    brands: new BrandAdmin(store),
+    brands: new BrandAdmin(stores.brands),
     payments: paymentAdminFor(config, { ...stores, accounts: store }),
     referenceData: store,
-    refresh: new RefreshScheduler({ store, queue, logger: silentLogger() }, refreshSettingsFor(config)),
+    refresh: new RefreshScheduler({ store: stores.brands, queue, logger: silentLogger() }, refreshSettingsFor(config)),
     async dashboard() {
       const [{ DashboardAccounts }, { lazyDashboardKeys }] = await Promise.all([import('../dashboard-accounts/dashboard-accounts.js'), import('../dashboard-accounts/dashboard-secrets.js')]);
-      return new DashboardAccounts({ store, keys: lazyDashboardKeys(store, config.sessionSecret), mailer: null, logger: silentLogger(), publicUrl: config.publicUrl });
+      return new DashboardAccounts({ store: stores.dashboardAccounts, organizations: store, keys: lazyDashboardKeys(stores.dashboardAccounts, config.sessionSecret), mailer: null, logger: silentLogger(), publicUrl: config.publicUrl });
     },
     async webhooks() {
       const [{ lazySealedBox, webhookManagementFor }, { CrawlScheduler }] = await Promise.all([import('./webhook-services.js'), import('../brands/crawl-scheduler.js')]);

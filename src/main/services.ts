@@ -149,7 +149,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   // Built once: every record sent out (lookups, webhooks, search icons) renders its asset URLs from the same base.
   const assetUrls = new AssetUrls(config.assetBaseUrl);
   const cache = new BrandCache(60_000, assetUrls, config.brandCacheMb * 1024 * 1024, undefined, brandCacheCounters(metrics));
-  const cacheSync = new BrandCacheSync(store, cache, logger, { intervalMs: config.cacheSyncMs });
+  const cacheSync = new BrandCacheSync(stores.brands, cache, logger, { intervalMs: config.cacheSyncMs });
   // Crawls and logo renditions run in crawl workers unless BRANDBASE_CRAWL_ISOLATION=off (ADR 0014).
   const crawler = openCrawler(config, { fetcher, assets, assetsDir, logger, metrics });
   // Tickers, ISINs and crypto symbols → websites, from the reference data in the store (spec 1 rules 5-9).
@@ -164,7 +164,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   });
   // The render is queued in the transaction that saves the crawl's record and evidence.
   stores.saveHooks.push(paletteRenders);
-  const indexer = new BrandIndexer(store, crawler.crawl, logger, {
+  const indexer = new BrandIndexer(stores.brands, crawler.crawl, logger, {
     onSaved: (stored, domains) => cache.put(stored, domains),
     declaredIdentifiers: (brand) => resolver.declaredRefs(brand),
     completeLogos: crawler.completeLogos,
@@ -181,9 +181,9 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : null;
   const billing = new Billing({ store, meter, mailer, logger, defaults: billingDefaults(config), metrics });
   const scheduler = new CrawlScheduler(queue, config.queueMaxDepth, () => listeners.forEach((wake) => wake()), config.queueMaxPerOrg);
-  const popularity = new PopularityCounter(store, { flushMs: config.refresh.popularityFlushMs, onFlushError: (err) => logger.warn({ err }, 'brand popularity flush failed; retrying') });
-  const lookup = new BrandLookup(store, cache, indexer, resolver, popularity);
-  const refresh = new RefreshScheduler({ store, queue, logger, notify: () => listeners.forEach((wake) => wake()) }, refreshSettingsFor(config));
+  const popularity = new PopularityCounter(stores.brands, { flushMs: config.refresh.popularityFlushMs, onFlushError: (err) => logger.warn({ err }, 'brand popularity flush failed; retrying') });
+  const lookup = new BrandLookup(stores.brands, cache, indexer, resolver, popularity);
+  const refresh = new RefreshScheduler({ store: stores.brands, queue, logger, notify: () => listeners.forEach((wake) => wake()) }, refreshSettingsFor(config));
   const batch = new BatchLookup(lookup, scheduler);
   const sealedBox = lazySealedBox(config, logger);
   const webhookDelivery = webhookDeliveryFor(config, { store, billing, box: sealedBox, mailer, logger, assetUrls });
@@ -215,7 +215,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     fetcher,
     accounts: new Accounts(store, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota }),
     authenticator: new Authenticator(store, config.keyCacheMs, Date.now, config.keyCacheMb * 1024 * 1024),
-    dashboardAccounts: new DashboardAccounts({ store, keys: lazyDashboardKeys(store, config.sessionSecret), mailer, logger, publicUrl: config.publicUrl }),
+    dashboardAccounts: new DashboardAccounts({ store: stores.dashboardAccounts, organizations: store, keys: lazyDashboardKeys(stores.dashboardAccounts, config.sessionSecret), mailer, logger, publicUrl: config.publicUrl }),
     meter,
     billing,
     cache,
@@ -226,7 +226,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     scheduler,
     popularity,
     refresh,
-    refreshBrand: (domain, options) => refreshBrand(domain, { store, indexer }, options),
+    refreshBrand: (domain, options) => refreshBrand(domain, { store: stores.brands, indexer }, options),
     usecases,
     payments: paymentsFor(config, stores.payments, logger),
     mpp: mppFor(config, stores.payments, logger),

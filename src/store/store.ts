@@ -6,8 +6,8 @@
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../domain/accounts.js';
 import type { CreditLeaseDebit, CreditLeaseStore } from './credit-lease-store.js';
 export type { CreditLeaseDebit, CreditLeaseGrant, CreditLeaseStore, LeasedCredits } from './credit-lease-store.js';
-import type { DashboardAccountStore, OrganizationActivityStore } from './dashboard-store.js';
-export type { DashboardAccountStore, DailyUsage, OrganizationActivityStore } from './dashboard-store.js';
+import type { OrganizationActivityStore } from './dashboard-store.js';
+export type { DailyUsage, OrganizationActivityStore } from './dashboard-store.js';
 import type { BrandStore, BrandWriteLog, RefreshStore } from '../brands/brand-store.js';
 export type { AnalysisEntry, BrandLookupCount, BrandStatus, BrandStore, BrandWrite, BrandWriteLog, CrawlFailure, DueBrand, IdentifierKind, IdentifierRef, RefreshLease, RefreshRun, RefreshState, RefreshStore, SaveBrandOptions, StoredBrand } from '../brands/brand-store.js';
 import type { BrandSavedEvent } from '../domain/brand-changes.js';
@@ -249,7 +249,7 @@ export interface WebhookAdminStore {
   listWebhookAttempts(deliveryIds: readonly string[]): Promise<Map<string, WebhookAttempt[]>>;
 }
 
-export interface Store extends BrandStore, BrandWriteLog, BrandEventStore, AccountStore, UsageStore, CreditStore, ReferenceData, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, ClientIdStore, SearchIndexStore, OrganizationActivityStore, DashboardAccountStore, CreditLeaseStore {
+export interface Store extends BrandStore, BrandWriteLog, BrandEventStore, AccountStore, UsageStore, CreditStore, ReferenceData, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, ClientIdStore, SearchIndexStore, OrganizationActivityStore, CreditLeaseStore {
   /** Applies pending migrations. Idempotent. */
   migrate(): Promise<void>;
   /** Cheap round trip used by readiness checks. */

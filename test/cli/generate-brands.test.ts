@@ -1,6 +1,6 @@
 /**
  * `brandbase generate-brands` (src/cli/generate-commands.ts over the store's bulk insert,
- * src/store/kysely/bulk-brand-rows.ts), run in-process through the real program on SQLite and PostgreSQL: the
+ * src/brands/store/bulk-brand-rows.ts), run in-process through the real program on SQLite and PostgreSQL: the
  * generated brands are answered by the HTTP API like crawled ones (by domain, ticker and brand id, valid per the
  * response schema), found by name search, written in batches (one brand write log entry per transaction), never
  * written twice, and the records are a pure function of (seed, number).

@@ -17,4 +17,7 @@ export const searchSaveHook: BrandSaveHook = {
   async onBrandStatus(trx, id, status) {
     await search.reindexBrandStatus(tables(trx), id, status);
   },
+  async onBrandsInserted(trx, brands) {
+    await search.indexInsertedBrandsForSearch(tables(trx), brands);
+  },
 };

@@ -10,33 +10,15 @@
  * byte-for-byte (jsonb would reorder keys) and the store never queries inside them.
  */
 import type { Plan, UsageSource } from '../../domain/accounts.js';
-import type { BrandStatus, IdentifierKind } from '../store.js';
 import type { JobsTable } from '../../jobs/sql/jobs-table.js';
 import type { ReferenceDataTables } from './reference-schema.js';
 import type { ClientIdSearchTables } from './search-schema.js';
-import type { DashboardAccountTables } from './dashboard-account-schema.js';
+import type { BrandTables } from '../../brands/store/brand-tables.js';
 import type { CreditLeaseTables } from './credit-lease-schema.js';
 
 import type { Millis } from '../../db/column-codec.js';
 
 export type { Millis };
-
-export interface BrandsTable {
-  id: string;
-  domain: string;
-  status: BrandStatus;
-  /** The Brand as JSON text, without its per-request parts. */
-  record: string;
-  crawled_at: Millis;
-  created_at: Millis;
-  updated_at: Millis;
-}
-
-export interface BrandIdentifiersTable {
-  kind: IdentifierKind;
-  value: string;
-  brand_id: string;
-}
 
 export interface OrganizationsTable {
   id: string;
@@ -127,35 +109,8 @@ export interface EventDeliveriesTable {
   updated_at: Millis;
 }
 
-/**
- * 0006: the crawl failure memory, shared by every process (one row per domain whose last crawl failed; deleted
- * by a successful crawl). `strikes` counts failures in a row; how long a row is answered is computed from
- * `failed_at` and `strikes` by the reader (brands/failure-memory.ts), so changing the setting applies at once.
- */
-export interface CrawlFailuresTable {
-  domain: string;
-  reason: string;
-  message: string;
-  strikes: number;
-  failed_at: Millis;
-}
-
-/**
- * 0007: one row per brand save or status change, numbered 1, 2, 3, ... in commit order (the number is taken under
- * the write lock, ADR 0017); polled by API processes to invalidate their brand caches. Pruned by age, newest kept.
- */
-export interface BrandWritesTable {
-  seq: number;
-  brand_id: string;
-  /** JSON array of the domains the write attached, as text. */
-  domains: string;
-  created_at: Millis;
-}
-
-/** Reference-data tables (0008) are declared in reference-schema.ts. */
-export interface Database extends ReferenceDataTables, ClientIdSearchTables, CreditLeaseTables, DashboardAccountTables {
-  brands: BrandsTable;
-  brand_identifiers: BrandIdentifiersTable;
+/** The brands' tables (brands/store/brand-tables.ts) are here while facade code still reads them (search, brand events). */
+export interface Database extends BrandTables, ReferenceDataTables, ClientIdSearchTables, CreditLeaseTables {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
   usage_ledger: UsageLedgerTable;
@@ -165,16 +120,10 @@ export interface Database extends ReferenceDataTables, ClientIdSearchTables, Cre
   brand_events: BrandEventsTable;
   event_consumers: EventConsumersTable;
   event_deliveries: EventDeliveriesTable;
-  crawl_failures: CrawlFailuresTable;
-  brand_writes: BrandWritesTable;
   webhooks: WebhooksTable;
   webhook_subscriptions: WebhookSubscriptionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
-  brand_popularity: BrandPopularityTable;
-  asset_marks: AssetMarksTable;
-  analysis_cache: AnalysisCacheTable;
-  refresh_state: RefreshStateTable;
 }
 
 /** 0013: webhooks (issue 19; see webhook-migration.ts). Sealed columns hold values encrypted with the installation's key. */
@@ -233,36 +182,4 @@ export interface WebhookAttemptsTable {
   response_excerpt: string | null;
   error: string | null;
   source_address: string | null;
-}
-
-/** 0014 (refresh-migration.ts): lookups per brand, flushed in batches. */
-export interface BrandPopularityTable {
-  brand_id: string;
-  lookups: number;
-  last_lookup_at: Millis;
-}
-
-/** 0014: the perceptual signature of an analysed file, by asset content key. */
-export interface AssetMarksTable {
-  asset_key: string;
-  dhash: string;
-  aspect_milli: number | null;
-  created_at: Millis;
-}
-
-/** 0014: a crawl's image analyses per domain, by content key (sha256 of the bytes + analysis version). */
-export interface AnalysisCacheTable {
-  domain: string;
-  content_key: string;
-  analysis: string;
-  used_at: Millis;
-}
-
-/** 0014: the refresh scheduler's leader lease and last run. */
-export interface RefreshStateTable {
-  name: string;
-  holder: string | null;
-  lease_until: Millis | null;
-  last_run: string | null;
-  updated_at: Millis;
 }

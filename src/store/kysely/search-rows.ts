@@ -9,6 +9,7 @@ import { displayCompanyName, domainLabel, normalizeName, tickerNorm, trigrams } 
 import type { SearchCandidateQuery, SearchNameRow } from '../store.js';
 import type { Database } from './schema.js';
 import type { DialectQuirks, TrigramIndex, TrigramMatch } from '../../db/dialect-quirks.js';
+import type { InsertedBrand } from '../../brands/brand-save-hooks.js';
 
 const ICON_FORMATS = ['png', 'webp', 'svg', 'jpeg'] as const;
 
@@ -37,7 +38,7 @@ export interface BrandRowValues {
   quality_score: number;
 }
 
-/** The brand's own search row, or null when its name normalizes to nothing (also used by bulk-brand-rows.ts). */
+/** The brand's own search row, or null when its name normalizes to nothing (also used for bulk inserts, below). */
 export function brandValues(brand: Brand): BrandRowValues | null {
   const name = brand.name?.trim() || brand.domain;
   if (normalizeName(name) === '') return null;
@@ -320,4 +321,55 @@ export async function brandLookups(db: Kysely<Database>, brandIds: readonly stri
   const { rows } = await sql<{ brand_id: string; lookups: number | string }>`select brand_id, lookups from brand_popularity where brand_id in (${sql.join([...brandIds])})`.execute(db);
   for (const row of rows) out.set(row.brand_id, Number(row.lookups));
   return out;
+}
+
+// ---- bulk insertion (moved out of brands/store/bulk-brand-rows.ts: the search save hook's onBrandsInserted) ----
+
+/** Rows per statement: a search_names row binds 10 parameters, far under both backends' bound-parameter limits. */
+const BULK_ROWS_PER_STATEMENT = 1000;
+
+function bulkChunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * The search rows `indexBrandForSearch` writes for a new brand, for brands inserted in bulk: its `brand` row (size
+ * class from the reference rows of its domain, 9 without any) and its fields on those reference rows.
+ */
+export async function indexInsertedBrandsForSearch(trx: Kysely<Database>, brands: readonly InsertedBrand[]): Promise<void> {
+  const values = brands.filter((b) => b.stored.status === 'indexed').flatMap((b) => brandValues(b.stored.brand) ?? []);
+  for (const chunk of bulkChunks(values, BULK_ROWS_PER_STATEMENT)) {
+    const ranks = await referenceRanks(trx, chunk);
+    await trx
+      .insertInto('search_names')
+      .values(chunk.map((v) => ({ ...v, source: 'brand', norm: normalizeName(v.name), label: domainLabel(v.domain), size_rank: ranks.get(v.domain) ?? 9 })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    for (const v of chunk.filter((row) => ranks.has(row.domain))) {
+      await trx
+        .updateTable('search_names')
+        .set({ brand_id: v.brand_id, claimed: v.claimed, icon: v.icon, quality_score: v.quality_score })
+        .where('domain', '=', v.domain)
+        .where('source', '!=', 'brand')
+        .execute();
+    }
+  }
+}
+
+/** The best size class among the reference name rows of each domain that has any (usually none). */
+async function referenceRanks(trx: Kysely<Database>, chunk: readonly BrandRowValues[]): Promise<Map<string, number>> {
+  const rows = await trx
+    .selectFrom('search_names')
+    .select((eb) => ['domain', eb.fn.min<number>('size_rank').as('rank')])
+    .where(
+      'domain',
+      'in',
+      chunk.map((v) => v.domain),
+    )
+    .where('source', '!=', 'brand')
+    .groupBy('domain')
+    .execute();
+  return new Map(rows.map((row) => [row.domain, Number(row.rank)]));
 }

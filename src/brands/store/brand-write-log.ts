@@ -1,5 +1,5 @@
 /**
- * The brand write log for KyselyStore (both dialects; docs/adr/0017-brand-cache-coherence.md): one row per brand
+ * The brand write log of the brands store (both dialects; docs/adr/0017-brand-cache-coherence.md): one row per brand
  * save or status change, appended inside that write's transaction and numbered 1, 2, 3, ... in commit order. API
  * processes poll it (brands/brand-cache-sync.ts) and drop the cached brands written by any other process.
  *
@@ -9,9 +9,9 @@
  * only read max(seq) after the previous one committed (its row is visible before its locks are released).
  */
 import type { Kysely } from 'kysely';
-import type { BrandWrite } from '../store.js';
+import type { BrandWrite } from '../brand-store.js';
 import { fromMillis, toSafeInteger } from '../../db/column-codec.js';
-import type { Database } from './schema.js';
+import type { BrandTables as Database } from './brand-tables.js';
 import { CURRENT_SCHEMA, type DialectQuirks } from '../../db/dialect-quirks.js';
 
 /** Rows older than this are pruned by later writes. A poller that falls further behind clears its whole cache. */

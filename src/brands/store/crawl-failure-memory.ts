@@ -1,12 +1,12 @@
 /**
- * The crawl failure memory for KyselyStore (both dialects; ADR 0016): one row per domain whose last crawl
+ * The crawl failure memory of the brands store (both dialects; ADR 0016): one row per domain whose last crawl
  * failed. Recording is one upsert that adds a strike, so failures recorded by two processes at once both count.
  */
 import type { Kysely } from 'kysely';
 import { isCrawlFailureReason } from '../../domain/crawl-failures.js';
-import type { CrawlFailure } from '../store.js';
+import type { CrawlFailure } from '../brand-store.js';
 import { fromMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
-import type { CrawlFailuresTable, Database } from './schema.js';
+import type { BrandTables as Database, CrawlFailuresTable } from './brand-tables.js';
 
 /** Messages are for logs and operators; a site can make them long (an error echoing a URL). */
 const MAX_MESSAGE_LENGTH = 1000;

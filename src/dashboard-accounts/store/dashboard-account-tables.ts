@@ -1,8 +1,8 @@
 /**
- * 0021 tables (dashboard-account-migration.ts): dashboard users, memberships, sign-in tokens, sessions, sign-in
- * rate-limit counts and the generated session secret. Timestamps are epoch milliseconds, as schema.ts's `Millis`.
+ * Dashboard accounts' tables (issue 30; 0021, dashboard-account-migrations.ts): dashboard users, memberships, sign-in
+ * tokens, sessions, sign-in rate-limit counts and the generated session secret. Timestamps are epoch milliseconds.
  */
-type Millis = number;
+import type { Millis } from '../../db/column-codec.js';
 
 export interface DashboardUsersTable {
   id: string;

@@ -4,17 +4,21 @@
  * are pruned by later writes without the numbering going back.
  */
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/store/kysely/schema.js';
-import type { Store, StoredBrand } from '../../src/store/store.js';
-import { sampleBrand } from './sample-brand.js';
+import type { BrandStore, BrandWriteLog, StoredBrand } from '../../src/brands/brand-store.js';
+import type { BrandTables } from '../../src/brands/store/brand-tables.js';
+import type { Database } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrations.js';
+import { PRODUCT_MIGRATIONS } from '../../src/main/product-stores.js';
+import { sampleBrand } from '../store/sample-brand.js';
+
+type Saving = Pick<BrandStore, 'saveBrand'>;
 
 export interface WriteLogFixture {
-  store: Store;
-  db: Kysely<Database>;
+  stores: { brands: BrandStore & BrandWriteLog };
+  database: Database;
   /** The same database through another OS process. */
-  openPeer(): Promise<Store>;
+  openPeer(): Promise<Saving>;
   cleanup(): Promise<void>;
 }
 
@@ -29,21 +33,21 @@ export function brandWriteLogContract(name: string, open: () => Promise<WriteLog
 
     beforeAll(async () => {
       fixture = await open();
-      await fixture.store.migrate();
+      await migrateToLatest(fixture.database, PRODUCT_MIGRATIONS);
     });
     afterAll(async () => {
       await fixture?.cleanup();
     });
 
     it('a reader following the log while two processes save never sees a gap, and sees every save once', async () => {
-      const { store } = fixture;
+      const store = fixture.stores.brands;
       const peer = await fixture.openPeer();
       const perWriter = 30;
       let cursor = await store.latestBrandWrite();
       const start = cursor;
       const seen: number[] = [];
       let writing = true;
-      const saves = async (writer: Store): Promise<void> => {
+      const saves = async (writer: Saving): Promise<void> => {
         // Four saves in flight per process, so PostgreSQL transactions overlap.
         for (let i = 0; i < perWriter; i += 4) await Promise.all(Array.from({ length: Math.min(4, perWriter - i) }, () => writer.saveBrand(stored(), [])));
       };
@@ -62,7 +66,8 @@ export function brandWriteLogContract(name: string, open: () => Promise<WriteLog
     });
 
     it('a write prunes rows older than an hour, never the newest, and numbering continues', async () => {
-      const { store, db } = fixture;
+      const store = fixture.stores.brands;
+      const db = fixture.database.tables<BrandTables>();
       const latest = await store.latestBrandWrite();
       const old = Date.now() - 2 * 60 * 60_000;
       await db

@@ -1,13 +1,12 @@
 /**
- * Dashboard accounts for KyselyStore (both dialects; migration 0021, ADR 0043): users, memberships, sign-in tokens,
+ * Dashboard accounts' rows for KyselyDashboardAccountStore (both dialects; migration 0021, ADR 0043): users, memberships, sign-in tokens,
  * sessions, sign-in request counts and the generated session secret.
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DashboardSessionRecord, DashboardUser, MemberListing, MemberRole, Membership, SignInTokenRecord } from '../../domain/dashboard-accounts.js';
 import { fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
-import type { DashboardMembershipsTable, DashboardSessionsTable, DashboardSignInTokensTable, DashboardUsersTable } from './dashboard-account-schema.js';
-import type { Database } from './schema.js';
+import type { DashboardAccountTables as Database, DashboardMembershipsTable, DashboardSessionsTable, DashboardSignInTokensTable, DashboardUsersTable } from './dashboard-account-tables.js';
 import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
 type Db = Kysely<Database>;

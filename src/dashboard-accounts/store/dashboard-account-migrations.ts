@@ -1,4 +1,6 @@
-import type { Kysely, Migration } from 'kysely';
+/** Dashboard accounts' migrations (issue 30): the same name and body as when it shipped, append-only. */
+import type { Kysely } from 'kysely';
+import type { MigrationPart, ProductMigrations } from '../../db/migrations.js';
 
 /**
  * 0021: dashboard accounts (issue 23, ADR 0043). Users (an email each), their memberships of organizations (owner
@@ -6,7 +8,7 @@ import type { Kysely, Migration } from 'kysely';
  * be listed and revoked), one row per counted sign-in request (keyed MACs, pruned after the window) and the session
  * secret generated once for the whole fleet when BRANDBASE_SESSION_SECRET is not set.
  */
-export const dashboardAccountMigration: Migration = {
+const dashboardAccounts: MigrationPart = {
   async up(db: Kysely<unknown>): Promise<void> {
     await db.schema
       .createTable('dashboard_users')
@@ -61,4 +63,8 @@ export const dashboardAccountMigration: Migration = {
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .execute();
   },
+};
+
+export const dashboardAccountMigrations: ProductMigrations = {
+  '0021_dashboard_accounts': dashboardAccounts,
 };

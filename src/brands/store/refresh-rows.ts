@@ -1,13 +1,16 @@
 /**
- * SQL of the refresh scheduler, brand popularity, the analysis cache and the mark signatures for KyselyStore (both
+ * SQL of the refresh scheduler, brand popularity, the analysis cache and the mark signatures of the brands store (both
  * dialects; migration 0014, ADR 0030). See docs/refresh.md.
  */
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { MarkSignature } from '../../domain/brand-announcement.js';
-import type { AnalysisEntry, BrandLookupCount, DueBrand, RefreshLease, RefreshRun, RefreshState } from '../store.js';
+import type { AnalysisEntry, BrandLookupCount, DueBrand, RefreshLease, RefreshRun, RefreshState } from '../brand-store.js';
 import { toMillis, toSafeInteger } from '../../db/column-codec.js';
-import type { Database } from './schema.js';
+import type { BrandTables, RefreshJoinedTables } from './brand-tables.js';
+
+/** The brands' tables, and the columns of others the due read joins (brand-tables.ts: RefreshJoinedTables). */
+type JoinedTables = BrandTables & RefreshJoinedTables;
 
 /** Rows per statement: SQLite allows 32,766 bound parameters, PostgreSQL 65,535; every row binds a few. */
 const CHUNK = 500;
@@ -20,7 +23,7 @@ function chunks<T>(items: readonly T[]): T[][] {
 
 // ---- mark signatures ----
 
-export async function readMarkSignatures(db: Kysely<Database>, keys: readonly string[]): Promise<Map<string, MarkSignature>> {
+export async function readMarkSignatures(db: Kysely<BrandTables>, keys: readonly string[]): Promise<Map<string, MarkSignature>> {
   const found = new Map<string, MarkSignature>();
   for (const part of chunks([...new Set(keys)])) {
     const rows = await db.selectFrom('asset_marks').select(['asset_key', 'dhash', 'aspect_milli']).where('asset_key', 'in', part).execute();
@@ -30,7 +33,7 @@ export async function readMarkSignatures(db: Kysely<Database>, keys: readonly st
 }
 
 /** A file's signature never changes (its key is its content): the first one written stays. */
-export async function saveMarkSignatures(db: Kysely<Database>, marks: ReadonlyMap<string, MarkSignature>, at: Date): Promise<void> {
+export async function saveMarkSignatures(db: Kysely<BrandTables>, marks: ReadonlyMap<string, MarkSignature>, at: Date): Promise<void> {
   const rows = [...marks].map(([key, sig]) => ({
     asset_key: key,
     dhash: sig.dhash,
@@ -45,7 +48,7 @@ export async function saveMarkSignatures(db: Kysely<Database>, marks: ReadonlyMa
 // ---- popularity ----
 
 /** Adds counted lookups (one upsert per brand, in chunks); the latest lookup time wins. */
-export async function addBrandLookups(db: Kysely<Database>, counts: readonly BrandLookupCount[]): Promise<void> {
+export async function addBrandLookups(db: Kysely<BrandTables>, counts: readonly BrandLookupCount[]): Promise<void> {
   const rows = counts.map((c) => ({ brand_id: c.brandId, lookups: c.lookups, last_lookup_at: toMillis(c.lastLookupAt) }));
   for (const part of chunks(rows)) {
     await db
@@ -61,7 +64,7 @@ export async function addBrandLookups(db: Kysely<Database>, counts: readonly Bra
   }
 }
 
-export async function brandLookups(db: Kysely<Database>, brandId: string): Promise<number> {
+export async function brandLookups(db: Kysely<BrandTables>, brandId: string): Promise<number> {
   const row = await db.selectFrom('brand_popularity').select('lookups').where('brand_id', '=', brandId).executeTakeFirst();
   return row === undefined ? 0 : toSafeInteger(row.lookups);
 }
@@ -69,7 +72,7 @@ export async function brandLookups(db: Kysely<Database>, brandId: string): Promi
 // ---- analysis cache ----
 
 /** The domain's cached analyses, marked used now (so eviction keeps what re-crawls still read). */
-export async function loadAnalyses(db: Kysely<Database>, domain: string, at: Date): Promise<AnalysisEntry[]> {
+export async function loadAnalyses(db: Kysely<BrandTables>, domain: string, at: Date): Promise<AnalysisEntry[]> {
   const rows = await db.selectFrom('analysis_cache').select(['content_key', 'analysis']).where('domain', '=', domain).execute();
   if (rows.length > 0) await db.updateTable('analysis_cache').set({ used_at: toMillis(at) }).where('domain', '=', domain).execute();
   return rows.map((row) => ({ key: row.content_key, analysis: row.analysis }));
@@ -79,7 +82,7 @@ export async function loadAnalyses(db: Kysely<Database>, domain: string, at: Dat
  * Replaces the domain's cached analyses with what its latest crawl used (files the site no longer serves go), then
  * evicts the least recently used rows beyond `maxRows` across all domains.
  */
-export async function saveAnalyses(db: Kysely<Database>, domain: string, entries: readonly AnalysisEntry[], at: Date, maxRows: number): Promise<void> {
+export async function saveAnalyses(db: Kysely<BrandTables>, domain: string, entries: readonly AnalysisEntry[], at: Date, maxRows: number): Promise<void> {
   const usedAt = toMillis(at);
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('analysis_cache').where('domain', '=', domain).execute();
@@ -89,7 +92,7 @@ export async function saveAnalyses(db: Kysely<Database>, domain: string, entries
   await evictAnalyses(db, maxRows);
 }
 
-async function evictAnalyses(db: Kysely<Database>, maxRows: number): Promise<void> {
+async function evictAnalyses(db: Kysely<BrandTables>, maxRows: number): Promise<void> {
   const count = await db.selectFrom('analysis_cache').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
   const excess = toSafeInteger(count.n) - maxRows;
   if (excess <= 0) return;
@@ -98,7 +101,7 @@ async function evictAnalyses(db: Kysely<Database>, maxRows: number): Promise<voi
   if (cutoff) await db.deleteFrom('analysis_cache').where('used_at', '<=', cutoff.used_at).execute();
 }
 
-export async function analysisCacheSize(db: Kysely<Database>): Promise<number> {
+export async function analysisCacheSize(db: Kysely<BrandTables>): Promise<number> {
   const count = await db.selectFrom('analysis_cache').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
   return toSafeInteger(count.n);
 }
@@ -110,7 +113,7 @@ export async function analysisCacheSize(db: Kysely<Database>): Promise<number> {
  * subscribes to first, then the most looked up, then the oldest crawl. With `failedSince`, a brand whose domain has
  * a crawl failure recorded at or after it waits (the failure memory, ADR 0016: a dead site is not queued every tick).
  */
-export async function dueBrands(db: Kysely<Database>, staleBefore: Date, limit: number, failedSince?: Date): Promise<DueBrand[]> {
+export async function dueBrands(db: Kysely<JoinedTables>, staleBefore: Date, limit: number, failedSince?: Date): Promise<DueBrand[]> {
   if (limit <= 0) return [];
   const rows = await db
     .selectFrom('brands as b')
@@ -148,7 +151,7 @@ export async function dueBrands(db: Kysely<Database>, staleBefore: Date, limit: 
 }
 
 /** How many held brands are stale, and how many refresh crawls are queued or running. */
-export async function refreshCounts(db: Kysely<Database>, staleBefore: Date): Promise<{ stale: number; queued: number; running: number }> {
+export async function refreshCounts(db: Kysely<JoinedTables>, staleBefore: Date): Promise<{ stale: number; queued: number; running: number }> {
   const stale = await db
     .selectFrom('brands')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -171,7 +174,7 @@ export async function refreshCounts(db: Kysely<Database>, staleBefore: Date): Pr
  * Takes or renews the lease of schedule `name` for `holder` until `now + leaseMs`: succeeds when nobody holds it,
  * the holder is `holder` already, or the lease has expired. One statement, so two processes never both win.
  */
-export async function acquireRefreshLease(db: Kysely<Database>, name: string, holder: string, leaseMs: number, now: Date): Promise<RefreshLease | null> {
+export async function acquireRefreshLease(db: Kysely<BrandTables>, name: string, holder: string, leaseMs: number, now: Date): Promise<RefreshLease | null> {
   const at = toMillis(now);
   const until = at + leaseMs;
   const row = await db
@@ -189,11 +192,11 @@ export async function acquireRefreshLease(db: Kysely<Database>, name: string, ho
 }
 
 /** Gives the lease up (a stopping leader), so another process need not wait for it to expire. */
-export async function releaseRefreshLease(db: Kysely<Database>, name: string, holder: string, now: Date): Promise<void> {
+export async function releaseRefreshLease(db: Kysely<BrandTables>, name: string, holder: string, now: Date): Promise<void> {
   await db.updateTable('refresh_state').set({ holder: null, lease_until: null, updated_at: toMillis(now) }).where('name', '=', name).where('holder', '=', holder).execute();
 }
 
-export async function recordRefreshRun(db: Kysely<Database>, name: string, run: RefreshRun): Promise<void> {
+export async function recordRefreshRun(db: Kysely<BrandTables>, name: string, run: RefreshRun): Promise<void> {
   const at = toMillis(run.finishedAt);
   const lastRun = JSON.stringify({ ...run, startedAt: run.startedAt.toISOString(), finishedAt: run.finishedAt.toISOString() });
   await db
@@ -203,7 +206,7 @@ export async function recordRefreshRun(db: Kysely<Database>, name: string, run: 
     .execute();
 }
 
-export async function readRefreshState(db: Kysely<Database>, name: string): Promise<RefreshState> {
+export async function readRefreshState(db: Kysely<BrandTables>, name: string): Promise<RefreshState> {
   const row = await db.selectFrom('refresh_state').selectAll().where('name', '=', name).executeTakeFirst();
   if (row === undefined) return { holder: null, leaseUntil: null, lastRun: null };
   const parsed = row.last_run === null ? null : (JSON.parse(row.last_run) as Omit<RefreshRun, 'startedAt' | 'finishedAt'> & { startedAt: string; finishedAt: string });

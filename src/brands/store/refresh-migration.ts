@@ -1,8 +1,10 @@
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { MigrationPart } from '../../db/migrations.js';
 
 /**
- * 0014: scheduled refresh and change detection (issue 19, ADR 0030, docs/refresh.md).
- * - `brand_events.announce`: what webhooks announce for a save (JSON BrandAnnouncement or null).
+ * 0014: scheduled refresh and change detection (issue 19, ADR 0030, docs/refresh.md), the brands' part; the brand
+ * events' part (`brand_events.announce`: what webhooks announce for a save) is the events' (store/kysely/migrations.ts)
+ * and runs after this one, as main/product-stores.ts orders the products.
  * - `brand_popularity`: lookups per brand, flushed in batches by each API process (the search of issue 20 reads
  *   `lookups` too).
  * - `asset_marks`: the perceptual signature of every analysed file, by asset content key (change detection).
@@ -11,9 +13,8 @@ import type { Kysely, Migration } from 'kysely';
  * - `refresh_state`: the scheduler's leader lease and last run, one row per named schedule.
  * - `brands_status_crawled_at_idx`: held brands by crawl time, for the scheduler's due read.
  */
-export const refreshMigration: Migration = {
+export const refreshMigration: MigrationPart = {
   async up(db: Kysely<unknown>): Promise<void> {
-    await db.schema.alterTable('brand_events').addColumn('announce', 'text').execute();
     await db.schema
       .createTable('brand_popularity')
       .addColumn('brand_id', 'text', (c) => c.primaryKey())

@@ -7,19 +7,19 @@ import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Brand } from '../../src/domain/brand.js';
 import { brandIdForDomain, brandUrn } from '../../src/domain/ids.js';
-import { convertAssetUrlsToKeys, recordWithAssetKeys } from '../../src/store/kysely/asset-key-migration.js';
+import { convertAssetUrlsToKeys, recordWithAssetKeys } from '../../src/brands/store/asset-key-migration.js';
 import { migrateToLatest } from '../../src/db/migrations.js';
-import { MIGRATIONS } from '../../src/store/kysely/migrations.js';
+import { PRODUCT_MIGRATIONS } from '../../src/main/product-stores.js';
 import type { Database } from '../../src/store/kysely/schema.js';
-import { sampleBrand } from './sample-brand.js';
-import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from './temp-database.js';
+import { sampleBrand } from '../store/sample-brand.js';
+import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
 import { always, needsPostgres, type Gated } from '../helpers/optional.js';
 
 const key = (c: string, ext: string) => `${c.repeat(64)}.${ext}`;
 
 async function migrateBefore0004(temp: TempDatabase): Promise<void> {
-  const earlier = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name < '0004_asset_keys'));
-  await migrateToLatest(temp.database, [earlier]);
+  const earlier = PRODUCT_MIGRATIONS.map((product) => Object.fromEntries(Object.entries(product).filter(([name]) => name < '0004_asset_keys')));
+  await migrateToLatest(temp.database, earlier);
 }
 
 /** A record as written before 0004: asset URLs under whatever public URL the crawling process had. */
