@@ -23,4 +23,9 @@ export interface BrandSaveHook {
   onBrandSaved(trx: DbTransaction<unknown>, save: BrandSave): Promise<void>;
   /** Runs in the transaction of a status change (removal or restore) of brand `id`, when that brand exists. */
   onBrandStatus?(trx: DbTransaction<unknown>, id: string, status: BrandStatus): Promise<void>;
+  /**
+   * Runs in the transaction of a bulk insert of new brands (`insertBrands`: generated brands, no crawl behind them,
+   * so no previous record and no crawl options), once per transaction with every brand it inserted.
+   */
+  onBrandsInserted?(trx: DbTransaction<unknown>, brands: readonly StoredBrand[]): Promise<void>;
 }

@@ -18,12 +18,18 @@ import type { LogoEvidenceStore } from '../brands/logo-evidence/logo-evidence-st
 import { KyselyLogoEvidenceStore } from '../brands/logo-evidence/store/kysely-logo-evidence-store.js';
 import { logoEvidenceMigrations } from '../brands/logo-evidence/store/logo-evidence-migrations.js';
 import { logoEvidenceSaveHook } from '../brands/logo-evidence/store/logo-evidence-save-hook.js';
+import type { ReferenceData } from '../refdata/reference-data.js';
+import { KyselyReferenceData } from '../refdata/store/kysely-reference-data.js';
+import { refdataMigrations } from '../refdata/store/refdata-migrations.js';
+import type { SearchIndexStore } from '../search/search-store.js';
+import { KyselySearchStore } from '../search/store/kysely-search-store.js';
+import { searchMigrations } from '../search/store/search-migrations.js';
+import { searchSaveHook } from '../search/store/search-save-hook.js';
 import { KyselyStore } from '../store/kysely/kysely-store.js';
 import { MIGRATIONS as STORE_MIGRATIONS } from '../store/kysely/migrations.js';
-import { searchSaveHook } from '../store/kysely/brand-save-hook-rows.js';
 
 /** Every product's migrations, in the order their parts of one name run (src/db/migrations.ts). */
-export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [STORE_MIGRATIONS, paletteMigrations, contextMigrations, logoEvidenceMigrations];
+export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [STORE_MIGRATIONS, paletteMigrations, contextMigrations, logoEvidenceMigrations, refdataMigrations, searchMigrations];
 
 export interface ProductStores {
   /** The storage of the products not yet moved out of the shared store. */
@@ -36,6 +42,8 @@ export interface ProductStores {
   palette: PaletteStore;
   context: ContextStore;
   logoEvidence: LogoEvidenceStore;
+  referenceData: ReferenceData;
+  search: SearchIndexStore;
 }
 
 /** What a brand save writes beside the record, in this order, in its transaction. */
@@ -47,5 +55,5 @@ function brandSaveHooks(): BrandSaveHook[] {
 export function openProductStores(database: Database): ProductStores {
   const saveHooks = brandSaveHooks();
   const store = new KyselyStore(database, { saveHooks, migrations: PRODUCT_MIGRATIONS });
-  return { store, saveHooks, palette: new KyselyPaletteStore(database), context: new KyselyContextStore(database), logoEvidence: new KyselyLogoEvidenceStore(database) };
+  return { store, saveHooks, palette: new KyselyPaletteStore(database), context: new KyselyContextStore(database), logoEvidence: new KyselyLogoEvidenceStore(database), referenceData: new KyselyReferenceData(database), search: new KyselySearchStore(database) };
 }

@@ -5,19 +5,21 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importReferenceFile, UnknownFormatError } from '../../src/refdata/import/import-file.js';
-import type { Store } from '../../src/store/store.js';
+import type { ReferenceData } from '../../src/refdata/reference-data.js';
 import { tempSqlite } from '../store/temp-database.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/refdata/${name}`, import.meta.url));
 
 describe('reference data import', () => {
-  let store: Store;
+  let store: ReferenceData;
   let cleanup: () => Promise<void>;
   const run = (file: string, format: string) => importReferenceFile(store, { file: fixture(file), format, sourceDate: '2026-01-02' });
 
   beforeAll(async () => {
-    ({ store, cleanup } = await tempSqlite());
-    await store.migrate();
+    const temp = await tempSqlite();
+    ({ cleanup } = temp);
+    store = temp.stores.referenceData;
+    await temp.store.migrate();
   });
   afterAll(async () => {
     await cleanup();

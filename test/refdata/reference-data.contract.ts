@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Listing } from '../../src/refdata/reference-data.js';
+import type { Listing, ReferenceData } from '../../src/refdata/reference-data.js';
 import type { Store } from '../../src/store/store.js';
 
 function uniqueTicker(): string {
@@ -29,14 +29,17 @@ function listing(ticker: string, overrides: Partial<Listing> = {}): Listing {
   };
 }
 
-export function referenceDataContract(name: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+/** `store` migrates the database (every product's migrations); the contract runs on the reference data's own store. */
+export function referenceDataContract(name: string, open: () => Promise<{ store: Store; stores: { referenceData: ReferenceData }; cleanup: () => Promise<void> }>): void {
   describe(`ReferenceData contract: ${name}`, () => {
-    let store: Store;
+    let store: ReferenceData;
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
-      ({ store, cleanup } = await open());
-      await store.migrate();
+      const opened = await open();
+      ({ cleanup } = opened);
+      store = opened.stores.referenceData;
+      await opened.store.migrate();
     });
     afterAll(async () => {
       await cleanup();

@@ -7,7 +7,6 @@ import { webhookAdminContract } from './webhook-admin.contract.js';
 import { refreshStoreContract } from './refresh-store.contract.js';
 import { webhookDeliveryContract } from './webhook-delivery.contract.js';
 import { clientIdStoreContract } from './client-id-store.contract.js';
-import { searchIndexContract } from './search-index.contract.js';
 import { dashboardAccountContract } from './dashboard-account.contract.js';
 import { spawnStorePeer } from './store-peer-process.js';
 import { PG_URL, tempPostgres } from './temp-database.js';
@@ -21,7 +20,6 @@ needsPostgres.describe('PostgreSQL store', () => {
   refreshStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   webhookDeliveryContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   clientIdStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
-  searchIndexContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   dashboardAccountContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
 
   const withPeer = async () => {

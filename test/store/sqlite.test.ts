@@ -7,7 +7,6 @@ import { webhookAdminContract } from './webhook-admin.contract.js';
 import { refreshStoreContract } from './refresh-store.contract.js';
 import { webhookDeliveryContract } from './webhook-delivery.contract.js';
 import { clientIdStoreContract } from './client-id-store.contract.js';
-import { searchIndexContract } from './search-index.contract.js';
 import { dashboardAccountContract } from './dashboard-account.contract.js';
 import { spawnStorePeer } from './store-peer-process.js';
 import { tempSqlite } from './temp-database.js';
@@ -18,7 +17,6 @@ webhookAdminContract('SQLite (temp file)', tempSqlite);
 refreshStoreContract('SQLite (temp file)', tempSqlite);
 webhookDeliveryContract('SQLite (temp file)', tempSqlite);
 clientIdStoreContract('SQLite (temp file)', tempSqlite);
-searchIndexContract('SQLite (temp file)', tempSqlite);
 dashboardAccountContract('SQLite (temp file)', tempSqlite);
 
 // The peer is another OS process: two better-sqlite3 handles in one thread would only take turns.

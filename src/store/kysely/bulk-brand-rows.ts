@@ -1,9 +1,9 @@
 /**
  * Bulk insertion of new brands for KyselyStore (`brandbase generate-brands`, the million-brands bench): multi-row
  * inserts inside one write transaction, writing the same rows a `saveBrand` writes for a new brand, so a brand
- * inserted here is found exactly like a crawled one: the `brands` row, its identifier rows, its search-by-name row
- * (and the brand fields copied onto reference name rows of the same domain, as search-rows.ts does), and one
- * brand write log entry for the batch (ADR 0017: every API process drops the batch's domains from its cache).
+ * inserted here is found exactly like a crawled one: the `brands` row, its identifier rows, what the brand save
+ * hooks write for inserted brands (`onBrandsInserted`: the search-by-name rows), and one brand write log entry for
+ * the batch (ADR 0017: every API process drops the batch's domains from its cache).
  *
  * Only new brands are inserted: a brand whose id or domain is already held is skipped (never replaced), and an
  * identifier already attached to another brand stays where it is. No `brand.saved` event is written: the records
@@ -15,9 +15,8 @@ import { brandToRow } from './row-mapping.js';
 import { appendBrandWrite } from './brand-write-log.js';
 import { toMillis } from '../../db/column-codec.js';
 import type { Database } from './schema.js';
-import { brandValues, type BrandRowValues } from './search-rows.js';
-import { normalizeName, domainLabel } from '../../domain/search-text.js';
 import type { DialectQuirks } from '../../db/dialect-quirks.js';
+import type { BrandSaveHook } from '../../brands/brand-save-hooks.js';
 
 export interface BulkBrand {
   stored: StoredBrand;
@@ -26,7 +25,7 @@ export interface BulkBrand {
 }
 
 /**
- * Rows per statement. The widest row (search_names) binds 10 parameters: 1,000 rows stay far under PostgreSQL's
+ * Rows per statement. The widest row (brands) binds 7 parameters: 1,000 rows stay far under PostgreSQL's
  * 65,535 and SQLite's 32,766 bound-parameter limits.
  */
 const ROWS_PER_STATEMENT = 1000;
@@ -37,8 +36,8 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-/** Inserts the brands that are new, in one transaction; returns how many were inserted. */
-export async function insertBrands(db: Kysely<Database>, quirks: DialectQuirks, brands: readonly BulkBrand[]): Promise<number> {
+/** Inserts the brands that are new, in one transaction with what `hooks` write for them; returns how many were inserted. */
+export async function insertBrands(db: Kysely<Database>, quirks: DialectQuirks, brands: readonly BulkBrand[], hooks: readonly BrandSaveHook[]): Promise<number> {
   if (brands.length === 0) return 0;
   await quirks.beforeBulkInsert(db as Kysely<unknown>);
   return quirks.writeTransaction(db, async (trx) => {
@@ -46,7 +45,8 @@ export async function insertBrands(db: Kysely<Database>, quirks: DialectQuirks, 
     for (const chunk of chunks(brands, ROWS_PER_STATEMENT)) fresh.push(...(await insertBrandRows(trx, chunk)));
     if (fresh.length === 0) return 0;
     await insertIdentifiers(trx, fresh);
-    await indexForSearch(trx, fresh);
+    const inserted = fresh.map((b) => b.stored);
+    for (const hook of hooks) await hook.onBrandsInserted?.(trx as Kysely<unknown>, inserted);
     const domains = fresh.map((b) => b.stored.brand.domain);
     await appendBrandWrite(trx, quirks, fresh[0]!.stored.brand.id, domains, toMillis(new Date()));
     return fresh.length;
@@ -90,44 +90,4 @@ async function insertIdentifiers(trx: Kysely<Database>, brands: readonly BulkBra
   for (const chunk of chunks([...byKey.values()], ROWS_PER_STATEMENT)) {
     await trx.insertInto('brand_identifiers').values(chunk).onConflict((oc) => oc.doNothing()).execute();
   }
-}
-
-/**
- * The search rows `indexBrandForSearch` writes for a new brand: its `brand` row (size class from the reference rows
- * of its domain, 9 without any) and its fields on those reference rows.
- */
-async function indexForSearch(trx: Kysely<Database>, brands: readonly BulkBrand[]): Promise<void> {
-  const values = brands.filter((b) => b.stored.status === 'indexed').flatMap((b) => brandValues(b.stored.brand) ?? []);
-  for (const chunk of chunks(values, ROWS_PER_STATEMENT)) {
-    const ranks = await referenceRanks(trx, chunk);
-    await trx
-      .insertInto('search_names')
-      .values(chunk.map((v) => ({ ...v, source: 'brand', norm: normalizeName(v.name), label: domainLabel(v.domain), size_rank: ranks.get(v.domain) ?? 9 })))
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-    for (const v of chunk.filter((row) => ranks.has(row.domain))) {
-      await trx
-        .updateTable('search_names')
-        .set({ brand_id: v.brand_id, claimed: v.claimed, icon: v.icon, quality_score: v.quality_score })
-        .where('domain', '=', v.domain)
-        .where('source', '!=', 'brand')
-        .execute();
-    }
-  }
-}
-
-/** The best size class among the reference name rows of each domain that has any (usually none). */
-async function referenceRanks(trx: Kysely<Database>, chunk: readonly BrandRowValues[]): Promise<Map<string, number>> {
-  const rows = await trx
-    .selectFrom('search_names')
-    .select((eb) => ['domain', eb.fn.min<number>('size_rank').as('rank')])
-    .where(
-      'domain',
-      'in',
-      chunk.map((v) => v.domain),
-    )
-    .where('source', '!=', 'brand')
-    .groupBy('domain')
-    .execute();
-  return new Map(rows.map((row) => [row.domain, Number(row.rank)]));
 }

@@ -7,7 +7,6 @@ import type { Kysely } from 'kysely';
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../../domain/accounts.js';
 import type { BrandSavedEvent } from '../../domain/brand-changes.js';
 import type { BrandStatus, BrandWrite, ClaimedBrandEvent, CrawlFailure, IdentifierRef, SaveBrandOptions, Store, StoredBrand } from '../store.js';
-import type { ReferenceData } from '../../refdata/reference-data.js';
 import * as events from './brand-event-log.js';
 import { decideBrandSave, markKeysToCompare } from '../../brands/brand-save-decision.js';
 import * as writes from './brand-write-log.js';
@@ -18,7 +17,6 @@ import * as access from './access-rows.js';
 import type { AccessDelivery, AccessPurchase, AccessPurchaseCompletion, AgentPayer, CardCharge, CardChargeResult, CardTokenRecord, McpTokenRecord } from '../../domain/access-purchases.js';
 import * as webhookDeliveries from './webhook-delivery-rows.js';
 import * as clientIds from './client-id-rows.js';
-import * as search from './search-rows.js';
 import * as dashboardAccounts from './dashboard-account-rows.js';
 import type { DashboardAccountStore } from '../store.js';
 import * as creditLeases from './credit-lease-rows.js';
@@ -30,7 +28,6 @@ import { usageByDay } from './usage-by-day-rows.js';
 import type { DailyUsage } from '../store.js';
 import type { ClientIdRecord, ClientIdUsageEntry } from '../../domain/client-id-record.js';
 import type { ClientIdProduct } from '../../domain/client-ids.js';
-import type { SearchCandidateQuery, SearchNameRow } from '../store.js';
 import * as webhookAdmin from './webhook-admin-rows.js';
 import type { ClaimedWebhookDelivery, DisabledWebhook, WebhookAttemptRecord, WebhookFanOut } from '../store.js';
 import type { LedgerTransfer, PaymentClaim, PaymentQuery, PaymentRecord, PaymentTotal, StoredPaymentClaim } from '../../domain/payments.js';
@@ -38,7 +35,6 @@ import { assertSafeInteger, toMillis, toSafeInteger } from '../../db/column-code
 import type { Database as Db } from '../../db/database.js';
 import { migrateToLatest, type ProductMigrations } from '../../db/migrations.js';
 import { MIGRATIONS } from './migrations.js';
-import { KyselyReferenceData } from './reference-data-tables.js';
 import {
   apiKeyToRow,
   brandToRow,
@@ -102,7 +98,6 @@ export interface KyselyStoreOptions {
 export class KyselyStore implements Store {
   private readonly db: Kysely<Database>;
   private readonly quirks: DialectQuirks;
-  readonly #refdata: KyselyReferenceData;
   private readonly saveHooks: readonly BrandSaveHook[];
   private readonly migrations: readonly ProductMigrations[];
 
@@ -115,7 +110,6 @@ export class KyselyStore implements Store {
     this.migrations = options.migrations ?? [MIGRATIONS];
     this.db = database.tables<Database>();
     this.quirks = database.quirks;
-    this.#refdata = new KyselyReferenceData(this.db, this.quirks);
   }
 
   // ---- dashboard accounts (dashboard-account-rows.ts, migration 0021) ----
@@ -142,27 +136,6 @@ export class KyselyStore implements Store {
   listDashboardSessions: DashboardAccountStore['listDashboardSessions'] = (u, now) => dashboardAccounts.listDashboardSessions(this.db, u, now);
   revokeDashboardSessions: DashboardAccountStore['revokeDashboardSessions'] = (u, at, scope) => dashboardAccounts.revokeDashboardSessions(this.db, u, at, scope);
   dashboardSecret: DashboardAccountStore['dashboardSecret'] = (name, candidate, at) => dashboardAccounts.dashboardSecret(this.db, name, candidate, at);
-
-  // ---- reference data (reference-data-tables.ts) ----
-
-  listingsByTicker: ReferenceData['listingsByTicker'] = (t) => this.#refdata.listingsByTicker(t);
-  listingByTickerAndMic: ReferenceData['listingByTickerAndMic'] = (t, mic) => this.#refdata.listingByTickerAndMic(t, mic);
-  listingsByIsin: ReferenceData['listingsByIsin'] = (isin) => this.#refdata.listingsByIsin(isin);
-  etfsByTicker: ReferenceData['etfsByTicker'] = (t) => this.#refdata.etfsByTicker(t);
-  etfByTickerAndMic: ReferenceData['etfByTickerAndMic'] = (t, mic) => this.#refdata.etfByTickerAndMic(t, mic);
-  etfsByIsin: ReferenceData['etfsByIsin'] = (isin) => this.#refdata.etfsByIsin(isin);
-  cryptoBySymbol: ReferenceData['cryptoBySymbol'] = (s) => this.#refdata.cryptoBySymbol(s);
-  leiByIsin: ReferenceData['leiByIsin'] = (isin) => this.#refdata.leiByIsin(isin);
-  domainByLei: ReferenceData['domainByLei'] = (lei) => this.#refdata.domainByLei(lei);
-  upsertListings: ReferenceData['upsertListings'] = (rows) => this.#refdata.upsertListings(rows);
-  upsertEtfs: ReferenceData['upsertEtfs'] = (rows) => this.#refdata.upsertEtfs(rows);
-  upsertCryptoAssets: ReferenceData['upsertCryptoAssets'] = (rows) => this.#refdata.upsertCryptoAssets(rows);
-  upsertIsinLeis: ReferenceData['upsertIsinLeis'] = (rows) => this.#refdata.upsertIsinLeis(rows);
-  upsertLeiDomains: ReferenceData['upsertLeiDomains'] = (rows) => this.#refdata.upsertLeiDomains(rows);
-  insertIntoEmpty: ReferenceData['insertIntoEmpty'] = (batch) => this.#refdata.insertIntoEmpty(batch);
-  recordReferenceImport: ReferenceData['recordReferenceImport'] = (record) => this.#refdata.recordReferenceImport(record);
-  referenceStatus: ReferenceData['referenceStatus'] = () => this.#refdata.referenceStatus();
-  hasReferenceImports: ReferenceData['hasReferenceImports'] = () => this.#refdata.hasReferenceImports();
 
   // ---- brands ----
 
@@ -229,7 +202,7 @@ export class KyselyStore implements Store {
   }
 
   insertBrands(brands: readonly BulkBrand[]): Promise<number> {
-    return bulk.insertBrands(this.db, this.quirks, brands);
+    return bulk.insertBrands(this.db, this.quirks, brands, this.saveHooks);
   }
 
   async setBrandStatus(id: string, status: BrandStatus, at: Date): Promise<boolean> {
@@ -294,24 +267,6 @@ export class KyselyStore implements Store {
 
   listMcpTokens(orgId: string): Promise<McpTokenRecord[]> {
     return orgAccess.listMcpTokens(this.db, orgId);
-  }
-
-  // ---- search by name (search-rows.ts, ADR 0033) ----
-
-  searchNameCandidates(query: SearchCandidateQuery): Promise<SearchNameRow[]> {
-    return search.searchNameCandidates(this.db, this.quirks, query);
-  }
-
-  async similarNameCandidates(norm: string, limit: number): Promise<SearchNameRow[]> {
-    return search.similarNameCandidates(this.db, this.quirks, norm, limit);
-  }
-
-  searchLookups(brandIds: readonly string[]): Promise<Map<string, number>> {
-    return search.brandLookups(this.db, brandIds);
-  }
-
-  syncSearchReferenceNames(force = false): Promise<boolean> {
-    return search.syncReferenceNames(this.db, (fn) => this.quirks.writeTransaction(this.db, fn), force);
   }
 
   // ---- crawl failure memory (crawl-failure-memory.ts) ----

@@ -13,7 +13,6 @@ import { refreshMigration } from './refresh-migration.js';
 import { webhookDeliveryMigration } from './webhook-delivery-migration.js';
 import { paymentsMigration } from './payment-migration.js';
 import { standingAccessMigration } from './access-migration.js';
-import { referenceDataMigration } from './reference-data-migration.js';
 import { clientIdsAndSearchMigration } from './search-migration.js';
 import { dashboardAccountMigration } from './dashboard-account-migration.js';
 import { creditLeaseMigration } from './credit-lease-migration.js';
@@ -258,7 +257,6 @@ export const MIGRATIONS: ProductMigrations = {
   '0005_fair_queue': fairQueue,
   '0006_crawl_failures': crawlFailures,
   '0007_brand_writes': brandWrites,
-  '0008_reference_data': referenceDataMigration,
   '0010_payments': paymentsMigration,
   '0012_standing_access': standingAccessMigration,
   '0013_webhooks': webhooksMigration,

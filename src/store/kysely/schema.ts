@@ -12,7 +12,6 @@
 import type { Plan, UsageSource } from '../../domain/accounts.js';
 import type { BrandStatus, IdentifierKind } from '../store.js';
 import type { JobsTable } from '../../jobs/sql/jobs-table.js';
-import type { ReferenceDataTables } from './reference-schema.js';
 import type { ClientIdSearchTables } from './search-schema.js';
 import type { DashboardAccountTables } from './dashboard-account-schema.js';
 import type { CreditLeaseTables } from './credit-lease-schema.js';
@@ -152,7 +151,6 @@ export interface BrandWritesTable {
   created_at: Millis;
 }
 
-/** Reference-data tables (0008) are declared in reference-schema.ts. */
 /** 0010: pay-per-request payments (ADR 0028). Amounts are integer base units of the asset. */
 export interface PaymentClaimsTable {
   key: string;
@@ -204,7 +202,7 @@ export interface LedgerAuthorizationsTable {
   used_at: Millis;
 }
 
-export interface Database extends ReferenceDataTables, ClientIdSearchTables, CreditLeaseTables, DashboardAccountTables {
+export interface Database extends ClientIdSearchTables, CreditLeaseTables, DashboardAccountTables {
   brands: BrandsTable;
   brand_identifiers: BrandIdentifiersTable;
   organizations: OrganizationsTable;
