@@ -50,7 +50,7 @@ export function adminServicesFor(config: Readonly<Config>, backends: Backends): 
     clientIds: new ClientIds(store),
     brands: new BrandAdmin(stores.brands),
     payments: paymentAdminFor(config, { ...stores, accounts: store }),
-    referenceData: store,
+    referenceData: backends.stores.referenceData,
     refresh: new RefreshScheduler({ store: stores.brands, queue, logger: silentLogger() }, refreshSettingsFor(config)),
     async dashboard() {
       const [{ DashboardAccounts }, { lazyDashboardKeys }] = await Promise.all([import('../dashboard-accounts/dashboard-accounts.js'), import('../dashboard-accounts/dashboard-secrets.js')]);

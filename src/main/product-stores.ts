@@ -22,6 +22,13 @@ import type { LogoEvidenceStore } from '../brands/logo-evidence/logo-evidence-st
 import { KyselyLogoEvidenceStore } from '../brands/logo-evidence/store/kysely-logo-evidence-store.js';
 import { logoEvidenceMigrations } from '../brands/logo-evidence/store/logo-evidence-migrations.js';
 import { logoEvidenceSaveHook } from '../brands/logo-evidence/store/logo-evidence-save-hook.js';
+import type { ReferenceData } from '../refdata/reference-data.js';
+import { KyselyReferenceData } from '../refdata/store/kysely-reference-data.js';
+import { refdataMigrations } from '../refdata/store/refdata-migrations.js';
+import type { SearchIndexStore } from '../search/search-store.js';
+import { KyselySearchStore } from '../search/store/kysely-search-store.js';
+import { searchMigrations } from '../search/store/search-migrations.js';
+import { searchSaveHook } from '../search/store/search-save-hook.js';
 import type { AccessStore } from '../payments/access-store.js';
 import type { PaymentLedger, PaymentStore } from '../payments/payment-store.js';
 import { KyselyAccessStore } from '../payments/store/kysely-access-store.js';
@@ -29,7 +36,6 @@ import { KyselyPaymentStore } from '../payments/store/kysely-payment-store.js';
 import { paymentMigrations } from '../payments/store/payment-migrations.js';
 import { KyselyStore } from '../store/kysely/kysely-store.js';
 import { MIGRATIONS as STORE_MIGRATIONS } from '../store/kysely/migrations.js';
-import { searchSaveHook } from '../store/kysely/brand-save-hook-rows.js';
 import { purchasedAccountRows } from '../store/kysely/purchased-account-rows.js';
 import { appendBrandSavedEvent } from '../store/kysely/brand-event-log.js';
 import type { Database as StoreTables } from '../store/kysely/schema.js';
@@ -41,7 +47,7 @@ import { dashboardAccountMigrations } from '../dashboard-accounts/store/dashboar
  * Every product's migrations, in the order their parts of one name run (src/db/migrations.ts): the brands first, whose
  * tables the others reference ('0001_initial' created them before the rest).
  */
-export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [brandMigrations, STORE_MIGRATIONS, paletteMigrations, contextMigrations, logoEvidenceMigrations, dashboardAccountMigrations, paymentMigrations];
+export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [brandMigrations, STORE_MIGRATIONS, paletteMigrations, contextMigrations, logoEvidenceMigrations, dashboardAccountMigrations, paymentMigrations, refdataMigrations, searchMigrations];
 
 export interface ProductStores {
   /** The storage of the products not yet moved out of the shared store. */
@@ -61,6 +67,8 @@ export interface ProductStores {
   /** Standing access (ADR 0029): a purchase writes billing's organization, key and grant through its writer. */
   access: AccessStore;
   dashboardAccounts: DashboardAccountStore;
+  referenceData: ReferenceData;
+  search: SearchIndexStore;
 }
 
 /** What a brand save writes beside the record, in this order, in its transaction. */
@@ -85,5 +93,7 @@ export function openProductStores(database: Database): ProductStores {
     dashboardAccounts: new KyselyDashboardAccountStore(database),
     payments: new KyselyPaymentStore(database),
     access: new KyselyAccessStore(database, purchasedAccountRows),
+    referenceData: new KyselyReferenceData(database),
+    search: new KyselySearchStore(database),
   };
 }

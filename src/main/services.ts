@@ -153,7 +153,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   // Crawls and logo renditions run in crawl workers unless BRANDBASE_CRAWL_ISOLATION=off (ADR 0014).
   const crawler = openCrawler(config, { fetcher, assets, assetsDir, logger, metrics });
   // Tickers, ISINs and crypto symbols → websites, from the reference data in the store (spec 1 rules 5-9).
-  const resolver = new FinancialResolver(store);
+  const resolver = new FinancialResolver(stores.referenceData);
   const listeners: (() => void)[] = [];
   // After a crawl that did not render, its home page is rendered in the background for palette evidence (ADR 0023):
   // only with Chromium installed, and at most while half the prefetch backlog is free.
@@ -188,7 +188,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   const sealedBox = lazySealedBox(config, logger);
   const webhookDelivery = webhookDeliveryFor(config, { store, billing, box: sealedBox, mailer, logger, assetUrls });
   // Client IDs, their gate and search by name (issue 20, ADR 0033).
-  const clientIdParts = clientIdServicesFor(config, store, logger, assetUrls);
+  const clientIdParts = clientIdServicesFor(config, store, stores.search, logger, assetUrls);
   const usecases: UseCaseDeps = {
     lookup,
     batch,
@@ -201,7 +201,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     // Contexts likewise, from the page text kept with the last crawl (ADR 0035).
     contexts: new ContextService(stores.context, { publicUrl: config.publicUrl, logger }),
     // Card descriptors to merchants: the curated alias table and the name index (ADR 0036).
-    transactions: new MerchantMatcher(store, AliasTable.load(), { onSyncError: (err) => logger.warn({ err }, 'transaction matcher: reference names could not be synced') }),
+    transactions: new MerchantMatcher(stores.search, AliasTable.load(), { onSyncError: (err) => logger.warn({ err }, 'transaction matcher: reference names could not be synced') }),
   };
   return {
     assetUrls,

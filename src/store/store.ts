@@ -11,7 +11,6 @@ export type { DailyUsage, OrganizationActivityStore } from './dashboard-store.js
 import type { BrandStore, BrandWriteLog, RefreshStore } from '../brands/brand-store.js';
 export type { AnalysisEntry, BrandLookupCount, BrandStatus, BrandStore, BrandWrite, BrandWriteLog, CrawlFailure, DueBrand, IdentifierKind, IdentifierRef, RefreshLease, RefreshRun, RefreshState, RefreshStore, SaveBrandOptions, StoredBrand } from '../brands/brand-store.js';
 import type { BrandSavedEvent } from '../domain/brand-changes.js';
-import type { ReferenceData } from '../refdata/reference-data.js';
 import type { ClientIdRecord, ClientIdUsageEntry } from '../domain/client-id-record.js';
 import type { ClientIdProduct } from '../domain/client-ids.js';
 import type { WebhookEventKind } from '../domain/webhooks.js';
@@ -173,52 +172,6 @@ export interface ClientIdStore {
   clientIdUsage(orgId: string, product: ClientIdProduct, period: string): Promise<number>;
 }
 
-/** One indexed name (search-by-name, ADR 0033): a held brand's name or a reference-data company / crypto name. */
-export interface SearchNameRow {
-  domain: string;
-  /** `ticker`: a primary listing's ticker or a crypto symbol, indexed in `norm` and matched only exactly. */
-  source: 'brand' | 'listing' | 'crypto' | 'ticker';
-  /** As shown. */
-  name: string;
-  /** normalizeName(name) (domain/search-text.ts). */
-  norm: string;
-  /** domainLabel(domain). */
-  label: string;
-  /** The held brand of the domain, or null when the domain is not crawled yet. */
-  brandId: string | null;
-  claimed: boolean;
-  /** Asset key of the held brand's icon. */
-  icon: string | null;
-  qualityScore: number | null;
-  /** Listed-company size class: 1 mega … 6 nano, 9 unknown or not listed. */
-  sizeRank: number;
-  /** Lookups of the brand (brand_popularity), 0 when unknown. */
-  lookups: number;
-}
-
-export interface SearchCandidateQuery {
-  /** The normalized query. */
-  norm: string;
-  /** One-edit variants of the query, looked up as prefixes too. */
-  variants: readonly string[];
-  /** The ticker the query may be (domain/search-text.ts tickerQuery): ticker rows equal to it are read too. */
-  ticker?: string | null;
-  /** Rows per index read. */
-  limit: number;
-}
-
-/** The search-by-name index: kept in step by saveBrand / setBrandStatus in their transactions. */
-export interface SearchIndexStore {
-  /** Candidate names through the database's text index (FTS5 trigram or pg_trgm); ranking is the caller's. */
-  searchNameCandidates(query: SearchCandidateQuery): Promise<SearchNameRow[]>;
-  /** Names sharing the most trigrams with the normalized query (typos the prefix variants miss); costlier. */
-  similarNameCandidates(norm: string, limit: number): Promise<SearchNameRow[]>;
-  /** Lookups per brand from `brand_popularity` when that table exists; an empty map otherwise. */
-  searchLookups(brandIds: readonly string[]): Promise<Map<string, number>>;
-  /** Re-reads the reference names when an import happened since the last sync (always with `force`); true if it did. */
-  syncSearchReferenceNames(force?: boolean): Promise<boolean>;
-}
-
 /**
  * Webhook management (GraphQL and `brandbase webhooks`, src/webhooks/management; SQL in
  * src/store/kysely/webhook-admin-rows.ts). Every read and write is scoped to an organization: another
@@ -249,7 +202,7 @@ export interface WebhookAdminStore {
   listWebhookAttempts(deliveryIds: readonly string[]): Promise<Map<string, WebhookAttempt[]>>;
 }
 
-export interface Store extends BrandStore, BrandWriteLog, BrandEventStore, AccountStore, UsageStore, CreditStore, ReferenceData, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, ClientIdStore, SearchIndexStore, OrganizationActivityStore, CreditLeaseStore {
+export interface Store extends BrandStore, BrandWriteLog, BrandEventStore, AccountStore, UsageStore, CreditStore, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, ClientIdStore, OrganizationActivityStore, CreditLeaseStore {
   /** Applies pending migrations. Idempotent. */
   migrate(): Promise<void>;
   /** Cheap round trip used by readiness checks. */

@@ -12,6 +12,7 @@ import { JOB_NAMES } from '../../src/jobs/queue.js';
 import type { Database } from '../../src/store/kysely/schema.js';
 import type { TestDialect } from '../store/temp-database.js';
 import type { Database as KernelDatabase } from '../../src/db/database.js';
+import type { SearchIndexStore } from '../../src/search/search-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { BrandStore, RefreshStore } from '../../src/brands/brand-store.js';
 import { openProductStores } from '../../src/main/product-stores.js';
@@ -24,7 +25,7 @@ const DAY = 86_400_000;
 interface Opened {
   /** For the other products this contract's rows meet: organizations, webhooks, the search's popularity read. */
   store: Store;
-  stores: { brands: BrandStore & RefreshStore };
+  stores: { brands: BrandStore & RefreshStore; search: SearchIndexStore };
   database: KernelDatabase;
   db: Kysely<Database>;
   dialect: TestDialect;
@@ -66,7 +67,7 @@ export function refreshStoreContract(name: string, open: () => Promise<Opened>):
         await brands.addBrandLookups([{ brandId: a, lookups: 4, lastLookupAt: at(2_000) }]);
         expect(await brands.brandLookups(a)).toBe(7);
         expect(await brands.brandLookups(b)).toBe(1);
-        expect(await store.searchLookups([a, b, 'brand_unknown'])).toEqual(new Map([[a, 7], [b, 1]]));
+        expect(await opened.stores.search.searchLookups([a, b, 'brand_unknown'])).toEqual(new Map([[a, 7], [b, 1]]));
       });
 
       it('writes a batch larger than one statement takes (chunked)', async () => {

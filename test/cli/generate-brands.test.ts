@@ -89,7 +89,7 @@ function suite(name: string, open: () => Promise<SharedDatabase>, gate: Gated) {
     it('indexes the generated brands for search by name, like saveBrand', async () => {
       const brand = generatedBrand(SEED, 42, new Date()).stored.brand;
       const norm = normalizeName(brand.name ?? '');
-      const rows = await stack.services.store.searchNameCandidates({ norm, variants: [], limit: 50 });
+      const rows = await stack.services.stores.search.searchNameCandidates({ norm, variants: [], limit: 50 });
       expect(rows.find((row) => row.domain === brand.domain)).toMatchObject({ source: 'brand', brandId: brand.id, name: brand.name });
     });
 

@@ -4,7 +4,6 @@ import { storeContract } from './store.contract.js';
 import { webhookAdminContract } from './webhook-admin.contract.js';
 import { webhookDeliveryContract } from './webhook-delivery.contract.js';
 import { clientIdStoreContract } from './client-id-store.contract.js';
-import { searchIndexContract } from './search-index.contract.js';
 import { spawnStorePeer } from './store-peer-process.js';
 import { PG_URL, tempPostgres } from './temp-database.js';
 import { needsPostgres } from '../helpers/optional.js';
@@ -15,7 +14,6 @@ needsPostgres.describe('PostgreSQL store', () => {
   webhookAdminContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   webhookDeliveryContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   clientIdStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
-  searchIndexContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
 
   const withPeer = async () => {
     const url = PG_URL ?? '';

@@ -4,7 +4,6 @@ import { storeContract } from './store.contract.js';
 import { webhookAdminContract } from './webhook-admin.contract.js';
 import { webhookDeliveryContract } from './webhook-delivery.contract.js';
 import { clientIdStoreContract } from './client-id-store.contract.js';
-import { searchIndexContract } from './search-index.contract.js';
 import { spawnStorePeer } from './store-peer-process.js';
 import { tempSqlite } from './temp-database.js';
 
@@ -12,7 +11,6 @@ storeContract('SQLite (temp file)', tempSqlite);
 webhookAdminContract('SQLite (temp file)', tempSqlite);
 webhookDeliveryContract('SQLite (temp file)', tempSqlite);
 clientIdStoreContract('SQLite (temp file)', tempSqlite);
-searchIndexContract('SQLite (temp file)', tempSqlite);
 
 // The peer is another OS process: two better-sqlite3 handles in one thread would only take turns.
 async function sqliteWithPeer() {

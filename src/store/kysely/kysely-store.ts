@@ -7,25 +7,21 @@ import type { Kysely } from 'kysely';
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../../domain/accounts.js';
 import type { ClaimedBrandEvent, Store } from '../store.js';
 import type { BrandStore, BrandWriteLog, RefreshStore } from '../../brands/brand-store.js';
-import type { ReferenceData } from '../../refdata/reference-data.js';
 import * as events from './brand-event-log.js';
 import * as webhookDeliveries from './webhook-delivery-rows.js';
 import * as clientIds from './client-id-rows.js';
-import * as search from './search-rows.js';
 import * as creditLeases from './credit-lease-rows.js';
 import type { CreditLeaseDebit } from '../credit-lease-store.js';
 import { usageByDay } from './usage-by-day-rows.js';
 import type { DailyUsage } from '../store.js';
 import type { ClientIdRecord, ClientIdUsageEntry } from '../../domain/client-id-record.js';
 import type { ClientIdProduct } from '../../domain/client-ids.js';
-import type { SearchCandidateQuery, SearchNameRow } from '../store.js';
 import * as webhookAdmin from './webhook-admin-rows.js';
 import type { ClaimedWebhookDelivery, DisabledWebhook, WebhookAttemptRecord, WebhookFanOut } from '../store.js';
 import { assertSafeInteger, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { Database as Db } from '../../db/database.js';
 import { migrateToLatest, type ProductMigrations } from '../../db/migrations.js';
 import { MIGRATIONS } from './migrations.js';
-import { KyselyReferenceData } from './reference-data-tables.js';
 import {
   apiKeyToRow,
   contactsToColumn,
@@ -80,7 +76,6 @@ export interface KyselyStoreOptions {
 export class KyselyStore implements Store {
   private readonly db: Kysely<Database>;
   private readonly quirks: DialectQuirks;
-  readonly #refdata: KyselyReferenceData;
   private readonly brands: BrandStore & BrandWriteLog & RefreshStore;
   private readonly migrations: readonly ProductMigrations[];
 
@@ -93,29 +88,7 @@ export class KyselyStore implements Store {
     this.migrations = options.migrations ?? [MIGRATIONS];
     this.db = database.tables<Database>();
     this.quirks = database.quirks;
-    this.#refdata = new KyselyReferenceData(this.db, this.quirks);
   }
-
-  // ---- reference data (reference-data-tables.ts) ----
-
-  listingsByTicker: ReferenceData['listingsByTicker'] = (t) => this.#refdata.listingsByTicker(t);
-  listingByTickerAndMic: ReferenceData['listingByTickerAndMic'] = (t, mic) => this.#refdata.listingByTickerAndMic(t, mic);
-  listingsByIsin: ReferenceData['listingsByIsin'] = (isin) => this.#refdata.listingsByIsin(isin);
-  etfsByTicker: ReferenceData['etfsByTicker'] = (t) => this.#refdata.etfsByTicker(t);
-  etfByTickerAndMic: ReferenceData['etfByTickerAndMic'] = (t, mic) => this.#refdata.etfByTickerAndMic(t, mic);
-  etfsByIsin: ReferenceData['etfsByIsin'] = (isin) => this.#refdata.etfsByIsin(isin);
-  cryptoBySymbol: ReferenceData['cryptoBySymbol'] = (s) => this.#refdata.cryptoBySymbol(s);
-  leiByIsin: ReferenceData['leiByIsin'] = (isin) => this.#refdata.leiByIsin(isin);
-  domainByLei: ReferenceData['domainByLei'] = (lei) => this.#refdata.domainByLei(lei);
-  upsertListings: ReferenceData['upsertListings'] = (rows) => this.#refdata.upsertListings(rows);
-  upsertEtfs: ReferenceData['upsertEtfs'] = (rows) => this.#refdata.upsertEtfs(rows);
-  upsertCryptoAssets: ReferenceData['upsertCryptoAssets'] = (rows) => this.#refdata.upsertCryptoAssets(rows);
-  upsertIsinLeis: ReferenceData['upsertIsinLeis'] = (rows) => this.#refdata.upsertIsinLeis(rows);
-  upsertLeiDomains: ReferenceData['upsertLeiDomains'] = (rows) => this.#refdata.upsertLeiDomains(rows);
-  insertIntoEmpty: ReferenceData['insertIntoEmpty'] = (batch) => this.#refdata.insertIntoEmpty(batch);
-  recordReferenceImport: ReferenceData['recordReferenceImport'] = (record) => this.#refdata.recordReferenceImport(record);
-  referenceStatus: ReferenceData['referenceStatus'] = () => this.#refdata.referenceStatus();
-  hasReferenceImports: ReferenceData['hasReferenceImports'] = () => this.#refdata.hasReferenceImports();
 
   // ---- brands: the brands product's store (brands/store/kysely-brand-store.ts), until Store goes (issue 30) ----
 
@@ -160,24 +133,6 @@ export class KyselyStore implements Store {
 
   usageByDay(orgId: string, from: Date, to: Date): Promise<DailyUsage[]> {
     return usageByDay(this.db, orgId, from, to);
-  }
-
-  // ---- search by name (search-rows.ts, ADR 0033) ----
-
-  searchNameCandidates(query: SearchCandidateQuery): Promise<SearchNameRow[]> {
-    return search.searchNameCandidates(this.db, this.quirks, query);
-  }
-
-  async similarNameCandidates(norm: string, limit: number): Promise<SearchNameRow[]> {
-    return search.similarNameCandidates(this.db, this.quirks, norm, limit);
-  }
-
-  searchLookups(brandIds: readonly string[]): Promise<Map<string, number>> {
-    return search.brandLookups(this.db, brandIds);
-  }
-
-  syncSearchReferenceNames(force = false): Promise<boolean> {
-    return search.syncReferenceNames(this.db, (fn) => this.quirks.writeTransaction(this.db, fn), force);
   }
 
   // ---- crawl failure memory (brands/store/crawl-failure-memory.ts) ----

@@ -9,7 +9,6 @@ import type { ProductMigrations } from '../../db/migrations.js';
 import { activeJobPredicate } from '../../jobs/sql/jobs-table.js';
 import { webhooksMigration } from './webhook-migration.js';
 import { webhookDeliveryMigration } from './webhook-delivery-migration.js';
-import { referenceDataMigration } from './reference-data-migration.js';
 import { clientIdsAndSearchMigration } from './search-migration.js';
 import { creditLeaseMigration } from './credit-lease-migration.js';
 import { creditGrantSeqMigration } from './credit-grant-seq-migration.js';
@@ -192,7 +191,6 @@ export const MIGRATIONS: ProductMigrations = {
   '0002_billing': billing,
   '0003_brand_events': brandEvents,
   '0005_fair_queue': fairQueue,
-  '0008_reference_data': referenceDataMigration,
   '0013_webhooks': webhooksMigration,
   '0014_refresh': refreshAnnounce,
   '0015_webhook_delivery': webhookDeliveryMigration,

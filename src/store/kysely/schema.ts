@@ -11,7 +11,6 @@
  */
 import type { Plan, UsageSource } from '../../domain/accounts.js';
 import type { JobsTable } from '../../jobs/sql/jobs-table.js';
-import type { ReferenceDataTables } from './reference-schema.js';
 import type { ClientIdSearchTables } from './search-schema.js';
 import type { BrandTables } from '../../brands/store/brand-tables.js';
 import type { CreditLeaseTables } from './credit-lease-schema.js';
@@ -110,7 +109,7 @@ export interface EventDeliveriesTable {
 }
 
 /** The brands' tables (brands/store/brand-tables.ts) are here while facade code still reads them (search, brand events). */
-export interface Database extends BrandTables, ReferenceDataTables, ClientIdSearchTables, CreditLeaseTables {
+export interface Database extends BrandTables, ClientIdSearchTables, CreditLeaseTables {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
   usage_ledger: UsageLedgerTable;

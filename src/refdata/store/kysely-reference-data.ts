@@ -1,12 +1,14 @@
 /**
- * The ReferenceData port on Kysely (both dialects). Upserts read the stored rows of a batch, merge them field by
+ * The reference data's store (issue 30): the ReferenceData port (../reference-data.ts) over the kernel's Database,
+ * on both dialects (tables: refdata-tables.ts, migration 0008: refdata-migrations.ts). Upserts read the stored rows of a batch, merge them field by
  * field in code (reference-merge.ts) and write only what changed, all in one write transaction: a re-import of
  * the same file writes nothing and counts every row `unchanged`.
  */
 import { randomUUID } from 'node:crypto';
 import { CompiledQuery, type Kysely } from 'kysely';
 import { isValidIsin } from '../../domain/identifiers.js';
-import { venueProminence } from '../../refdata/exchanges.js';
+import type { Database } from '../../db/database.js';
+import { venueProminence } from '../exchanges.js';
 import type {
   CryptoAsset,
   EmptyTableRows,
@@ -19,11 +21,10 @@ import type {
   ReferenceSourceStatus,
   ReferenceTable,
   UpsertCounts,
-} from '../../refdata/reference-data.js';
+} from '../reference-data.js';
 import { toSafeInteger } from '../../db/column-codec.js';
 import { mergeFields, type Fields, type MergeSpec } from './reference-merge.js';
-import type { Database } from './schema.js';
-import type { ReferenceDataTables } from './reference-schema.js';
+import type { ReferenceDataTables } from './refdata-tables.js';
 import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
 type RefTableName = Exclude<keyof ReferenceDataTables, 'ref_imports'>;
@@ -129,7 +130,7 @@ function readableKey(keys: readonly string[], row: Fields): string {
   return keys.map((k) => String(row[k])).join(':');
 }
 
-function toListing(r: Database['ref_listings']): Listing {
+function toListing(r: ReferenceDataTables['ref_listings']): Listing {
   return {
     ticker: r.ticker,
     tickerNorm: r.ticker_norm,
@@ -146,7 +147,7 @@ function toListing(r: Database['ref_listings']): Listing {
   };
 }
 
-function toEtf(r: Database['ref_etfs']): Etf {
+function toEtf(r: ReferenceDataTables['ref_etfs']): Etf {
   return {
     ticker: r.ticker,
     tickerNorm: r.ticker_norm,
@@ -176,10 +177,13 @@ function bestFirst(listings: Listing[]): Listing[] {
 }
 
 export class KyselyReferenceData implements ReferenceData {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly quirks: DialectQuirks,
-  ) {}
+  private readonly db: Kysely<ReferenceDataTables>;
+  private readonly quirks: DialectQuirks;
+
+  constructor(database: Database) {
+    this.db = database.tables<ReferenceDataTables>();
+    this.quirks = database.quirks;
+  }
 
   // ---- lookups ----
 
@@ -335,7 +339,7 @@ export class KyselyReferenceData implements ReferenceData {
   }
 
   private async upsertBatch<T extends { source: string; sourceDate: string }>(
-    trx: Kysely<Database>,
+    trx: Kysely<ReferenceDataTables>,
     map: TableMap<T>,
     rows: readonly T[],
     counts: UpsertCounts,

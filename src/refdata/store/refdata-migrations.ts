@@ -1,9 +1,12 @@
 /**
- * Migration 0008_reference_data: listings, ETFs, crypto assets, ISIN→LEI and LEI→website, each keyed for the
+ * The reference data's migrations (issue 30): the same names and bodies as when they shipped, append-only.
+ *
+ * 0008_reference_data: listings, ETFs, crypto assets, ISIN→LEI and LEI→website, each keyed for the
  * exact lookups the identifier resolver makes (by normalized ticker, by ticker + MIC, by ISIN, by symbol), plus
  * the import log. Schema builder only, so it runs unchanged on SQLite and PostgreSQL.
  */
-import type { CreateTableBuilder, Kysely, Migration } from 'kysely';
+import type { CreateTableBuilder, Kysely } from 'kysely';
+import type { MigrationPart, ProductMigrations } from '../../db/migrations.js';
 
 function provenance(table: CreateTableBuilder<string, string>): CreateTableBuilder<string, string> {
   return table
@@ -83,10 +86,14 @@ async function createOthers(db: Kysely<unknown>): Promise<void> {
     .execute();
 }
 
-export const referenceDataMigration: Migration = {
-  async up(db) {
+const referenceData: MigrationPart = {
+  async up(db: Kysely<unknown>): Promise<void> {
     await createListings(db);
     await createEtfs(db);
     await createOthers(db);
   },
+};
+
+export const refdataMigrations: ProductMigrations = {
+  '0008_reference_data': referenceData,
 };

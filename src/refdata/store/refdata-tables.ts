@@ -1,5 +1,5 @@
 /**
- * 0008: reference-data tables (refdata/reference-data.ts). Every row keeps its provenance: the source that
+ * The reference data's tables (issue 30; migration 0008, refdata-migrations.ts; port: ../reference-data.ts). Every row keeps its provenance: the source that
  * created it, that source's file date, and per field the source that gave the value (`field_sources`, JSON).
  * Booleans are integers 0/1 on both dialects.
  */
@@ -56,7 +56,7 @@ export interface RefImportsTable {
   format: string;
   file: string;
   source_date: string;
-  /** Epoch milliseconds, like every timestamp column (schema.ts). */
+  /** Epoch milliseconds, like every timestamp column (src/db/column-codec.ts). */
   imported_at: number;
   report: string;
 }

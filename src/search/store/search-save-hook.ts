@@ -1,13 +1,10 @@
-/**
- * The save-time writes of the products not yet moved out of the store (issue 30), as brand save hooks: each moves
- * to its product's store/ folder with the product.
- */
+/** The search index's brand save hook (brands/brand-save-hooks.ts). */
 import type { Kysely } from 'kysely';
 import type { BrandSaveHook } from '../../brands/brand-save-hooks.js';
 import * as search from './search-rows.js';
-import type { Database } from './schema.js';
+import type { SearchQueryTables } from './search-tables.js';
 
-const tables = (trx: Kysely<unknown>) => trx as Kysely<Database>;
+const tables = (trx: Kysely<unknown>) => trx as Kysely<SearchQueryTables>;
 
 /** The search-by-name index moves with the record and its status, in the same transaction (ADR 0033). */
 export const searchSaveHook: BrandSaveHook = {
@@ -18,6 +15,6 @@ export const searchSaveHook: BrandSaveHook = {
     await search.reindexBrandStatus(tables(trx), id, status);
   },
   async onBrandsInserted(trx, brands) {
-    await search.indexInsertedBrandsForSearch(tables(trx), brands);
+    await search.indexNewBrandsForSearch(tables(trx), brands.map((b) => b.stored));
   },
 };

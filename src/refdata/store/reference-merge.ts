@@ -3,8 +3,8 @@
  * filled; when both hold different values, the better-attested one is kept (source trust, or a field's own
  * score) and the disagreement is reported. Each field remembers which source gave it (`field_sources`).
  */
-import type { Contradiction, ReferenceTable } from '../../refdata/reference-data.js';
-import { sourceTrust } from '../../refdata/source-trust.js';
+import type { Contradiction, ReferenceTable } from '../reference-data.js';
+import { sourceTrust } from '../source-trust.js';
 
 export type FieldValue = string | number | null;
 export type Fields = Record<string, FieldValue>;

@@ -1,15 +1,15 @@
 /**
- * The search-by-name index for KyselyStore (migration 0017, ADR 0033): rows written in saveBrand's transaction
+ * The search-by-name index's rows (migration 0017, ADR 0033): rows written in saveBrand's transaction
  * (so the index never disagrees with the brands table), reference-data names synced after imports, and the
  * candidate queries — FTS5 trigram on SQLite, pg_trgm on PostgreSQL, both through their indexes (never a scan).
  */
 import { sql, type Kysely } from 'kysely';
 import type { Brand, Logo } from '../../domain/brand.js';
 import { displayCompanyName, domainLabel, normalizeName, tickerNorm, trigrams } from '../../domain/search-text.js';
-import type { SearchCandidateQuery, SearchNameRow } from '../store.js';
-import type { Database } from './schema.js';
+import type { StoredBrand } from '../../brands/brand-store.js';
+import type { SearchCandidateQuery, SearchNameRow } from '../search-store.js';
+import type { SearchQueryTables } from './search-tables.js';
 import type { DialectQuirks, TrigramIndex, TrigramMatch } from '../../db/dialect-quirks.js';
-import type { InsertedBrand } from '../../brands/brand-save-hooks.js';
 
 const ICON_FORMATS = ['png', 'webp', 'svg', 'jpeg'] as const;
 
@@ -38,7 +38,7 @@ export interface BrandRowValues {
   quality_score: number;
 }
 
-/** The brand's own search row, or null when its name normalizes to nothing (also used for bulk inserts, below). */
+/** The brand's own search row, or null when its name normalizes to nothing. */
 export function brandValues(brand: Brand): BrandRowValues | null {
   const name = brand.name?.trim() || brand.domain;
   if (normalizeName(name) === '') return null;
@@ -50,7 +50,7 @@ export function brandValues(brand: Brand): BrandRowValues | null {
  * fields copied onto the reference rows of the same domain, so every row answers on its own. A brand that is not
  * `indexed` (removed) is taken out instead.
  */
-export async function indexBrandForSearch(trx: Kysely<Database>, brand: Brand, status: string): Promise<void> {
+export async function indexBrandForSearch(trx: Kysely<SearchQueryTables>, brand: Brand, status: string): Promise<void> {
   await trx.deleteFrom('search_names').where('source', '=', 'brand').where('brand_id', '=', brand.id).where('domain', '!=', brand.domain).execute();
   const values = status === 'indexed' ? brandValues(brand) : null;
   if (values === null) {
@@ -81,14 +81,62 @@ export async function indexBrandForSearch(trx: Kysely<Database>, brand: Brand, s
     .execute();
 }
 
+/**
+ * Rows per statement of a bulk insert: a search_names row binds 10 parameters, so 1,000 rows stay far under
+ * PostgreSQL's 65,535 and SQLite's 32,766 bound-parameter limits.
+ */
+const BULK_ROWS = 1000;
+
+/**
+ * The rows `indexBrandForSearch` writes, for brands inserted in bulk (new brands only; `insertBrands`): each `brand`
+ * row (size class from the reference rows of its domain, 9 without any) and its fields on those reference rows, in
+ * multi-row statements.
+ */
+export async function indexNewBrandsForSearch(trx: Kysely<SearchQueryTables>, brands: readonly StoredBrand[]): Promise<void> {
+  const values = brands.filter((b) => b.status === 'indexed').flatMap((b) => brandValues(b.brand) ?? []);
+  for (let i = 0; i < values.length; i += BULK_ROWS) {
+    const chunk = values.slice(i, i + BULK_ROWS);
+    const ranks = await referenceRanks(trx, chunk);
+    await trx
+      .insertInto('search_names')
+      .values(chunk.map((v) => ({ ...v, source: 'brand', norm: normalizeName(v.name), label: domainLabel(v.domain), size_rank: ranks.get(v.domain) ?? 9 })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    for (const v of chunk.filter((row) => ranks.has(row.domain))) {
+      await trx
+        .updateTable('search_names')
+        .set({ brand_id: v.brand_id, claimed: v.claimed, icon: v.icon, quality_score: v.quality_score })
+        .where('domain', '=', v.domain)
+        .where('source', '!=', 'brand')
+        .execute();
+    }
+  }
+}
+
+/** The best size class among the reference name rows of each domain that has any (usually none). */
+async function referenceRanks(trx: Kysely<SearchQueryTables>, chunk: readonly BrandRowValues[]): Promise<Map<string, number>> {
+  const rows = await trx
+    .selectFrom('search_names')
+    .select((eb) => ['domain', eb.fn.min<number>('size_rank').as('rank')])
+    .where(
+      'domain',
+      'in',
+      chunk.map((v) => v.domain),
+    )
+    .where('source', '!=', 'brand')
+    .groupBy('domain')
+    .execute();
+  return new Map(rows.map((row) => [row.domain, Number(row.rank)]));
+}
+
 /** A removed brand: its name row goes, the reference rows that carried its fields become uncrawled names again. */
-export async function unindexBrandForSearch(trx: Kysely<Database>, brandId: string): Promise<void> {
+export async function unindexBrandForSearch(trx: Kysely<SearchQueryTables>, brandId: string): Promise<void> {
   await trx.deleteFrom('search_names').where('source', '=', 'brand').where('brand_id', '=', brandId).execute();
   await trx.updateTable('search_names').set({ brand_id: null, claimed: 0, icon: null, quality_score: null }).where('brand_id', '=', brandId).execute();
 }
 
 /** setBrandStatus: a removed brand leaves the index, a restored one comes back from its stored record. */
-export async function reindexBrandStatus(trx: Kysely<Database>, brandId: string, status: string): Promise<void> {
+export async function reindexBrandStatus(trx: Kysely<SearchQueryTables>, brandId: string, status: string): Promise<void> {
   if (status !== 'indexed') {
     await unindexBrandForSearch(trx, brandId);
     return;
@@ -120,7 +168,7 @@ function cryptoSizeRank(rank: number): number {
   return 5;
 }
 
-async function readReferenceNames(db: Kysely<Database>): Promise<ReferenceName[]> {
+async function readReferenceNames(db: Kysely<SearchQueryTables>): Promise<ReferenceName[]> {
   const byDomain = new Map<string, ReferenceName>();
   // Best listing per domain: the biggest size class, a primary listing first, then the shortest name.
   const listings = await db.selectFrom('ref_listings').select(['domain', 'name', 'ticker', 'rank', 'is_primary']).where('domain', 'is not', null).execute();
@@ -152,7 +200,7 @@ async function readReferenceNames(db: Kysely<Database>): Promise<ReferenceName[]
   return out.filter((r) => normalizeName(r.name) !== '');
 }
 
-async function referenceVersion(db: Kysely<Database>): Promise<string> {
+async function referenceVersion(db: Kysely<SearchQueryTables>): Promise<string> {
   const row = await db
     .selectFrom('ref_imports')
     .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.max('imported_at').as('latest')])
@@ -165,7 +213,7 @@ async function referenceVersion(db: Kysely<Database>): Promise<string> {
  * held brands' fields onto them, in one transaction. Skipped (false) when no import happened since the last sync,
  * unless `force`. A few hundred milliseconds for the embedded set (about 12,000 domains).
  */
-export async function syncReferenceNames(db: Kysely<Database>, write: <T>(fn: (trx: Kysely<Database>) => Promise<T>) => Promise<T>, force = false): Promise<boolean> {
+export async function syncReferenceNames(db: Kysely<SearchQueryTables>, write: <T>(fn: (trx: Kysely<SearchQueryTables>) => Promise<T>) => Promise<T>, force = false): Promise<boolean> {
   const version = await referenceVersion(db);
   const state = await db.selectFrom('search_state').select('value').where('key', '=', 'reference').executeTakeFirst();
   if (!force && state?.value === version) return false;
@@ -185,7 +233,7 @@ export async function syncReferenceNames(db: Kysely<Database>, write: <T>(fn: (t
  * (UPDATE … FROM, SQLite 3.33+ and PostgreSQL), not a subquery per row: a store with 100,000 brands syncs in
  * seconds on both dialects whatever the planner's statistics say.
  */
-async function copyBrandFields(trx: Kysely<Database>): Promise<void> {
+async function copyBrandFields(trx: Kysely<SearchQueryTables>): Promise<void> {
   await sql`update search_names set brand_id = b.brand_id, claimed = b.claimed, icon = b.icon, quality_score = b.quality_score
     from search_names b where b.domain = search_names.domain and b.source = 'brand' and search_names.source != 'brand'`.execute(trx);
   await sql`update search_names set size_rank = 9 where source = 'brand' and size_rank != 9`.execute(trx);
@@ -196,7 +244,7 @@ async function copyBrandFields(trx: Kysely<Database>): Promise<void> {
 
 /** Migration 0017's backfill: the brands already held, then the reference names. */
 export async function backfillSearchNames(db: Kysely<unknown>): Promise<void> {
-  const typed = db as Kysely<Database>;
+  const typed = db as Kysely<SearchQueryTables>;
   let after = '';
   for (;;) {
     const rows = await typed.selectFrom('brands').select(['id', 'record', 'status']).where('id', '>', after).orderBy('id').limit(500).execute();
@@ -211,7 +259,7 @@ export async function backfillSearchNames(db: Kysely<unknown>): Promise<void> {
 
 const COLUMNS = ['s.domain', 's.source', 's.name', 's.norm', 's.label', 's.brand_id', 's.claimed', 's.icon', 's.quality_score', 's.size_rank'] as const;
 
-type RawRow = Pick<Database['search_names'], 'domain' | 'source' | 'name' | 'norm' | 'label' | 'brand_id' | 'claimed' | 'icon' | 'quality_score' | 'size_rank'>;
+type RawRow = Pick<SearchQueryTables['search_names'], 'domain' | 'source' | 'name' | 'norm' | 'label' | 'brand_id' | 'claimed' | 'icon' | 'quality_score' | 'size_rank'>;
 
 function toRow(row: RawRow): SearchNameRow {
   return {
@@ -243,7 +291,7 @@ const ROW_SQL = 's.domain, s.source, s.name, s.norm, s.label, s.brand_id, s.clai
  * and column the first `limit` rows in index order, and for the query itself also the listed companies first by
  * size (one short index range per size class). No part reads more than its limit, however common the prefix.
  */
-async function prefixRows(db: Kysely<Database>, quirks: DialectQuirks, query: string, variants: readonly string[], limit: number): Promise<RawRow[]> {
+async function prefixRows(db: Kysely<SearchQueryTables>, quirks: DialectQuirks, query: string, variants: readonly string[], limit: number): Promise<RawRow[]> {
   const binary = (column: string) => sql.raw(quirks.binaryOrder(column));
   const notTicker = sql`s.source not like ${TICKER_SOURCE}`;
   const parts = [];
@@ -261,7 +309,7 @@ async function prefixRows(db: Kysely<Database>, quirks: DialectQuirks, query: st
 }
 
 /** The rows of a trigram match, not tickers, in the match's order after `order`. */
-async function matchedRows(db: Kysely<Database>, match: TrigramMatch, order: string | null, limit: number): Promise<RawRow[]> {
+async function matchedRows(db: Kysely<SearchQueryTables>, match: TrigramMatch, order: string | null, limit: number): Promise<RawRow[]> {
   const where = match.where === null ? sql`` : sql`${match.where} and `;
   const orderBy = sql.join([...(order === null ? [] : [sql.raw(order)]), ...(match.order === null ? [] : [match.order])]);
   const { rows } = await sql<RawRow>`select ${sql.raw(ROW_SQL)} from ${match.from}
@@ -270,20 +318,20 @@ async function matchedRows(db: Kysely<Database>, match: TrigramMatch, order: str
 }
 
 /** Rows whose name contains the query (a later word, or inside a word), through the trigram index; 4+ characters. */
-async function substringRows(db: Kysely<Database>, quirks: DialectQuirks, norm: string, limit: number): Promise<RawRow[]> {
+async function substringRows(db: Kysely<SearchQueryTables>, quirks: DialectQuirks, norm: string, limit: number): Promise<RawRow[]> {
   if (norm.length < 4) return [];
   return matchedRows(db, quirks.trigramContains(SEARCH_NAMES_INDEX, 's', norm), 's.size_rank', limit);
 }
 
 /** The names sharing the most trigrams with the query: typos the prefix variants miss (`gpogle` → google). */
-async function similarRows(db: Kysely<Database>, quirks: DialectQuirks, norm: string, limit: number): Promise<RawRow[]> {
+async function similarRows(db: Kysely<SearchQueryTables>, quirks: DialectQuirks, norm: string, limit: number): Promise<RawRow[]> {
   const grams = trigrams(norm);
   if (grams.length === 0) return [];
   return matchedRows(db, await quirks.trigramSimilar(db as Kysely<unknown>, SEARCH_NAMES_INDEX, 's', norm, grams), null, limit);
 }
 
 /** Tickers and crypto symbols equal to the query (never a prefix: short tickers would crowd out names). */
-async function tickerRows(db: Kysely<Database>, ticker: string | null | undefined): Promise<RawRow[]> {
+async function tickerRows(db: Kysely<SearchQueryTables>, ticker: string | null | undefined): Promise<RawRow[]> {
   if (!ticker) return [];
   return db.selectFrom('search_names as s').select(COLUMNS).where('s.norm', '=', ticker).where('s.source', 'like', TICKER_SOURCE).orderBy('s.size_rank').limit(5).execute();
 }
@@ -301,7 +349,7 @@ function distinctRows(rows: readonly RawRow[]): SearchNameRow[] {
 }
 
 /** The candidate rows for a query: prefixes (and their one-edit variants), substrings, and the ticker. */
-export async function searchNameCandidates(db: Kysely<Database>, quirks: DialectQuirks, query: SearchCandidateQuery): Promise<SearchNameRow[]> {
+export async function searchNameCandidates(db: Kysely<SearchQueryTables>, quirks: DialectQuirks, query: SearchCandidateQuery): Promise<SearchNameRow[]> {
   return distinctRows([
     ...(await prefixRows(db, quirks, query.norm, query.variants, query.limit)),
     ...(await substringRows(db, quirks, query.norm, query.limit)),
@@ -310,66 +358,15 @@ export async function searchNameCandidates(db: Kysely<Database>, quirks: Dialect
 }
 
 /** Names similar to the query by shared trigrams (the costlier read, asked for when the others find too little). */
-export async function similarNameCandidates(db: Kysely<Database>, quirks: DialectQuirks, norm: string, limit: number): Promise<SearchNameRow[]> {
+export async function similarNameCandidates(db: Kysely<SearchQueryTables>, quirks: DialectQuirks, norm: string, limit: number): Promise<SearchNameRow[]> {
   return distinctRows(await similarRows(db, quirks, norm, limit));
 }
 
 /** Lookups per brand from `brand_popularity` (migration 0014, counted by the lookup path in batches). */
-export async function brandLookups(db: Kysely<Database>, brandIds: readonly string[]): Promise<Map<string, number>> {
+export async function brandLookups(db: Kysely<SearchQueryTables>, brandIds: readonly string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   if (brandIds.length === 0) return out;
   const { rows } = await sql<{ brand_id: string; lookups: number | string }>`select brand_id, lookups from brand_popularity where brand_id in (${sql.join([...brandIds])})`.execute(db);
   for (const row of rows) out.set(row.brand_id, Number(row.lookups));
   return out;
-}
-
-// ---- bulk insertion (moved out of brands/store/bulk-brand-rows.ts: the search save hook's onBrandsInserted) ----
-
-/** Rows per statement: a search_names row binds 10 parameters, far under both backends' bound-parameter limits. */
-const BULK_ROWS_PER_STATEMENT = 1000;
-
-function bulkChunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-/**
- * The search rows `indexBrandForSearch` writes for a new brand, for brands inserted in bulk: its `brand` row (size
- * class from the reference rows of its domain, 9 without any) and its fields on those reference rows.
- */
-export async function indexInsertedBrandsForSearch(trx: Kysely<Database>, brands: readonly InsertedBrand[]): Promise<void> {
-  const values = brands.filter((b) => b.stored.status === 'indexed').flatMap((b) => brandValues(b.stored.brand) ?? []);
-  for (const chunk of bulkChunks(values, BULK_ROWS_PER_STATEMENT)) {
-    const ranks = await referenceRanks(trx, chunk);
-    await trx
-      .insertInto('search_names')
-      .values(chunk.map((v) => ({ ...v, source: 'brand', norm: normalizeName(v.name), label: domainLabel(v.domain), size_rank: ranks.get(v.domain) ?? 9 })))
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-    for (const v of chunk.filter((row) => ranks.has(row.domain))) {
-      await trx
-        .updateTable('search_names')
-        .set({ brand_id: v.brand_id, claimed: v.claimed, icon: v.icon, quality_score: v.quality_score })
-        .where('domain', '=', v.domain)
-        .where('source', '!=', 'brand')
-        .execute();
-    }
-  }
-}
-
-/** The best size class among the reference name rows of each domain that has any (usually none). */
-async function referenceRanks(trx: Kysely<Database>, chunk: readonly BrandRowValues[]): Promise<Map<string, number>> {
-  const rows = await trx
-    .selectFrom('search_names')
-    .select((eb) => ['domain', eb.fn.min<number>('size_rank').as('rank')])
-    .where(
-      'domain',
-      'in',
-      chunk.map((v) => v.domain),
-    )
-    .where('source', '!=', 'brand')
-    .groupBy('domain')
-    .execute();
-  return new Map(rows.map((row) => [row.domain, Number(row.rank)]));
 }
