@@ -21,9 +21,15 @@ import { logoEvidenceSaveHook } from '../brands/logo-evidence/store/logo-evidenc
 import { KyselyStore } from '../store/kysely/kysely-store.js';
 import { MIGRATIONS as STORE_MIGRATIONS } from '../store/kysely/migrations.js';
 import { searchSaveHook } from '../store/kysely/brand-save-hook-rows.js';
+import type { BrandEventStore } from '../events/brand-event-store.js';
+import { KyselyBrandEventStore } from '../events/store/kysely-brand-event-store.js';
+import { BrandEventSaveHook } from '../events/store/brand-event-save-hook.js';
+import { eventMigrations } from '../events/store/event-migrations.js';
+import type { JobQueue } from '../jobs/queue.js';
+import { SqlJobQueue } from '../jobs/sql/sql-job-queue.js';
 
 /** Every product's migrations, in the order their parts of one name run (src/db/migrations.ts). */
-export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [STORE_MIGRATIONS, paletteMigrations, contextMigrations, logoEvidenceMigrations];
+export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [STORE_MIGRATIONS, paletteMigrations, contextMigrations, logoEvidenceMigrations, eventMigrations];
 
 export interface ProductStores {
   /** The storage of the products not yet moved out of the shared store. */
@@ -36,16 +42,28 @@ export interface ProductStores {
   palette: PaletteStore;
   context: ContextStore;
   logoEvidence: LogoEvidenceStore;
+  /** The one job queue (ADR 0049), on the same Database: hooks and stores enqueue in their callers' transactions. */
+  queue: JobQueue;
+  events: BrandEventStore;
 }
 
 /** What a brand save writes beside the record, in this order, in its transaction. */
-function brandSaveHooks(): BrandSaveHook[] {
-  return [paletteSaveHook, contextSaveHook, logoEvidenceSaveHook, searchSaveHook];
+function brandSaveHooks(queue: JobQueue): BrandSaveHook[] {
+  return [paletteSaveHook, contextSaveHook, logoEvidenceSaveHook, searchSaveHook, new BrandEventSaveHook(queue)];
 }
 
 /** Every product's store over one Database (not migrated: migrateToLatest with PRODUCT_MIGRATIONS does that). */
 export function openProductStores(database: Database): ProductStores {
-  const saveHooks = brandSaveHooks();
-  const store = new KyselyStore(database, { saveHooks, migrations: PRODUCT_MIGRATIONS });
-  return { store, saveHooks, palette: new KyselyPaletteStore(database), context: new KyselyContextStore(database), logoEvidence: new KyselyLogoEvidenceStore(database) };
+  const queue = new SqlJobQueue(database);
+  const saveHooks = brandSaveHooks(queue);
+  const store = new KyselyStore(database, { saveHooks, migrations: PRODUCT_MIGRATIONS, jobs: queue });
+  return {
+    store,
+    saveHooks,
+    palette: new KyselyPaletteStore(database),
+    context: new KyselyContextStore(database),
+    logoEvidence: new KyselyLogoEvidenceStore(database),
+    queue,
+    events: new KyselyBrandEventStore(database),
+  };
 }

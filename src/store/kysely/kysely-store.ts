@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../../domain/accounts.js';
 import type { BrandSavedEvent } from '../../domain/brand-changes.js';
-import type { BrandStatus, BrandWrite, ClaimedBrandEvent, CrawlFailure, IdentifierRef, SaveBrandOptions, Store, StoredBrand } from '../store.js';
+import type { BrandStatus, BrandWrite, CrawlFailure, IdentifierRef, SaveBrandOptions, Store, StoredBrand } from '../store.js';
 import type { ReferenceData } from '../../refdata/reference-data.js';
 import * as events from './brand-event-log.js';
 import { decideBrandSave, markKeysToCompare } from '../../brands/brand-save-decision.js';
@@ -32,7 +32,9 @@ import type { ClientIdRecord, ClientIdUsageEntry } from '../../domain/client-id-
 import type { ClientIdProduct } from '../../domain/client-ids.js';
 import type { SearchCandidateQuery, SearchNameRow } from '../store.js';
 import * as webhookAdmin from './webhook-admin-rows.js';
-import type { ClaimedWebhookDelivery, DisabledWebhook, WebhookAttemptRecord, WebhookFanOut } from '../store.js';
+import type { DisabledWebhook, WebhookAttemptRecord, WebhookDeliveryToSend, WebhookFanOut } from '../store.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { SqlJobQueue } from '../../jobs/sql/sql-job-queue.js';
 import type { LedgerTransfer, PaymentClaim, PaymentQuery, PaymentRecord, PaymentTotal, StoredPaymentClaim } from '../../domain/payments.js';
 import { assertSafeInteger, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { Database as Db } from '../../db/database.js';
@@ -97,6 +99,8 @@ export interface KyselyStoreOptions {
   /** Kept by reference: main/ may register a hook that needs services built later (product-stores.ts). */
   saveHooks?: readonly BrandSaveHook[];
   migrations?: readonly ProductMigrations[];
+  /** Webhook deliveries are enqueued here, in the transaction that inserts them; the queue on `database` by default. */
+  jobs?: Pick<JobQueue, 'enqueue' | 'makeDue'>;
 }
 
 export class KyselyStore implements Store {
@@ -105,6 +109,7 @@ export class KyselyStore implements Store {
   readonly #refdata: KyselyReferenceData;
   private readonly saveHooks: readonly BrandSaveHook[];
   private readonly migrations: readonly ProductMigrations[];
+  private readonly jobs: Pick<JobQueue, 'enqueue' | 'makeDue'>;
 
   /**
    * `saveHooks` run in every brand save's transaction, in order; `migrations` are what `migrate()` runs (main/'s
@@ -113,6 +118,7 @@ export class KyselyStore implements Store {
   constructor(private readonly database: Db, options: KyselyStoreOptions = {}) {
     this.saveHooks = options.saveHooks ?? [];
     this.migrations = options.migrations ?? [MIGRATIONS];
+    this.jobs = options.jobs ?? new SqlJobQueue(database);
     this.db = database.tables<Database>();
     this.quirks = database.quirks;
     this.#refdata = new KyselyReferenceData(this.db, this.quirks);
@@ -184,8 +190,8 @@ export class KyselyStore implements Store {
 
   /**
    * Keeps the first `createdAt` of a brand saved again: it records when the brand entered the store. The
-   * `brand.saved` event is diffed against the record read under the write lock and written before the
-   * identifiers, so any failure of the transaction takes the event with it. The brand write log entry comes last:
+   * `brand.saved` event is diffed against the record read under the write lock and written by the events' save hook
+   * in this transaction, so any failure of the transaction takes the event with it. The brand write log entry comes last:
    * on PostgreSQL it holds a lock that serializes all saves until commit (brand-write-log.ts).
    */
   async saveBrand(stored: StoredBrand, identifiers: IdentifierRef[], options: SaveBrandOptions = {}): Promise<BrandSavedEvent> {
@@ -208,7 +214,6 @@ export class KyselyStore implements Store {
         .execute();
       const marks = await refresh.readMarkSignatures(trx, markKeysToCompare(previous, stored));
       const event = decideBrandSave(previous, stored, marks, new Date());
-      await events.appendBrandSavedEvent(trx, event);
       if (refs.length > 0) {
         await trx
           .insertInto('brand_identifiers')
@@ -217,9 +222,9 @@ export class KyselyStore implements Store {
           .execute();
       }
       // The products kept in step with the record (palette, context and logo evidence, the search index, the palette
-      // render job) write in this transaction, through the hooks main/ registered (brands/brand-save-hooks.ts), before
+      // render job, the brand.saved event and its deliveries) write in this transaction, through the hooks main/ registered (brands/brand-save-hooks.ts), before
       // the write log's lock is taken.
-      const save = { previous, next: stored, identifiers: refs, options, at: event.occurredAt };
+      const save = { previous, next: stored, identifiers: refs, options, at: event.occurredAt, event };
       for (const hook of this.saveHooks) await hook.onBrandSaved(trx as Kysely<unknown>, save);
       // Caches key brands by domain too: a domain moved here from another brand must be dropped from them.
       const domains = [...new Set([row.domain, ...refs.filter((ref) => ref.kind === 'domain').map((ref) => ref.value)])];
@@ -419,11 +424,11 @@ export class KyselyStore implements Store {
   // ---- webhook outbox (webhook-delivery-rows.ts, ADR 0031) ----
 
   fanOutWebhookEvent(fanOut: WebhookFanOut): Promise<number> {
-    return webhookDeliveries.fanOutWebhookEvent(this.db, this.quirks, fanOut);
+    return webhookDeliveries.fanOutWebhookEvent(this.db, this.quirks, this.jobs, fanOut);
   }
 
-  claimWebhookDelivery(now: Date, leaseMs: number): Promise<ClaimedWebhookDelivery | null> {
-    return webhookDeliveries.claimWebhookDelivery(this.db, this.quirks, now, leaseMs);
+  webhookDeliveryToSend(deliveryId: string): Promise<WebhookDeliveryToSend | null> {
+    return webhookDeliveries.webhookDeliveryToSend(this.db, deliveryId);
   }
 
   recordWebhookAttempt(record: WebhookAttemptRecord): Promise<boolean> {
@@ -447,7 +452,7 @@ export class KyselyStore implements Store {
   insertWebhook: Store['insertWebhook'] = (webhook) => webhookAdmin.insertWebhook(this.db, webhook);
   getWebhook: Store['getWebhook'] = (orgId, id) => webhookAdmin.getWebhook(this.db, orgId, id);
   listWebhooks: Store['listWebhooks'] = (orgId, after, limit) => webhookAdmin.listWebhooks(this.db, orgId, after, limit);
-  updateWebhook: Store['updateWebhook'] = (orgId, id, patch, at) => webhookAdmin.updateWebhook(this.db, orgId, id, patch, at);
+  updateWebhook: Store['updateWebhook'] = (orgId, id, patch, at) => webhookAdmin.updateWebhook(this.db, this.jobs, orgId, id, patch, at);
   rotateWebhookSecret: Store['rotateWebhookSecret'] = (orgId, id, rotation, at) => webhookAdmin.rotateWebhookSecret(this.db, orgId, id, rotation, at);
   deleteWebhook: Store['deleteWebhook'] = (orgId, id) => webhookAdmin.deleteWebhook(this.db, this.quirks, orgId, id);
   addWebhookSubscriptions: Store['addWebhookSubscriptions'] = (orgId, webhookId, domains, at) =>
@@ -456,7 +461,7 @@ export class KyselyStore implements Store {
     webhookAdmin.removeWebhookSubscriptions(this.db, this.quirks, orgId, webhookId, domains);
   listWebhookSubscriptions: Store['listWebhookSubscriptions'] = (orgId, webhookId, after, limit) =>
     webhookAdmin.listWebhookSubscriptions(this.db, orgId, webhookId, after, limit);
-  insertWebhookDelivery: Store['insertWebhookDelivery'] = (delivery) => webhookAdmin.insertWebhookDelivery(this.db, delivery);
+  insertWebhookDelivery: Store['insertWebhookDelivery'] = (delivery) => webhookAdmin.insertWebhookDelivery(this.db, this.quirks, this.jobs, delivery);
   listWebhookDeliveries: Store['listWebhookDeliveries'] = (orgId, webhookId, query) => webhookAdmin.listWebhookDeliveries(this.db, orgId, webhookId, query);
   listWebhookAttempts: Store['listWebhookAttempts'] = (deliveryIds) => webhookAdmin.listWebhookAttempts(this.db, deliveryIds);
 
@@ -485,24 +490,6 @@ export class KyselyStore implements Store {
 
   brandWritesAfter(after: number, limit: number): Promise<BrandWrite[]> {
     return writes.brandWritesAfter(this.db, after, limit);
-  }
-
-  // ---- brand events (brand-event-log.ts) ----
-
-  async subscribeBrandEvents(consumer: string, at: Date): Promise<void> {
-    await events.subscribeBrandEvents(this.db, consumer, at);
-  }
-
-  async claimBrandEvent(consumer: string, leaseMs: number, now: Date = new Date()): Promise<ClaimedBrandEvent | null> {
-    return events.claimBrandEvent(this.db, this.quirks, consumer, leaseMs, now);
-  }
-
-  async completeBrandEvent(consumer: string, eventId: string): Promise<void> {
-    await events.completeBrandEvent(this.db, consumer, eventId);
-  }
-
-  async retryBrandEvent(consumer: string, eventId: string, error: string, retryAt: Date | null): Promise<void> {
-    await events.retryBrandEvent(this.db, consumer, eventId, error, retryAt);
   }
 
   // ---- organizations and API keys ----

@@ -18,6 +18,7 @@ import { clientIdsAndSearchMigration } from './search-migration.js';
 import { dashboardAccountMigration } from './dashboard-account-migration.js';
 import { creditLeaseMigration } from './credit-lease-migration.js';
 import { creditGrantSeqMigration } from './credit-grant-seq-migration.js';
+import { leasedWorkMigration } from './leased-work-migration.js';
 
 
 async function createBrandTables(db: Kysely<unknown>): Promise<void> {
@@ -268,4 +269,5 @@ export const MIGRATIONS: ProductMigrations = {
   '0020_credit_leases': creditLeaseMigration,
   '0021_dashboard_accounts': dashboardAccountMigration,
   '0023_credit_grant_seq': creditGrantSeqMigration,
+  '0024_leased_work': leasedWorkMigration,
 };

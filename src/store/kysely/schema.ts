@@ -92,41 +92,6 @@ export interface UsageNoticesTable {
 }
 
 
-/** 0003: one row per `brand.saved` event, written in the save's transaction; never updated. */
-export interface BrandEventsTable {
-  id: string;
-  brand_id: string;
-  domain: string;
-  type: string;
-  /** JSON array of BrandChange names, as text. */
-  changes: string;
-  /** 1 when the save inserted the brand, 0 otherwise (an integer on both dialects). */
-  created: number;
-  created_at: Millis;
-  /** 0014: JSON BrandAnnouncement, or null when the save announces nothing (absent on events saved before). */
-  announce: string | null;
-}
-
-/** 0003: a named consumer of brand events; it gets every event saved after created_at. */
-export interface EventConsumersTable {
-  name: string;
-  created_at: Millis;
-}
-
-export type EventDeliveryState = 'pending' | 'running' | 'done' | 'failed';
-
-/** 0003: one row per (consumer, event), fanned out in the save's transaction. */
-export interface EventDeliveriesTable {
-  consumer: string;
-  event_id: string;
-  state: EventDeliveryState;
-  attempts: number;
-  run_at: Millis;
-  locked_until: Millis | null;
-  last_error: string | null;
-  updated_at: Millis;
-}
-
 /**
  * 0006: the crawl failure memory, shared by every process (one row per domain whose last crawl failed; deleted
  * by a successful crawl). `strikes` counts failures in a row; how long a row is answered is computed from
@@ -213,9 +178,6 @@ export interface Database extends ReferenceDataTables, ClientIdSearchTables, Cre
   credit_grants: CreditGrantsTable;
   usage_notices: UsageNoticesTable;
   jobs: JobsTable;
-  brand_events: BrandEventsTable;
-  event_consumers: EventConsumersTable;
-  event_deliveries: EventDeliveriesTable;
   crawl_failures: CrawlFailuresTable;
   brand_writes: BrandWritesTable;
   payment_claims: PaymentClaimsTable;

@@ -1,0 +1,78 @@
+/**
+ * The events' migrations (issue 30). Earlier ones (0003_brand_events, the `announce` column of 0014) still live in
+ * store/kysely/migrations.ts under their names; this file holds the events' part of the next ones, append-only.
+ */
+import type { Kysely } from 'kysely';
+import type { MigrationPart, ProductMigrations } from '../../db/migrations.js';
+import type { JobsTable } from '../../jobs/sql/jobs-table.js';
+import { newId } from '../../domain/ids.js';
+import { brandEventJobKey, JOB_NAMES, type BrandEventPayload } from '../../jobs/queue.js';
+import type { Millis } from '../../db/column-codec.js';
+
+/** Rows moved per statement: bounded, whatever the backlog of an upgraded database. */
+const BATCH = 500;
+
+interface OldDeliveries {
+  event_deliveries: {
+    consumer: string;
+    event_id: string;
+    state: 'pending' | 'running' | 'done' | 'failed';
+    attempts: number;
+    run_at: Millis;
+    locked_until: Millis | null;
+    last_error: string | null;
+    updated_at: Millis;
+  };
+  jobs: JobsTable;
+}
+
+/**
+ * 0024 (ADR 0049): a consumer's brand event deliveries become `brand.event` jobs of the one queue. The deliveries
+ * still pending or running (leased) when the database is upgraded become queued jobs with their attempts and last
+ * error, due when they were (a leased one when its lease ends, so a process still sending it is not doubled), so an
+ * upgrade loses no work. `event_deliveries` is kept as it is (append-only) and no longer read.
+ */
+const leasedWork: MigrationPart = {
+  async up(raw: Kysely<unknown>): Promise<void> {
+    const db = raw as Kysely<OldDeliveries>;
+    let after: { consumer: string; eventId: string } | null = null;
+    for (;;) {
+      let query = db.selectFrom('event_deliveries').selectAll().where('state', 'in', ['pending', 'running']);
+      if (after !== null) {
+        const { consumer, eventId } = after;
+        query = query.where((eb) => eb.or([eb('consumer', '>', consumer), eb.and([eb('consumer', '=', consumer), eb('event_id', '>', eventId)])]));
+      }
+      const rows = await query.orderBy('consumer').orderBy('event_id').limit(BATCH).execute();
+      if (rows.length === 0) return;
+      await db
+        .insertInto('jobs')
+        .values(
+          rows.map((row) => {
+            const payload: BrandEventPayload = { consumer: row.consumer, eventId: row.event_id };
+            const runAt = row.state === 'running' && row.locked_until !== null ? row.locked_until : row.run_at;
+            return {
+              id: newId('job'),
+              name: JOB_NAMES.brandEvent,
+              key: brandEventJobKey(row.consumer, row.event_id),
+              payload: JSON.stringify(payload),
+              state: 'queued' as const,
+              attempts: row.attempts,
+              run_at: runAt,
+              locked_until: null,
+              last_error: row.last_error,
+              created_at: row.updated_at,
+              updated_at: row.updated_at,
+              owner: null,
+            };
+          }),
+        )
+        .execute();
+      const last = rows[rows.length - 1]!;
+      after = { consumer: last.consumer, eventId: last.event_id };
+    }
+  },
+};
+
+export const eventMigrations: ProductMigrations = {
+  '0024_leased_work': leasedWork,
+};
