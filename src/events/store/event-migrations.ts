@@ -4,7 +4,6 @@
  */
 import type { Kysely } from 'kysely';
 import type { MigrationPart, ProductMigrations } from '../../db/migrations.js';
-import type { JobsTable } from '../../jobs/sql/jobs-table.js';
 import { newId } from '../../domain/ids.js';
 import { brandEventJobKey, JOB_NAMES, type BrandEventPayload } from '../../jobs/queue.js';
 import type { Millis } from '../../db/column-codec.js';
@@ -23,7 +22,21 @@ interface OldDeliveries {
     last_error: string | null;
     updated_at: Millis;
   };
-  jobs: JobsTable;
+  /** The jobs table as 0001 and 0005 made it (a migration keeps the shape it was written against). */
+  jobs: {
+    id: string;
+    name: string;
+    key: string;
+    payload: string;
+    state: 'queued' | 'running' | 'done' | 'failed';
+    attempts: number;
+    run_at: Millis;
+    locked_until: Millis | null;
+    last_error: string | null;
+    created_at: Millis;
+    updated_at: Millis;
+    owner: string | null;
+  };
 }
 
 /**
