@@ -105,6 +105,10 @@ export interface ClaimOptions {
   keyPrefix?: string;
 }
 
+export interface SettleOptions {
+  tx?: DbTransaction<unknown>;
+}
+
 export interface JobQueue {
   /**
    * Adds a job unless one with the same (name, key) is queued or running. Rejects with `QueueFullError` when
@@ -118,9 +122,10 @@ export interface JobQueue {
    * whose jobs are already running waits behind owners with fewer running (round-robin, weighted by running).
    */
   claim(names: JobName[], leaseMs: number, now?: Date, opts?: ClaimOptions): Promise<Job | null>;
-  complete(id: string): Promise<void>;
+  /** With `opts.tx`, in the caller's transaction (a handler that records its outcome and settles its job at once). */
+  complete(id: string, opts?: SettleOptions): Promise<void>;
   /** Records a failure; the job runs again at `retryAt`, or ends `failed` when `retryAt` is null. */
-  fail(id: string, error: string, retryAt: Date | null): Promise<void>;
+  fail(id: string, error: string, retryAt: Date | null, opts?: SettleOptions): Promise<void>;
   /**
    * Makes the queued jobs of `name` with these keys due at `at` when they were due later (a waiting webhook delivery
    * whose webhook was enabled again); returns how many. With `opts.tx`, in the caller's transaction.

@@ -133,6 +133,11 @@ export interface WebhookDeliveryToSend {
  */
 export interface WebhookAttemptRecord extends WebhookAttempt {
   deliveryId: string;
+  /**
+   * The delivery's `webhook.deliver` job as its sender claimed it: settled in the attempt's transaction (done, due
+   * again at `nextAttemptAt`, or failed), so a crash cannot leave a recorded attempt with its job still leased.
+   */
+  jobId?: string;
   /** `delivered` (2xx), `retry` at `nextAttemptAt`, or `abandoned` (the last attempt failed). */
   outcome: 'delivered' | 'retry' | 'abandoned';
   nextAttemptAt: Date | null;

@@ -106,14 +106,10 @@ export function webhookDeliveryContract(name: string, open: () => Promise<Harnes
       }
     }
 
-    /** The attempt recorded, and the job settled as the sender settles it: done, due again at the retry, or failed. */
+    /** The attempt recorded as the sender records it: with its job, settled in the same transaction. */
     async function recordWebhookAttempt(record: WebhookAttemptRecord): Promise<boolean> {
-      const recorded = await store.recordWebhookAttempt(record);
-      const job = jobOf.get(record.deliveryId) ?? '';
-      if (!recorded) return false;
-      if (record.outcome === 'delivered') await stores.queue.complete(job);
-      else await stores.queue.fail(job, record.outcome, record.nextAttemptAt);
-      return true;
+      const jobId = jobOf.get(record.deliveryId);
+      return store.recordWebhookAttempt(jobId === undefined ? record : { ...record, jobId });
     }
 
     async function postponeWebhookDelivery(deliveryId: string, until: Date): Promise<void> {

@@ -16,7 +16,7 @@ import { CURRENT_SCHEMA } from '../../db/dialect-quirks.js';
 import type { Database as Db, DbTransaction, DialectQuirks } from '../../db/database.js';
 import { newId } from '../../domain/ids.js';
 import { QueueFullError } from '../queue.js';
-import type { ClaimOptions, EnqueueOptions, EnqueueResult, Job, JobName, JobPayloads, JobQueue } from '../queue.js';
+import type { ClaimOptions, EnqueueOptions, SettleOptions, EnqueueResult, Job, JobName, JobPayloads, JobQueue } from '../queue.js';
 import { fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import { activeJobPredicate, type JobsTable, type JobTables as Database } from './jobs-table.js';
 
@@ -187,8 +187,8 @@ export class SqlJobQueue implements JobQueue {
 
   // complete, fail and release act on running jobs only, so a late call cannot revive a finished job.
 
-  async complete(id: string): Promise<void> {
-    await this.db
+  async complete(id: string, opts: SettleOptions = {}): Promise<void> {
+    await this.#on(opts)
       .updateTable('jobs')
       .set({ state: 'done', locked_until: null, updated_at: Date.now() })
       .where('id', '=', id)
@@ -196,9 +196,9 @@ export class SqlJobQueue implements JobQueue {
       .execute();
   }
 
-  async fail(id: string, error: string, retryAt: Date | null): Promise<void> {
+  async fail(id: string, error: string, retryAt: Date | null, opts: SettleOptions = {}): Promise<void> {
     const retry = retryAt === null ? {} : { run_at: toMillis(retryAt) };
-    await this.db
+    await this.#on(opts)
       .updateTable('jobs')
       .set({
         state: retryAt === null ? 'failed' : 'queued',
@@ -212,8 +212,13 @@ export class SqlJobQueue implements JobQueue {
       .execute();
   }
 
+  /** The caller's transaction when it gave one, else the queue's own handle. */
+  #on(opts: { tx?: DbTransaction<unknown> }): Kysely<Database> {
+    return (opts.tx as Kysely<Database> | undefined) ?? this.db;
+  }
+
   async makeDue(name: JobName, keys: readonly string[], at: Date, opts: { tx?: DbTransaction<unknown> } = {}): Promise<number> {
-    const db = (opts.tx as Kysely<Database> | undefined) ?? this.db;
+    const db = this.#on(opts);
     const atMs = toMillis(at);
     let made = 0;
     // Bounded statements: a key list may be long, and PostgreSQL and SQLite cap the parameters of one statement.

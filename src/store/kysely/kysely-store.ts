@@ -100,7 +100,7 @@ export interface KyselyStoreOptions {
   saveHooks?: readonly BrandSaveHook[];
   migrations?: readonly ProductMigrations[];
   /** Webhook deliveries are enqueued here, in the transaction that inserts them; the queue on `database` by default. */
-  jobs?: Pick<JobQueue, 'enqueue' | 'makeDue'>;
+  jobs?: Pick<JobQueue, 'enqueue' | 'makeDue' | 'complete' | 'fail'>;
 }
 
 export class KyselyStore implements Store {
@@ -109,7 +109,7 @@ export class KyselyStore implements Store {
   readonly #refdata: KyselyReferenceData;
   private readonly saveHooks: readonly BrandSaveHook[];
   private readonly migrations: readonly ProductMigrations[];
-  private readonly jobs: Pick<JobQueue, 'enqueue' | 'makeDue'>;
+  private readonly jobs: Pick<JobQueue, 'enqueue' | 'makeDue' | 'complete' | 'fail'>;
 
   /**
    * `saveHooks` run in every brand save's transaction, in order; `migrations` are what `migrate()` runs (main/'s
@@ -432,7 +432,7 @@ export class KyselyStore implements Store {
   }
 
   recordWebhookAttempt(record: WebhookAttemptRecord): Promise<boolean> {
-    return webhookDeliveries.recordWebhookAttempt(this.db, this.quirks, record);
+    return webhookDeliveries.recordWebhookAttempt(this.db, this.quirks, this.jobs, record);
   }
 
   postponeWebhookDelivery(deliveryId: string, until: Date): Promise<void> {

@@ -115,7 +115,7 @@ export async function webhookDeliveryToSend(db: Kysely<Database>, deliveryId: st
   };
 }
 
-export async function recordWebhookAttempt(db: Kysely<Database>, quirks: DialectQuirks, record: WebhookAttemptRecord): Promise<boolean> {
+export async function recordWebhookAttempt(db: Kysely<Database>, quirks: DialectQuirks, jobs: Pick<JobQueue, 'complete' | 'fail'>, record: WebhookAttemptRecord): Promise<boolean> {
   if (!Number.isSafeInteger(record.attempt) || record.attempt < 1) throw new RangeError(`attempt must be a positive integer, got ${record.attempt}`);
   if (record.outcome === 'retry' && record.nextAttemptAt === null) throw new RangeError('a retry needs nextAttemptAt');
   const endedAt = toMillis(record.startedAt) + Math.max(0, Math.round(record.latencyMs));
@@ -151,12 +151,20 @@ export async function recordWebhookAttempt(db: Kysely<Database>, quirks: Dialect
         source_address: record.sourceAddress,
       })
       .execute();
+    if (record.jobId !== undefined) await settleDeliveryJob(jobs, trx, record.jobId, record);
     const webhook = trx.updateTable('webhooks').where('id', '=', updated.webhook_id);
     if (delivered) await webhook.set({ last_accepted_at: endedAt, failing_since: null }).execute();
     // The 14-day window starts when the first failing attempt started (the sender's clock, not its latency).
     else await webhook.set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', sql<number>`cast(${toMillis(record.startedAt)} as bigint)`) })).execute();
     return true;
   });
+}
+
+/** The job of an attempt just recorded: done when delivered, due again at the retry, failed when abandoned. */
+async function settleDeliveryJob(jobs: Pick<JobQueue, 'complete' | 'fail'>, trx: Kysely<Database>, jobId: string, record: WebhookAttemptRecord): Promise<void> {
+  const tx = trx as Kysely<unknown>;
+  if (record.outcome === 'delivered') await jobs.complete(jobId, { tx });
+  else await jobs.fail(jobId, record.error ?? `HTTP ${record.statusCode ?? 'no response'}`, record.outcome === 'retry' ? record.nextAttemptAt : null, { tx });
 }
 
 export async function postponeWebhookDelivery(db: Kysely<Database>, deliveryId: string, until: Date): Promise<void> {

@@ -158,14 +158,14 @@ export class WebhookSender {
       const at = new Date(this.#now().getTime() + (this.options.waitingRetryMs ?? 60_000));
       return { ...this.#noAttempt('waiting'), retry: { at, error: 'waiting: the webhook is disabled or its organization is not on a paid plan' } };
     }
-    return this.#attempt(found.delivery);
+    return this.#attempt(found.delivery, job.id);
   }
 
   #noAttempt(outcome: NoAttempt): JobSettlement {
     return { outcome };
   }
 
-  async #attempt(delivery: ClaimedWebhookDelivery): Promise<JobSettlement> {
+  async #attempt(delivery: ClaimedWebhookDelivery, jobId: string): Promise<JobSettlement> {
     await this.deps.onClaimed?.(delivery);
     const charge = await this.deps.payer.hold(delivery);
     if (charge === null) {
@@ -174,10 +174,10 @@ export class WebhookSender {
       this.deps.logger.info({ deliveryId: delivery.id, orgId: delivery.orgId }, 'webhook delivery waits: the organization has no credit left');
       return { outcome: 'postponed', retry: { at: until, error: 'no credit left' } };
     }
-    return this.#send(delivery, charge);
+    return this.#send(delivery, jobId, charge);
   }
 
-  async #send(delivery: ClaimedWebhookDelivery, charge: DeliveryCharge): Promise<JobSettlement> {
+  async #send(delivery: ClaimedWebhookDelivery, jobId: string, charge: DeliveryCharge): Promise<JobSettlement> {
     let settled = false;
     try {
       const startedAt = this.#now();
@@ -187,8 +187,10 @@ export class WebhookSender {
       const delay = accepted ? null : retryDelayMs(attempt, this.#random);
       const outcome = accepted ? 'delivered' : delay === null ? 'abandoned' : 'retry';
       const nextAttemptAt = delay === null ? null : new Date(startedAt.getTime() + delay);
+      // The job is settled in the attempt's transaction (done, retried at nextAttemptAt, or failed).
       const recorded = await this.deps.store.recordWebhookAttempt({
         deliveryId: delivery.id,
+        jobId,
         attempt,
         startedAt,
         statusCode: result.statusCode,
@@ -212,7 +214,7 @@ export class WebhookSender {
         settled = true;
       }
       if (outcome === 'abandoned') await this.deps.notices?.abandoned(delivery, outcomeText(result), startedAt);
-      return outcome === 'delivered' ? { outcome } : { outcome, retry: { at: nextAttemptAt, error: outcomeText(result) } };
+      return { outcome, leave: true };
     } finally {
       if (!settled) charge.release();
     }
