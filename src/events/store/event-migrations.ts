@@ -1,12 +1,55 @@
 /**
- * The events' migrations (issue 30). Earlier ones (0003_brand_events, the `announce` column of 0014) still live in
- * store/kysely/migrations.ts under their names; this file holds the events' part of the next ones, append-only.
+ * The events' migrations (issue 30): the same names and bodies as when they shipped, append-only. The `announce`
+ * column of `brand_events` is added by 0014_refresh, which still lives with the refresh tables
+ * (store/kysely/refresh-migration.ts).
  */
 import type { Kysely } from 'kysely';
 import type { MigrationPart, ProductMigrations } from '../../db/migrations.js';
 import { newId } from '../../domain/ids.js';
 import { brandEventJobKey, JOB_NAMES, type BrandEventPayload } from '../../jobs/queue.js';
 import type { Millis } from '../../db/column-codec.js';
+
+/**
+ * Brand events (docs/adr/0010-brand-events-outbox.md): the `brand.saved` events, the named consumers, and one
+ * delivery row per (consumer, event) that the consumer claimed, completed or retried like a job (until 0024, ADR 0049).
+ */
+const brandEvents: MigrationPart = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('brand_events')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('brand_id', 'text', (c) => c.notNull())
+      .addColumn('domain', 'text', (c) => c.notNull())
+      .addColumn('type', 'text', (c) => c.notNull())
+      .addColumn('changes', 'text', (c) => c.notNull())
+      .addColumn('created', 'integer', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('brand_events_brand_id_idx').on('brand_events').columns(['brand_id', 'created_at']).execute();
+    await db.schema
+      .createTable('event_consumers')
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('event_deliveries')
+      .addColumn('consumer', 'text', (c) => c.notNull().references('event_consumers.name').onDelete('cascade'))
+      .addColumn('event_id', 'text', (c) => c.notNull().references('brand_events.id').onDelete('cascade'))
+      .addColumn('state', 'text', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('run_at', 'bigint', (c) => c.notNull())
+      .addColumn('locked_until', 'bigint')
+      .addColumn('last_error', 'text')
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('event_deliveries_pk', ['consumer', 'event_id'])
+      .execute();
+    // Claiming: a consumer's pending deliveries by due time, and its running ones by lease end.
+    await db.schema.createIndex('event_deliveries_claim_idx').on('event_deliveries').columns(['consumer', 'state', 'run_at']).execute();
+    await db.schema.createIndex('event_deliveries_lease_idx').on('event_deliveries').columns(['consumer', 'state', 'locked_until']).execute();
+    // Deleting an event (pruning) cascades to its deliveries.
+    await db.schema.createIndex('event_deliveries_event_id_idx').on('event_deliveries').column('event_id').execute();
+  },
+};
 
 /** Rows moved per statement: bounded, whatever the backlog of an upgraded database. */
 const BATCH = 500;
@@ -87,5 +130,6 @@ const leasedWork: MigrationPart = {
 };
 
 export const eventMigrations: ProductMigrations = {
+  '0003_brand_events': brandEvents,
   '0024_leased_work': leasedWork,
 };
