@@ -9,7 +9,7 @@
 // reach the search service through the port they declare (usecases/search-brands.ts: NameSearch).
 const FEATURES = '^src/(brands|crawl|media|assets|palette|billing|webhooks|events|usecases|refdata|payments|search|context|transactions|cdn|dashboard-accounts)/';
 // A product's own storage (issue 30): an adapter over the kernel (src/db/), inside the product's folder.
-const PRODUCT_STORAGE = '^src/(palette|context|brands/logo-evidence|brands|dashboard-accounts|payments|refdata|search)/store/';
+const PRODUCT_STORAGE = '^src/(palette|context|brands/logo-evidence|brands|dashboard-accounts|payments|refdata|search|events)/store/';
 const BACKEND_PACKAGES = '^(fastify|@fastify|pg|better-sqlite3|pg-boss|kysely)($|/)';
 
 module.exports = {
@@ -58,6 +58,8 @@ module.exports = {
           // The kernel's port, for the transaction type brand save hooks are called with.
           '^src/db/database\\.ts$',
           '^src/jobs/queue\\.ts$',
+          // The one worker loop (ADR 0049): brand event consumers and the webhook sender run their jobs with it.
+          '^src/jobs/worker-pool\\.ts$',
           // The kernel's port: a transaction handle features pass on (brand save hooks, enqueue in the caller's transaction).
           '^src/db/database\\.ts$',
         ],

@@ -21,6 +21,7 @@ import { newWebhookSecret } from '../src/domain/webhooks.js';
 import { silentLogger } from '../src/platform/logger.js';
 import { sealedBox } from '../src/platform/sealed-box.js';
 import type { Store } from '../src/store/store.js';
+import type { JobQueue } from '../src/jobs/queue.js';
 import { DeliveryBilling } from '../src/webhooks/delivery/delivery-billing.js';
 import { brandEventPayload } from '../src/webhooks/delivery/webhook-fan-out.js';
 import { WebhookPoster } from '../src/webhooks/delivery/webhook-poster.js';
@@ -86,7 +87,7 @@ function samplePayload(domain: string): string {
   return JSON.stringify(payload);
 }
 
-async function setUp(store: Store, box: ReturnType<typeof sealedBox>, receiverPort: number): Promise<{ sender: WebhookSender; domain: string }> {
+async function setUp(store: Store, queue: JobQueue, box: ReturnType<typeof sealedBox>, receiverPort: number): Promise<{ sender: WebhookSender; domain: string }> {
   const orgId = newId('org');
   await store.createOrganization({ id: orgId, name: 'Bench', plan: 'paid', quota: 100_000_000, createdAt: new Date() });
   const domain = `bench-${randomBytes(4).toString('hex')}.com`;
@@ -102,7 +103,7 @@ async function setUp(store: Store, box: ReturnType<typeof sealedBox>, receiverPo
   const billing = new Billing({ store, meter, mailer: null, logger: silentLogger(), defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
   const poster = new WebhookPoster({ hostMap: { [HOOK_HOST]: `127.0.0.1:${receiverPort}` } });
   const payer = new DeliveryBilling({ accounts: store, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(null) });
-  const sender = new WebhookSender({ store, box, poster, payer, notices: null, logger: silentLogger() }, { leaseMs: 60_000 });
+  const sender = new WebhookSender({ queue, store, box, poster, payer, notices: null, logger: silentLogger() }, { leaseMs: 60_000 });
   return { sender, domain };
 }
 
@@ -110,7 +111,7 @@ async function setUp(store: Store, box: ReturnType<typeof sealedBox>, receiverPo
 async function outboxRound(store: Store, sender: WebhookSender, domain: string, payload: string, count: number): Promise<{ perSec: number; fanOutPerSec: number }> {
   const fanStart = performance.now();
   for (let i = 0; i < count; i++) {
-    await store.fanOutWebhookEvent({ consumer: 'bench-none', eventId: newId('evt'), kind: 'brand.rebranded', domain, payload, createdAt: new Date() });
+    await store.fanOutWebhookEvent({ eventId: newId('evt'), kind: 'brand.rebranded', domain, payload, createdAt: new Date() });
   }
   const fanOutPerSec = count / ((performance.now() - fanStart) / 1000);
   const start = performance.now();
@@ -143,14 +144,16 @@ async function baselineRound(receiverPort: number, payload: string, count: numbe
 
 interface BenchStore {
   store: Store;
+  /** The job queue on the same database: deliveries are its `webhook.deliver` jobs. */
+  queue: JobQueue;
   close(): Promise<void>;
 }
 
 async function sqliteStore(): Promise<BenchStore> {
   const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-bench-webhooks-'));
-  const { store } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
+  const { store, stores } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
   await store.migrate();
-  return { store, close: async () => { await store.close(); await rm(dir, { recursive: true, force: true }); } };
+  return { store, queue: stores.queue, close: async () => { await store.close(); await rm(dir, { recursive: true, force: true }); } };
 }
 
 /** A fresh schema on `url`, dropped afterwards; null when no server answers. */
@@ -163,10 +166,11 @@ async function postgresStore(url: string): Promise<BenchStore | null> {
     return null;
   }
   await admin.query(`create schema "${schema}"`);
-  const { store } = await openPostgresStore({ url, schema });
+  const { store, stores } = await openPostgresStore({ url, schema });
   await store.migrate();
   return {
     store,
+    queue: stores.queue,
     close: async () => {
       await store.close();
       await admin.query(`drop schema if exists "${schema}" cascade`);
@@ -179,8 +183,8 @@ async function benchOn(database: BenchStore, options: Required<WebhookDeliveryBe
   const receiver = await startReceiver();
   const box = sealedBox(randomBytes(32));
   try {
-    const { store } = database;
-    const { sender, domain } = await setUp(store, box, receiver.port);
+    const { store, queue } = database;
+    const { sender, domain } = await setUp(store, queue, box, receiver.port);
     const payload = samplePayload(domain);
     // Warm-up of both paths (JIT, connections, the store's statements).
     await outboxRound(store, sender, domain, payload, 50);

@@ -138,7 +138,7 @@ export class BrandIndexer {
       await this.memory.remember(domain, failure);
       return failure;
     }
-    // Mark signatures first: the save's change detection reads them in its transaction (brand-event-log.ts).
+    // Mark signatures first: the save's change detection reads them in its transaction (brands/store/kysely-brand-store.ts).
     if (outcome.analysis) await this.analyses?.keepMarks(outcome.analysis);
     const stored = await this.save(domain, outcome.domain, outcome.draft, outcome.paletteEvidence, outcome.contextEvidence, outcome.logoEvidence);
     if (outcome.paletteEvidence) await this.afterPaletteEvidence(stored, outcome.paletteEvidence);

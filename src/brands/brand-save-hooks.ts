@@ -5,6 +5,7 @@
  * implements its hook in its own store/ folder; the brand store knows none of them.
  */
 import type { DbTransaction } from '../db/database.js';
+import type { BrandSavedEvent } from '../domain/brand-changes.js';
 import type { BrandStatus, IdentifierRef, SaveBrandOptions, StoredBrand } from './brand-store.js';
 
 /** One brand save, as the hooks see it. */
@@ -16,6 +17,8 @@ export interface BrandSave {
   /** What the crawl that built `next` kept beside it (palette, context and logo evidence). */
   options: SaveBrandOptions;
   at: Date;
+  /** What the save means (brand-save-decision.ts): the events' hook writes it and queues its deliveries. */
+  event: BrandSavedEvent;
 }
 
 /** A brand a bulk insert wrote (BrandStore.insertBrands): always new, with no crawl evidence beside it. */

@@ -5,7 +5,7 @@
 
 import type { DbTransaction } from '../db/database.js';
 
-export const JOB_NAMES = { crawlBrand: 'crawl.brand', paletteRender: 'palette.render' } as const;
+export const JOB_NAMES = { crawlBrand: 'crawl.brand', paletteRender: 'palette.render', brandEvent: 'brand.event', webhookDeliver: 'webhook.deliver' } as const;
 export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
 
 export interface CrawlBrandPayload {
@@ -26,9 +26,38 @@ export interface PaletteRenderPayload {
   observedAt: number;
 }
 
+/**
+ * Hands one `brand.saved` event to one subscribed consumer (docs/adr/0010, ADR 0049). Enqueued by the events' brand
+ * save hook in the saving transaction, one job per consumer; the key is `brandEventJobKey(consumer, eventId)`.
+ */
+export interface BrandEventPayload {
+  consumer: string;
+  /** The `brand_events` row the consumer is handed. */
+  eventId: string;
+}
+
+/** Sends one webhook delivery (ADR 0031, ADR 0049); enqueued with its `webhook_deliveries` row, keyed by its id. */
+export interface WebhookDeliverPayload {
+  deliveryId: string;
+}
+
 export interface JobPayloads {
   'crawl.brand': CrawlBrandPayload;
   'palette.render': PaletteRenderPayload;
+  'brand.event': BrandEventPayload;
+  'webhook.deliver': WebhookDeliverPayload;
+}
+
+/**
+ * The key of a consumer's `brand.event` job: the consumer's name first, so one consumer claims only its own jobs
+ * (`ClaimOptions.keyPrefix`: `brandEventKeyPrefix(consumer)`). Consumer names hold no `/` (subscribing refuses one).
+ */
+export function brandEventJobKey(consumer: string, eventId: string): string {
+  return `${brandEventKeyPrefix(consumer)}${eventId}`;
+}
+
+export function brandEventKeyPrefix(consumer: string): string {
+  return `${consumer}/`;
 }
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
@@ -71,6 +100,15 @@ export interface EnqueueOptions {
   maxPerOwner?: number;
 }
 
+export interface ClaimOptions {
+  /** Only jobs whose key starts with this (a brand event consumer claims its own `brand.event` jobs only). */
+  keyPrefix?: string;
+}
+
+export interface SettleOptions {
+  tx?: DbTransaction<unknown>;
+}
+
 export interface JobQueue {
   /**
    * Adds a job unless one with the same (name, key) is queued or running. Rejects with `QueueFullError` when
@@ -83,10 +121,16 @@ export interface JobQueue {
    * are fair between owners: each owner's oldest due job takes its turn before anyone's second, and an owner
    * whose jobs are already running waits behind owners with fewer running (round-robin, weighted by running).
    */
-  claim(names: JobName[], leaseMs: number, now?: Date): Promise<Job | null>;
-  complete(id: string): Promise<void>;
+  claim(names: JobName[], leaseMs: number, now?: Date, opts?: ClaimOptions): Promise<Job | null>;
+  /** With `opts.tx`, in the caller's transaction (a handler that records its outcome and settles its job at once). */
+  complete(id: string, opts?: SettleOptions): Promise<void>;
   /** Records a failure; the job runs again at `retryAt`, or ends `failed` when `retryAt` is null. */
-  fail(id: string, error: string, retryAt: Date | null): Promise<void>;
+  fail(id: string, error: string, retryAt: Date | null, opts?: SettleOptions): Promise<void>;
+  /**
+   * Makes the queued jobs of `name` with these keys due at `at` when they were due later (a waiting webhook delivery
+   * whose webhook was enabled again); returns how many. With `opts.tx`, in the caller's transaction.
+   */
+  makeDue(name: JobName, keys: readonly string[], at: Date, opts?: { tx?: DbTransaction<unknown> }): Promise<number>;
   /** Puts a claimed job back in the queue untouched (graceful shutdown). */
   release(id: string): Promise<void>;
   /** Number of queued jobs (not running). */

@@ -3,7 +3,19 @@ import { backoffDelayMs } from '../platform/backoff.js';
 import type { Logger } from '../platform/logger.js';
 import type { Job, JobName, JobQueue } from './queue.js';
 
-export type JobHandler = (job: Job) => Promise<void>;
+/**
+ * What a handler may return instead of completing its job: `retry` records a failure due again at `at` (null: the job
+ * ends `failed`), for handlers with their own retry schedule (webhook deliveries, brand events); `leave` records
+ * nothing (another worker took the job over after this one's lease expired, and its outcome stands). `outcome` names
+ * what happened, for `runNext`'s caller.
+ */
+export interface JobSettlement {
+  retry?: { at: Date | null; error: string };
+  leave?: boolean;
+  outcome?: string;
+}
+
+export type JobHandler = (job: Job) => Promise<void | JobSettlement>;
 
 /**
  * An error a handler throws for an outcome it expected (a site that cannot be crawled), not for a bug: the pool
@@ -33,6 +45,10 @@ export interface WorkerPoolOptions {
   /** Retry delay for attempt n: base × 2^(n-1), capped. */
   retryBaseMs?: number;
   maxAttempts?: number;
+  /** Only jobs whose key starts with this (one brand event consumer's jobs). */
+  keyPrefix?: string;
+  /** The clock for claims and retry times (tests inject one). */
+  now?: () => Date;
 }
 
 /**
@@ -80,43 +96,60 @@ export class WorkerPool {
     await Promise.race([Promise.all(this.loops), timedOut]);
   }
 
-  private async loop(): Promise<void> {
-    while (!this.stopping) {
-      const job = await this.claim();
-      if (!job) {
-        await this.idle();
-        continue;
-      }
-      const run = this.run(job);
-      this.running.set(job.id, run);
-      await run;
+  /**
+   * Claims one due job and runs it to its end in this call; null when none is due. The workers' loop is made of it,
+   * and tests, the bench and commands call it to run due work now, one job after another.
+   */
+  async runNext(): Promise<JobSettlement | null> {
+    const job = await this.queue.claim(Object.keys(this.handlers) as JobName[], this.options.leaseMs ?? 120_000, this.now(), this.claimOptions());
+    if (!job) return null;
+    const run = this.run(job);
+    this.running.set(job.id, run.then(() => undefined));
+    try {
+      return await run;
+    } finally {
       this.running.delete(job.id);
     }
   }
 
-  private async claim(): Promise<Job | null> {
-    try {
-      return await this.queue.claim(Object.keys(this.handlers) as JobName[], this.options.leaseMs ?? 120_000);
-    } catch (error) {
-      this.logger.error({ err: error }, 'job claim failed');
-      return null;
+  private claimOptions(): { keyPrefix?: string } {
+    return this.options.keyPrefix === undefined ? {} : { keyPrefix: this.options.keyPrefix };
+  }
+
+  private now(): Date {
+    return this.options.now?.() ?? new Date();
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      let ran: JobSettlement | null = null;
+      try {
+        ran = await this.runNext();
+      } catch (error) {
+        this.logger.error({ err: error }, 'job claim failed');
+      }
+      if (ran === null) await this.idle();
     }
   }
 
-  private async run(job: Job): Promise<void> {
+  private async run(job: Job): Promise<JobSettlement> {
     const handler = this.handlers[job.name];
     try {
       if (!handler) throw new Error(`no handler for ${job.name}`);
-      await handler(job);
-      if (!this.released.has(job.id)) await this.queue.complete(job.id);
+      const settlement = (await handler(job)) ?? {};
+      if (this.released.has(job.id) || settlement.leave === true) return settlement;
+      if (settlement.retry === undefined) await this.queue.complete(job.id);
+      else await this.queue.fail(job.id, settlement.retry.error, settlement.retry.at);
+      return settlement;
     } catch (error) {
       const attempts = job.attempts;
       const max = this.options.maxAttempts ?? 3;
       const delay = backoffDelayMs(attempts, this.options.retryBaseMs ?? 30_000, 3_600_000);
       // The error says whether another try can help (domain/errors.ts isRetryable); a final one is not retried.
-      const retryAt = isRetryable(error) && attempts < max ? new Date(Date.now() + delay) : null;
+      const retryAt = isRetryable(error) && attempts < max ? new Date(this.now().getTime() + delay) : null;
       this.logFailure(job, error, retryAt !== null);
       if (!this.released.has(job.id)) await this.queue.fail(job.id, error instanceof Error ? error.message : String(error), retryAt);
+      return { outcome: 'failed' };
     }
   }
 

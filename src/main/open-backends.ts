@@ -4,7 +4,6 @@ import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrations.js';
 import type { JobQueue } from '../jobs/queue.js';
-import { SqlJobQueue } from '../jobs/sql/sql-job-queue.js';
 import { openProductStores, PRODUCT_MIGRATIONS, type ProductStores } from './product-stores.js';
 import type { ReferenceData } from '../refdata/reference-data.js';
 import type { Store } from '../store/store.js';
@@ -63,5 +62,5 @@ async function backendsOn(database: Database, location: string, created: boolean
   const stores = openProductStores(database);
   const { store } = stores;
   await migrateAndSeed(database, stores.referenceData);
-  return { store, stores, queue: new SqlJobQueue(database), location, created, close: () => database.close() };
+  return { store, stores, queue: stores.queue, location, created, close: () => database.close() };
 }

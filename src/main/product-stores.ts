@@ -3,8 +3,7 @@
  * run, and the stores built from one kernel Database, with the brand save hooks in the order they run in a save.
  * Services (services.ts), the CLI and the tests take their stores from here.
  */
-import type { Database, DbTransaction } from '../db/database.js';
-import type { BrandSavedEvent } from '../domain/brand-changes.js';
+import type { Database } from '../db/database.js';
 import type { ProductMigrations } from '../db/migrations.js';
 import type { BrandSaveHook } from '../brands/brand-save-hooks.js';
 import type { BrandStore, BrandWriteLog, RefreshStore } from '../brands/brand-store.js';
@@ -37,17 +36,22 @@ import { paymentMigrations } from '../payments/store/payment-migrations.js';
 import { KyselyStore } from '../store/kysely/kysely-store.js';
 import { MIGRATIONS as STORE_MIGRATIONS } from '../store/kysely/migrations.js';
 import { purchasedAccountRows } from '../store/kysely/purchased-account-rows.js';
-import { appendBrandSavedEvent } from '../store/kysely/brand-event-log.js';
-import type { Database as StoreTables } from '../store/kysely/schema.js';
 import type { DashboardAccountStore } from '../dashboard-accounts/dashboard-account-store.js';
 import { KyselyDashboardAccountStore } from '../dashboard-accounts/store/kysely-dashboard-account-store.js';
 import { dashboardAccountMigrations } from '../dashboard-accounts/store/dashboard-account-migrations.js';
+import type { BrandEventStore } from '../events/brand-event-store.js';
+import { KyselyBrandEventStore } from '../events/store/kysely-brand-event-store.js';
+import { BrandEventSaveHook } from '../events/store/brand-event-save-hook.js';
+import { eventMigrations } from '../events/store/event-migrations.js';
+import type { JobQueue } from '../jobs/queue.js';
+import { SqlJobQueue } from '../jobs/sql/sql-job-queue.js';
+
 
 /**
  * Every product's migrations, in the order their parts of one name run (src/db/migrations.ts): the brands first, whose
  * tables the others reference ('0001_initial' created them before the rest).
  */
-export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [brandMigrations, STORE_MIGRATIONS, paletteMigrations, contextMigrations, logoEvidenceMigrations, dashboardAccountMigrations, paymentMigrations, refdataMigrations, searchMigrations];
+export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [brandMigrations, STORE_MIGRATIONS, paletteMigrations, contextMigrations, logoEvidenceMigrations, dashboardAccountMigrations, paymentMigrations, refdataMigrations, searchMigrations, eventMigrations];
 
 export interface ProductStores {
   /** The storage of the products not yet moved out of the shared store. */
@@ -69,20 +73,22 @@ export interface ProductStores {
   dashboardAccounts: DashboardAccountStore;
   referenceData: ReferenceData;
   search: SearchIndexStore;
+  /** The one job queue (ADR 0049), on the same Database: hooks and stores enqueue in their callers' transactions. */
+  queue: JobQueue;
+  events: BrandEventStore;
 }
 
 /** What a brand save writes beside the record, in this order, in its transaction. */
-function brandSaveHooks(): BrandSaveHook[] {
-  return [paletteSaveHook, contextSaveHook, logoEvidenceSaveHook, searchSaveHook];
+function brandSaveHooks(queue: JobQueue): BrandSaveHook[] {
+  return [paletteSaveHook, contextSaveHook, logoEvidenceSaveHook, searchSaveHook, new BrandEventSaveHook(queue)];
 }
 
 /** Every product's store over one Database (not migrated: migrateToLatest with PRODUCT_MIGRATIONS does that). */
 export function openProductStores(database: Database): ProductStores {
-  const saveHooks = brandSaveHooks();
-  // The brand event is written by the save until it becomes a save hook (issue 30 item 3); its SQL is the events'.
-  const events = { appendBrandSavedEvent: (trx: DbTransaction<unknown>, event: BrandSavedEvent) => appendBrandSavedEvent(trx as DbTransaction<StoreTables>, event) };
-  const brands = new KyselyBrandStore(database, { saveHooks, events });
-  const store = new KyselyStore(database, { brands, migrations: PRODUCT_MIGRATIONS });
+  const queue = new SqlJobQueue(database);
+  const saveHooks = brandSaveHooks(queue);
+  const brands = new KyselyBrandStore(database, { saveHooks });
+  const store = new KyselyStore(database, { brands, migrations: PRODUCT_MIGRATIONS, jobs: queue });
   return {
     store,
     brands,
@@ -95,5 +101,7 @@ export function openProductStores(database: Database): ProductStores {
     access: new KyselyAccessStore(database, purchasedAccountRows),
     referenceData: new KyselyReferenceData(database),
     search: new KyselySearchStore(database),
+    queue,
+    events: new KyselyBrandEventStore(database),
   };
 }

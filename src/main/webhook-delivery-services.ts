@@ -1,5 +1,5 @@
 /**
- * Wiring of the webhook delivery engine (ADR 0031): the fan-out consumer and the sender over the store, the
+ * Wiring of the webhook delivery engine (ADR 0031, ADR 0049): the fan-out consumer and the sender over the job queue and the store, the
  * installation's sealed box, the billing hold and the mailer. Started by worker processes (serve.ts).
  */
 import type { AssetUrls } from '../assets/asset-urls.js';
@@ -9,6 +9,8 @@ import type { Config } from '../config/config.js';
 import type { Logger } from '../platform/logger.js';
 import type { SealedBox } from '../platform/sealed-box.js';
 import type { Store } from '../store/store.js';
+import type { BrandEventStore } from '../events/brand-event-store.js';
+import type { JobQueue } from '../jobs/queue.js';
 import { ChargeRule } from '../usecases/charge-rule.js';
 import { DeliveryBilling } from '../webhooks/delivery/delivery-billing.js';
 import { DeliveryNotices } from '../webhooks/delivery/delivery-notices.js';
@@ -17,16 +19,19 @@ import { WebhookFanOut } from '../webhooks/delivery/webhook-fan-out.js';
 import { WebhookPoster } from '../webhooks/delivery/webhook-poster.js';
 import { WebhookSender } from '../webhooks/delivery/webhook-sender.js';
 
-export function webhookDeliveryFor(config: Readonly<Config>, deps: { store: Store; billing: Billing; box: SealedBox; mailer: Mailer | null; logger: Logger; assetUrls: AssetUrls }): WebhookDeliveryEngine {
-  const { store, billing, box, mailer, logger } = deps;
+export function webhookDeliveryFor(
+  config: Readonly<Config>,
+  deps: { store: Store; queue: JobQueue; events: BrandEventStore; billing: Billing; box: SealedBox; mailer: Mailer | null; logger: Logger; assetUrls: AssetUrls },
+): WebhookDeliveryEngine {
+  const { store, queue, billing, box, mailer, logger } = deps;
   const settings = config.webhookDelivery;
   const poster = new WebhookPoster({ hostMap: config.crawlHosts, sourceAddresses: settings.sourceAddresses, timeoutMs: settings.timeoutMs });
   const payer = new DeliveryBilling({ accounts: store, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(config.operatorDomain) });
   const sender = new WebhookSender(
-    { store, box, poster, payer, notices: new DeliveryNotices(store, mailer, logger), logger },
+    { queue, store, box, poster, payer, notices: new DeliveryNotices(store, mailer, logger), logger },
     // The lease outlasts an attempt's whole time budget, so a live sender never loses its delivery to another.
     { concurrency: settings.senders, leaseMs: settings.timeoutMs * 4 },
   );
   const fanOut = new WebhookFanOut(store, deps.assetUrls, logger);
-  return new WebhookDeliveryEngine(store, fanOut, sender, logger, { senders: settings.senders });
+  return new WebhookDeliveryEngine({ queue, events: deps.events }, fanOut, sender, logger, { senders: settings.senders });
 }

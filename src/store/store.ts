@@ -10,7 +10,6 @@ import type { OrganizationActivityStore } from './dashboard-store.js';
 export type { DailyUsage, OrganizationActivityStore } from './dashboard-store.js';
 import type { BrandStore, BrandWriteLog, RefreshStore } from '../brands/brand-store.js';
 export type { AnalysisEntry, BrandLookupCount, BrandStatus, BrandStore, BrandWrite, BrandWriteLog, CrawlFailure, DueBrand, IdentifierKind, IdentifierRef, RefreshLease, RefreshRun, RefreshState, RefreshStore, SaveBrandOptions, StoredBrand } from '../brands/brand-store.js';
-import type { BrandSavedEvent } from '../domain/brand-changes.js';
 import type { ClientIdRecord, ClientIdUsageEntry } from '../domain/client-id-record.js';
 import type { ClientIdProduct } from '../domain/client-ids.js';
 import type { WebhookEventKind } from '../domain/webhooks.js';
@@ -55,33 +54,8 @@ export interface CreditStore {
   releaseUsageNotice(orgId: string, period: string, threshold: number): Promise<void>;
 }
 
-/** A delivery handed to a consumer; `attempts` counts this one (1 on the first delivery). */
-export interface ClaimedBrandEvent {
-  event: BrandSavedEvent;
-  attempts: number;
-}
-
-/**
- * The brand event log (an outbox, docs/adr/0010-brand-events-outbox.md): every `brand.saved` event is delivered
- * at least once to every consumer subscribed when it was saved. Deliveries are leased: one whose consumer dies
- * before completing it becomes claimable again when the lease expires. Consumers must be idempotent.
- */
-export interface BrandEventStore {
-  /** Registers a consumer (idempotent); events saved from now on are delivered to it. */
-  subscribeBrandEvents(consumer: string, at: Date): Promise<void>;
-  /** Leases the consumer's oldest due delivery until `now + leaseMs`; an expired lease is claimable again (attempts + 1). */
-  claimBrandEvent(consumer: string, leaseMs: number, now?: Date): Promise<ClaimedBrandEvent | null>;
-  /** Marks a claimed delivery done. A delivery not currently claimed is left as it is. */
-  completeBrandEvent(consumer: string, eventId: string): Promise<void>;
-  /** Records a failed attempt: the delivery is due again at `retryAt`, or ends `failed` when `retryAt` is null. */
-  retryBrandEvent(consumer: string, eventId: string, error: string, retryAt: Date | null): Promise<void>;
-}
-
-
 /** A brand event's webhook fan-out (webhooks/delivery/webhook-fan-out.ts): one payload, one row per matching webhook. */
 export interface WebhookFanOut {
-  /** The brand-event consumer whose delivery of `eventId` is completed in the same transaction. */
-  consumer: string;
   eventId: string;
   kind: WebhookEventKind;
   /** Registrable domain the event is about; matched against webhook_subscriptions.domain. */
@@ -91,7 +65,7 @@ export interface WebhookFanOut {
   createdAt: Date;
 }
 
-/** A delivery leased to one sender, with what it needs to send it (sealed values are opened by the sender). */
+/** A delivery whose job one sender leased, with what it needs to send it (sealed values are opened by the sender). */
 export interface ClaimedWebhookDelivery {
   id: string;
   webhookId: string;
@@ -109,6 +83,15 @@ export interface ClaimedWebhookDelivery {
   authorizationSealed: string | null;
 }
 
+/** A delivery as its `webhook.deliver` job finds it. */
+export interface WebhookDeliveryToSend {
+  delivery: ClaimedWebhookDelivery;
+  /** False once the delivery was delivered or abandoned (its job ran again after a lost outcome). */
+  pending: boolean;
+  /** False while its webhook is disabled or its organization is not on a paid plan: the delivery waits (ADR 0031). */
+  sendable: boolean;
+}
+
 /**
  * One attempt as recorded (a webhook_attempts row: the domain's WebhookAttempt) and what it does to the delivery and
  * the webhook. `attempt` must be the claimed delivery's `attempts + 1` (a second recording of the same attempt is
@@ -116,6 +99,11 @@ export interface ClaimedWebhookDelivery {
  */
 export interface WebhookAttemptRecord extends WebhookAttempt {
   deliveryId: string;
+  /**
+   * The delivery's `webhook.deliver` job as its sender claimed it: settled in the attempt's transaction (done, due
+   * again at `nextAttemptAt`, or failed), so a crash cannot leave a recorded attempt with its job still leased.
+   */
+  jobId?: string;
   /** `delivered` (2xx), `retry` at `nextAttemptAt`, or `abandoned` (the last attempt failed). */
   outcome: 'delivered' | 'retry' | 'abandoned';
   nextAttemptAt: Date | null;
@@ -129,27 +117,25 @@ export interface DisabledWebhook {
 }
 
 /**
- * The webhook outbox (migrations 0013 and 0015, ADR 0031): fan-out of brand events into deliveries, leased claims
- * (FOR UPDATE SKIP LOCKED on PostgreSQL), attempts, and the 14-day disabling rule.
+ * The webhook outbox (migrations 0013 and 0015, ADR 0031): fan-out of brand events into deliveries, each with its
+ * `webhook.deliver` job on the one job queue (ADR 0049: the queue leases, retries and purges them), attempts, and the
+ * 14-day disabling rule.
  */
 export interface WebhookDeliveryStore {
   /**
    * In one transaction: one pending delivery per enabled webhook of a paid-plan organization that subscribes to
-   * `domain` and to `kind` (unique per webhook and event: repeating it adds nothing), and the consumer's delivery of
-   * the event marked done. Returns the deliveries created by this call.
+   * `domain` and to `kind` (unique per webhook and event: repeating it adds nothing), each with its `webhook.deliver`
+   * job due at `createdAt`. Returns the deliveries created by this call.
    */
   fanOutWebhookEvent(fanOut: WebhookFanOut): Promise<number>;
-  /**
-   * Leases the oldest due delivery (pending, due, not leased or lease expired) of an enabled webhook of a paid-plan
-   * organization until `now + leaseMs`; null when none is due.
-   */
-  claimWebhookDelivery(now: Date, leaseMs: number): Promise<ClaimedWebhookDelivery | null>;
+  /** The delivery a `webhook.deliver` job names, with its webhook's sending details; null when it is gone. */
+  webhookDeliveryToSend(deliveryId: string): Promise<WebhookDeliveryToSend | null>;
   /**
    * Records an attempt, in one transaction with the delivery's new state and the webhook's `last_accepted_at` /
    * `failing_since`. False (nothing written) when that attempt was already recorded (another sender's).
    */
   recordWebhookAttempt(record: WebhookAttemptRecord): Promise<boolean>;
-  /** Gives a leased delivery back without an attempt (e.g. no credit left), due again at `until`. */
+  /** Records that a delivery waits without an attempt (e.g. no credit left) until `until`; its job is retried then. */
   postponeWebhookDelivery(deliveryId: string, until: Date): Promise<void>;
   /** Disables (reason `failing`) the enabled webhooks failing since `failingSince` or earlier; returns them. */
   disableFailingWebhooks(failingSince: Date, now: Date): Promise<DisabledWebhook[]>;
@@ -202,7 +188,7 @@ export interface WebhookAdminStore {
   listWebhookAttempts(deliveryIds: readonly string[]): Promise<Map<string, WebhookAttempt[]>>;
 }
 
-export interface Store extends BrandStore, BrandWriteLog, BrandEventStore, AccountStore, UsageStore, CreditStore, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, ClientIdStore, OrganizationActivityStore, CreditLeaseStore {
+export interface Store extends BrandStore, BrandWriteLog, AccountStore, UsageStore, CreditStore, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, ClientIdStore, OrganizationActivityStore, CreditLeaseStore {
   /** Applies pending migrations. Idempotent. */
   migrate(): Promise<void>;
   /** Cheap round trip used by readiness checks. */

@@ -18,6 +18,8 @@ import type { BackendSpec } from '../store/store-peer-backend.js';
 import { PG_URL, tempPostgres, tempSqlite } from '../store/temp-database.js';
 import type { TempDatabase } from '../store/temp-database.js';
 import { needsPostgres } from '../helpers/optional.js';
+import type { Kysely } from 'kysely';
+import { brandEventDelivery } from './brand-event-jobs.js';
 
 const CHILD = fileURLToPath(new URL('./crash-consumer.child.ts', import.meta.url));
 const TIMEOUT = 120_000;
@@ -82,7 +84,8 @@ async function saveBrand(store: Store): Promise<BrandSavedEvent> {
 }
 
 async function deliveryState(temp: TempDatabase, consumer: string, eventId: string): Promise<{ state: string; attempts: number } | undefined> {
-  return temp.db.selectFrom('event_deliveries').select(['state', 'attempts']).where('consumer', '=', consumer).where('event_id', '=', eventId).executeTakeFirst();
+  const row = await brandEventDelivery(temp.db as Kysely<unknown>, consumer, eventId);
+  return row === undefined ? undefined : { state: row.state, attempts: row.attempts };
 }
 
 async function untilDone(temp: TempDatabase, consumer: string, eventId: string): Promise<{ state: string; attempts: number }> {

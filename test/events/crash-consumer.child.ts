@@ -7,16 +7,17 @@
  */
 import { BrandEventConsumer } from '../../src/events/brand-event-consumer.js';
 import { silentLogger } from '../../src/platform/logger.js';
-import { openBackend } from '../store/store-peer-backend.js';
+import { openBackendStores } from '../store/store-peer-backend.js';
 import type { BackendSpec } from '../store/store-peer-backend.js';
 
 const [spec, name, mode, lease] = process.argv.slice(2);
 if (spec === undefined || name === undefined || (mode !== 'hang' && mode !== 'handle') || lease === undefined) {
   throw new Error('usage: crash-consumer.child.ts <backend spec JSON> <consumer> <hang|handle> <leaseMs>');
 }
-const store = await openBackend(JSON.parse(spec) as BackendSpec);
+const stores = await openBackendStores(JSON.parse(spec) as BackendSpec);
 const consumer = new BrandEventConsumer(
-  store,
+  stores.queue,
+  stores.events,
   name,
   async (event, { attempts }) => {
     process.stdout.write(`handling ${event.id} ${attempts}\n`);

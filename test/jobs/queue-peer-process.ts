@@ -6,7 +6,7 @@ import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { QueueFullError } from '../../src/jobs/queue.js';
-import type { EnqueueResult, Job, JobName, JobPayloads, JobQueue } from '../../src/jobs/queue.js';
+import type { ClaimOptions, EnqueueResult, Job, JobName, JobPayloads, JobQueue } from '../../src/jobs/queue.js';
 import type { PeerReply, PeerRequest } from './queue-peer-protocol.js';
 import { reapOnExit } from '../helpers/child-reaper.js';
 import { useProcessTimeouts } from '../helpers/process-timeouts.js';
@@ -50,8 +50,11 @@ class PeerQueue implements JobQueue {
   enqueue<N extends JobName>(name: N, key: string, payload: JobPayloads[N], opts?: { maxDepth?: number; runAt?: Date }): Promise<EnqueueResult> {
     return this.#call('enqueue', [name, key, payload, opts]);
   }
-  claim(names: JobName[], leaseMs: number, now?: Date): Promise<Job | null> {
-    return this.#call('claim', [names, leaseMs, now]);
+  claim(names: JobName[], leaseMs: number, now?: Date, opts?: ClaimOptions): Promise<Job | null> {
+    return this.#call('claim', [names, leaseMs, now, opts]);
+  }
+  makeDue(name: JobName, keys: readonly string[], at: Date): Promise<number> {
+    return this.#call('makeDue', [name, keys, at]);
   }
   complete(id: string): Promise<void> {
     return this.#call('complete', [id]);

@@ -288,6 +288,31 @@ export function queueContract(name: string, open: () => Promise<QueueHarness>): 
       });
     });
 
+    describe('claim by key prefix and makeDue (ADR 0049)', () => {
+      it('claims only jobs whose key starts with the prefix, taken as it is (no wildcard)', async () => {
+        await enqueue('a_b/one.com', at(0));
+        const theirs = await enqueue('axb/two.com', at(1));
+        const mine = await enqueue('a_b/three.com', at(2));
+        expect((await queue.claim([NAME], LEASE, at(3), { keyPrefix: 'a_b/' }))?.key).toBe('a_b/one.com');
+        expect((await queue.claim([NAME], LEASE, at(3), { keyPrefix: 'a_b/' }))?.id).toBe(mine.id);
+        expect(await queue.claim([NAME], LEASE, at(3), { keyPrefix: 'a_b/' })).toBeNull();
+        expect((await queue.claim([NAME], LEASE, at(3)))?.id).toBe(theirs.id);
+      });
+
+      it('makeDue brings queued jobs of those keys forward, never later and never a running one', async () => {
+        const later = await enqueue('later.com', at(60_000));
+        const early = await enqueue('early.com', at(0));
+        const running = await enqueue('running.com', at(0));
+        await queue.claim([NAME], LEASE, at(0));
+        await queue.claim([NAME], LEASE, at(0));
+        expect(await queue.makeDue(NAME, ['later.com', 'early.com', 'running.com', 'unknown.com'], at(10))).toBe(1);
+        expect(await queue.get(later.id)).toMatchObject({ state: 'queued', runAt: at(10) });
+        expect((await queue.get(early.id))?.state).toBe('running');
+        expect((await queue.get(running.id))?.state).toBe('running');
+        expect((await queue.claim([NAME], LEASE, at(10)))?.id).toBe(later.id);
+      });
+    });
+
     describe('complete, fail and release', () => {
       it('completes a job: done, unleased, never claimed again', async () => {
         const { id } = await enqueue('acme.com');

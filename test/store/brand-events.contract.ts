@@ -1,8 +1,9 @@
 /**
- * The brand event log contract (docs/adr/0010-brand-events-outbox.md): every backend runs this suite against a
- * real database, with a second OS process on the same database for the concurrency cases. One database per suite
- * run; each test uses its own consumer names and brands, and a consumer only sees events saved after it subscribed,
- * so tests never see each other's deliveries.
+ * The brand event log contract (docs/adr/0010-brand-events-outbox.md, ADR 0049): every backend runs this suite
+ * against a real database, with a second OS process on the same database for the concurrency cases. One database per
+ * suite run; each test uses its own consumer names and brands, and a consumer only sees events saved after it
+ * subscribed, so tests never see each other's deliveries. A consumer's deliveries are its `brand.event` jobs on the
+ * one queue: the suite claims, completes and retries them through the queue, as the consumer's worker pool does.
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -12,13 +13,21 @@ import type { BrandSavedEvent } from '../../src/domain/brand-changes.js';
 import type { Brand } from '../../src/domain/brand.js';
 import type { Database } from '../../src/store/kysely/schema.js';
 import type { IdentifierRef, Store, StoredBrand } from '../../src/store/store.js';
+import { brandEventKeyPrefix, JOB_NAMES, type BrandEventPayload, type JobQueue } from '../../src/jobs/queue.js';
+import type { ProductStores } from '../../src/main/product-stores.js';
+import type { EventTables } from '../../src/events/store/event-tables.js';
+import { brandEventDeliveriesOf, brandEventDelivery } from '../events/brand-event-jobs.js';
 import { sampleBrand } from './sample-brand.js';
 
 export interface BrandEventsHarness {
   store: Store;
+  /** Every product's store over the same database (the job queue and the events among them). */
+  stores: ProductStores;
   db: Kysely<Database>;
   /** A Store in another OS process on the same database (opened once, closed by cleanup). */
   openPeer(): Promise<Store>;
+  /** The job queue of that process. */
+  openPeerQueue(): Promise<JobQueue>;
   cleanup(): Promise<void>;
 }
 
@@ -61,11 +70,32 @@ export function brandEventsContract(name: string, open: () => Promise<BrandEvent
     });
 
     async function delivery(consumer: string, eventId: string) {
-      return h.db.selectFrom('event_deliveries').selectAll().where('consumer', '=', consumer).where('event_id', '=', eventId).executeTakeFirst();
+      return brandEventDelivery(h.db as Kysely<unknown>, consumer, eventId);
+    }
+
+    function subscribe(consumer: string, at: Date): Promise<void> {
+      return h.stores.events.subscribeBrandEvents(consumer, at);
+    }
+
+    /** What the consumer's worker pool claims: its oldest due `brand.event` job, and the event it names. */
+    async function claim(consumer: string, leaseMs: number, now: Date, queue: JobQueue = h.stores.queue): Promise<{ event: BrandSavedEvent | null; attempts: number } | null> {
+      const job = await queue.claim([JOB_NAMES.brandEvent], leaseMs, now, { keyPrefix: brandEventKeyPrefix(consumer) });
+      if (job === null) return null;
+      return { event: await h.stores.events.getBrandEvent((job.payload as BrandEventPayload).eventId), attempts: job.attempts };
+    }
+
+    async function complete(consumer: string, eventId: string, queue: JobQueue = h.stores.queue): Promise<void> {
+      const row = await delivery(consumer, eventId);
+      if (row !== undefined) await queue.complete(row.id);
+    }
+
+    async function retry(consumer: string, eventId: string, error: string, retryAt: Date | null): Promise<void> {
+      const row = await delivery(consumer, eventId);
+      if (row !== undefined) await h.stores.queue.fail(row.id, error, retryAt);
     }
 
     async function eventsOf(brandId: string) {
-      return h.db.selectFrom('brand_events').selectAll().where('brand_id', '=', brandId).execute();
+      return (h.db as unknown as Kysely<EventTables>).selectFrom('brand_events').selectAll().where('brand_id', '=', brandId).execute();
     }
 
     async function saveNew(): Promise<{ brand: Brand; event: BrandSavedEvent }> {
@@ -76,7 +106,7 @@ export function brandEventsContract(name: string, open: () => Promise<BrandEvent
     describe('saving writes a brand.saved event', () => {
       it('with every save, naming what changed, and delivers each to a subscribed consumer', async () => {
         const consumer = consumerName();
-        await store.subscribeBrandEvents(consumer, new Date());
+        await subscribe(consumer, new Date());
         const brand = sampleBrand(uniqueDomain());
         const first = await store.saveBrand(stored(brand), domainRef(brand));
         expect(first).toMatchObject({ type: 'brand.saved', brandId: brand.id, domain: brand.domain, created: true, changes: [...BRAND_CHANGE_FIELDS] });
@@ -90,10 +120,11 @@ export function brandEventsContract(name: string, open: () => Promise<BrandEvent
         expect(await eventsOf(brand.id)).toHaveLength(3);
 
         const claimed: BrandSavedEvent[] = [];
-        for (let c = await store.claimBrandEvent(consumer, LEASE, later()); c !== null; c = await store.claimBrandEvent(consumer, LEASE, later())) {
+        for (let c = await claim(consumer, LEASE, later()); c !== null; c = await claim(consumer, LEASE, later())) {
           expect(c.attempts).toBe(1);
+          if (c.event === null) throw new Error('a claimed event is missing');
           claimed.push(c.event);
-          await store.completeBrandEvent(consumer, c.event.id);
+          await complete(consumer, c.event.id);
         }
         const byId = (a: BrandSavedEvent, b: BrandSavedEvent) => a.id.localeCompare(b.id);
         // The event as claimed is the event as returned by saveBrand, dates to the millisecond.
@@ -108,22 +139,22 @@ export function brandEventsContract(name: string, open: () => Promise<BrandEvent
 
       it('writes neither record nor event when the save fails', async () => {
         const consumer = consumerName();
-        await store.subscribeBrandEvents(consumer, new Date());
+        await subscribe(consumer, new Date());
         const brand = sampleBrand(uniqueDomain());
         // A NOT NULL violation on the identifier insert, the transaction's last statement.
         const invalid = [...domainRef(brand), { kind: 'ticker', value: null as unknown as string } as IdentifierRef];
         await expect(store.saveBrand(stored(brand), invalid)).rejects.toThrow();
         expect(await store.getBrand(brand.id)).toBeNull();
         expect(await eventsOf(brand.id)).toEqual([]);
-        expect(await store.claimBrandEvent(consumer, LEASE, later())).toBeNull();
+        expect(await claim(consumer, LEASE, later())).toBeNull();
 
         // Same for a brand already held: the old record stays, and only its first event exists.
         const first = await store.saveBrand(stored(brand), domainRef(brand));
         await expect(store.saveBrand(stored({ ...brand, name: 'Changed' }), invalid)).rejects.toThrow();
         expect((await store.getBrand(brand.id))?.brand.name).toBe(brand.name);
         expect((await eventsOf(brand.id)).map((e) => e.id)).toEqual([first.id]);
-        expect((await store.claimBrandEvent(consumer, LEASE, later()))?.event.id).toBe(first.id);
-        expect(await store.claimBrandEvent(consumer, LEASE, later())).toBeNull();
+        expect((await claim(consumer, LEASE, later()))?.event?.id).toBe(first.id);
+        expect(await claim(consumer, LEASE, later())).toBeNull();
       });
 
       it('two processes saving a new brand at once: one event says created, the other diffs against it', async () => {
@@ -144,113 +175,114 @@ export function brandEventsContract(name: string, open: () => Promise<BrandEvent
       it('fans an event out to every subscribed consumer; each completes independently', async () => {
         const a = consumerName();
         const b = consumerName();
-        await store.subscribeBrandEvents(a, new Date());
-        await store.subscribeBrandEvents(b, new Date());
+        await subscribe(a, new Date());
+        await subscribe(b, new Date());
         const { event } = await saveNew();
         const now = later();
-        expect(await store.claimBrandEvent(a, LEASE, now)).toEqual({ event, attempts: 1 });
-        expect(await store.claimBrandEvent(b, LEASE, now)).toEqual({ event, attempts: 1 });
-        await store.completeBrandEvent(a, event.id);
+        expect(await claim(a, LEASE, now)).toEqual({ event, attempts: 1 });
+        expect(await claim(b, LEASE, now)).toEqual({ event, attempts: 1 });
+        await complete(a, event.id);
         expect((await delivery(a, event.id))?.state).toBe('done');
         expect((await delivery(b, event.id))?.state).toBe('running');
         // b never completed: its lease expires and it gets the event again; a never does.
         const afterLease = new Date(now.getTime() + LEASE + 1);
-        expect(await store.claimBrandEvent(a, LEASE, afterLease)).toBeNull();
-        expect(await store.claimBrandEvent(b, LEASE, afterLease)).toEqual({ event, attempts: 2 });
-        await store.completeBrandEvent(b, event.id);
+        expect(await claim(a, LEASE, afterLease)).toBeNull();
+        expect(await claim(b, LEASE, afterLease)).toEqual({ event, attempts: 2 });
+        await complete(b, event.id);
         expect((await delivery(b, event.id))?.state).toBe('done');
       });
 
       it('does not deliver events saved before the consumer subscribed; subscribing again is harmless', async () => {
         const { event: before } = await saveNew();
         const consumer = consumerName();
-        await store.subscribeBrandEvents(consumer, new Date());
-        await store.subscribeBrandEvents(consumer, new Date());
+        await subscribe(consumer, new Date());
+        await subscribe(consumer, new Date());
         expect(await delivery(consumer, before.id)).toBeUndefined();
         const { event: after } = await saveNew();
-        expect((await store.claimBrandEvent(consumer, LEASE, later()))?.event.id).toBe(after.id);
-        expect(await store.claimBrandEvent(consumer, LEASE, later())).toBeNull();
-        expect(await h.db.selectFrom('event_deliveries').select('event_id').where('consumer', '=', consumer).execute()).toHaveLength(1);
+        expect((await claim(consumer, LEASE, later()))?.event?.id).toBe(after.id);
+        expect(await claim(consumer, LEASE, later())).toBeNull();
+        expect(await brandEventDeliveriesOf(h.db as Kysely<unknown>, consumer)).toHaveLength(1);
       });
 
       it('answers null for an unknown consumer or nothing due', async () => {
-        expect(await store.claimBrandEvent(consumerName(), LEASE, later())).toBeNull();
+        expect(await claim(consumerName(), LEASE, later())).toBeNull();
         const consumer = consumerName();
-        await store.subscribeBrandEvents(consumer, new Date());
-        expect(await store.claimBrandEvent(consumer, LEASE, later())).toBeNull();
+        await subscribe(consumer, new Date());
+        expect(await claim(consumer, LEASE, later())).toBeNull();
       });
 
       it('redelivers when a lease expires (a consumer died while handling), counting attempts', async () => {
         const consumer = consumerName();
-        await store.subscribeBrandEvents(consumer, new Date());
+        await subscribe(consumer, new Date());
         const { event } = await saveNew();
         const now = later();
-        expect(await store.claimBrandEvent(consumer, LEASE, now)).toEqual({ event, attempts: 1 });
-        expect(await store.claimBrandEvent(consumer, LEASE, new Date(now.getTime() + LEASE - 1))).toBeNull();
-        expect(await store.claimBrandEvent(consumer, LEASE, new Date(now.getTime() + LEASE))).toBeNull();
+        expect(await claim(consumer, LEASE, now)).toEqual({ event, attempts: 1 });
+        expect(await claim(consumer, LEASE, new Date(now.getTime() + LEASE - 1))).toBeNull();
+        expect(await claim(consumer, LEASE, new Date(now.getTime() + LEASE))).toBeNull();
         const again = new Date(now.getTime() + LEASE + 1);
-        expect(await store.claimBrandEvent(consumer, LEASE, again)).toEqual({ event, attempts: 2 });
+        expect(await claim(consumer, LEASE, again)).toEqual({ event, attempts: 2 });
         expect((await delivery(consumer, event.id))?.locked_until).toBe(again.getTime() + LEASE);
       });
 
       it('retries at retryAt and keeps the error', async () => {
         const consumer = consumerName();
-        await store.subscribeBrandEvents(consumer, new Date());
+        await subscribe(consumer, new Date());
         const { event } = await saveNew();
         const now = later();
-        await store.claimBrandEvent(consumer, LEASE, now);
+        await claim(consumer, LEASE, now);
         const retryAt = new Date(now.getTime() + 5_000);
-        await store.retryBrandEvent(consumer, event.id, 'index down', retryAt);
+        await retry(consumer, event.id, 'index down', retryAt);
         expect(await delivery(consumer, event.id)).toMatchObject({ state: 'pending', run_at: retryAt.getTime(), locked_until: null, last_error: 'index down', attempts: 1 });
-        expect(await store.claimBrandEvent(consumer, LEASE, new Date(retryAt.getTime() - 1))).toBeNull();
-        expect(await store.claimBrandEvent(consumer, LEASE, retryAt)).toEqual({ event, attempts: 2 });
-        await store.completeBrandEvent(consumer, event.id);
+        expect(await claim(consumer, LEASE, new Date(retryAt.getTime() - 1))).toBeNull();
+        expect(await claim(consumer, LEASE, retryAt)).toEqual({ event, attempts: 2 });
+        await complete(consumer, event.id);
         expect((await delivery(consumer, event.id))?.state).toBe('done');
       });
 
       it('gives up when retryAt is null: failed, never delivered again', async () => {
         const consumer = consumerName();
-        await store.subscribeBrandEvents(consumer, new Date());
+        await subscribe(consumer, new Date());
         const { event } = await saveNew();
-        await store.claimBrandEvent(consumer, LEASE, later());
-        await store.retryBrandEvent(consumer, event.id, 'x'.repeat(10_000), null);
+        await claim(consumer, LEASE, later());
+        await retry(consumer, event.id, 'x'.repeat(10_000), null);
         const row = await delivery(consumer, event.id);
         expect(row).toMatchObject({ state: 'failed', locked_until: null });
         expect(row?.last_error).toHaveLength(4000);
-        expect(await store.claimBrandEvent(consumer, LEASE, later(100 * LEASE))).toBeNull();
+        expect(await claim(consumer, LEASE, later(100 * LEASE))).toBeNull();
       });
 
       it('ignores complete and retry of a delivery that is not claimed', async () => {
         const consumer = consumerName();
-        await store.subscribeBrandEvents(consumer, new Date());
+        await subscribe(consumer, new Date());
         const { event } = await saveNew();
         // Not claimed yet: nothing happens.
-        await store.completeBrandEvent(consumer, event.id);
-        await store.retryBrandEvent(consumer, event.id, 'late', null);
+        await complete(consumer, event.id);
+        await retry(consumer, event.id, 'late', null);
         expect((await delivery(consumer, event.id))?.state).toBe('pending');
-        await store.claimBrandEvent(consumer, LEASE, later());
-        await store.completeBrandEvent(consumer, event.id);
+        await claim(consumer, LEASE, later());
+        await complete(consumer, event.id);
         // A late retry from a claimer whose lease had expired cannot revive a done delivery.
-        await store.retryBrandEvent(consumer, event.id, 'late', later());
+        await retry(consumer, event.id, 'late', later());
         expect(await delivery(consumer, event.id)).toMatchObject({ state: 'done', last_error: null });
       });
 
       it('never gives the same delivery to two concurrent claimers (two processes)', async () => {
         const consumer = consumerName();
-        await store.subscribeBrandEvents(consumer, new Date());
+        await subscribe(consumer, new Date());
         const total = 30;
         const saved = new Set<string>();
         for (let i = 0; i < total; i++) saved.add((await saveNew()).event.id);
-        const peer = await h.openPeer();
+        const peer = await h.openPeerQueue();
         const now = later();
         const claimed: string[] = [];
-        async function drain(s: Store): Promise<void> {
-          for (let c = await s.claimBrandEvent(consumer, LEASE, now); c !== null; c = await s.claimBrandEvent(consumer, LEASE, now)) {
-            claimed.push(c.event.id);
-            await s.completeBrandEvent(consumer, c.event.id);
+        async function drain(q: JobQueue): Promise<void> {
+          for (let c = await claim(consumer, LEASE, now, q); c !== null; c = await claim(consumer, LEASE, now, q)) {
+            const id = c.event?.id ?? '';
+            claimed.push(id);
+            await complete(consumer, id, q);
           }
         }
-        await Promise.all([drain(store), drain(peer), drain(store), drain(peer)]);
+        await Promise.all([drain(h.stores.queue), drain(peer), drain(h.stores.queue), drain(peer)]);
         expect(claimed).toHaveLength(total);
         expect(new Set(claimed)).toEqual(saved);
       });

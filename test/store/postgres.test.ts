@@ -21,10 +21,15 @@ needsPostgres.describe('PostgreSQL store', () => {
     let peer: Awaited<ReturnType<typeof spawnStorePeer>> | undefined;
     return {
       store: temp.store,
+      stores: temp.stores,
       db: temp.db,
       async openPeer() {
         peer ??= await spawnStorePeer({ kind: 'postgres', url, schema: temp.schema });
         return peer.store;
+      },
+      async openPeerQueue() {
+        peer ??= await spawnStorePeer({ kind: 'postgres', url, schema: temp.schema });
+        return peer.queue;
       },
       async cleanup() {
         await peer?.kill();

@@ -18,10 +18,15 @@ async function sqliteWithPeer() {
   let peer: Awaited<ReturnType<typeof spawnStorePeer>> | undefined;
   return {
     store: temp.store,
+    stores: temp.stores,
     db: temp.db,
     async openPeer() {
       peer ??= await spawnStorePeer({ kind: 'sqlite', file: temp.file });
       return peer.store;
+    },
+    async openPeerQueue() {
+      peer ??= await spawnStorePeer({ kind: 'sqlite', file: temp.file });
+      return peer.queue;
     },
     async cleanup() {
       await peer?.kill();

@@ -1,29 +1,41 @@
 /**
  * The webhook outbox part of the Store contract (WebhookDeliveryStore, webhook-delivery-rows.ts; ADR 0031), run on
- * every backend against a real database: fan-out in one transaction with completing the brand event, leased claims
- * (one sender per delivery, also from two connections at once), attempts recorded once (compare-and-set on the
- * attempt count), postponing, the 14-day disabling rule and the daily abandon-notice claim.
+ * every backend against a real database: fan-out of deliveries with their `webhook.deliver` jobs in one transaction,
+ * leased claims through the one job queue (one sender per delivery, also from two connections at once; ADR 0049),
+ * attempts recorded once (compare-and-set on the attempt count), postponing, the 14-day disabling rule and the daily
+ * abandon-notice claim. The suite claims and settles the jobs as the sender does (webhook-sender.ts `handle`).
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../../src/domain/accounts.js';
 import { newId } from '../../src/domain/ids.js';
 import type { StoredWebhook, WebhookEventKind } from '../../src/domain/webhooks.js';
-import type { Store, WebhookAttemptRecord, WebhookFanOut } from '../../src/store/store.js';
+import type { ClaimedWebhookDelivery, Store, WebhookAttemptRecord, WebhookFanOut } from '../../src/store/store.js';
+import type { Database } from '../../src/db/database.js';
+import { brandEventKeyPrefix, JOB_NAMES, type BrandEventPayload, type JobQueue, type WebhookDeliverPayload } from '../../src/jobs/queue.js';
+import { SqlJobQueue } from '../../src/jobs/sql/sql-job-queue.js';
+import type { ProductStores } from '../../src/main/product-stores.js';
 import { sampleBrand } from './sample-brand.js';
 
 const T0 = new Date('2026-03-04T05:06:07.890Z');
 const at = (ms: number): Date => new Date(T0.getTime() + ms);
 const LEASE = 60_000;
+/** How long the sender lets a delivery of a disabled webhook wait before it looks again (webhook-sender.ts default). */
+const WAITING_MS = 60_000;
 
-export function webhookDeliveryContract(name: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void>; openPeer?: () => Promise<{ store: Store }> }>): void {
+type Harness = { store: Store; stores: ProductStores; cleanup: () => Promise<void>; openPeer?: () => Promise<{ store: Store; database: Database }> };
+
+export function webhookDeliveryContract(name: string, open: () => Promise<Harness>): void {
   describe(`Store contract, webhook delivery outbox: ${name}`, () => {
     let store: Store;
+    let stores: ProductStores;
     let cleanup: () => Promise<void>;
-    let openPeer: (() => Promise<{ store: Store }>) | undefined;
+    let openPeer: Harness['openPeer'];
+    /** The job each delivery was last claimed with. */
+    const jobOf = new Map<string, string>();
 
     beforeAll(async () => {
-      ({ store, cleanup, openPeer } = await open());
+      ({ store, stores, cleanup, openPeer } = await open());
       await store.migrate();
     });
     afterAll(async () => {
@@ -72,7 +84,37 @@ export function webhookDeliveryContract(name: string, open: () => Promise<{ stor
     }
 
     function fanOut(d: string, createdAt: Date, kind: WebhookEventKind = 'brand.rebranded', eventId = newId('evt')): WebhookFanOut {
-      return { consumer: 'contract-webhooks', eventId, kind, domain: d, payload: `{"type":"${kind}","n":"ü ✓"}`, createdAt };
+      return { eventId, kind, domain: d, payload: `{"type":"${kind}","n":"ü ✓"}`, createdAt };
+    }
+
+    /**
+     * What the sender does with a claimed `webhook.deliver` job before it sends: a delivery gone (its webhook deleted
+     * by an earlier test) completes its job; one of a disabled webhook or a free-plan organization waits; the first
+     * sendable one is returned (leased for LEASE).
+     */
+    async function claimWebhookDelivery(now: Date, leaseMs: number, s: Store = store, queue: JobQueue = stores.queue): Promise<ClaimedWebhookDelivery | null> {
+      for (;;) {
+        const job = await queue.claim([JOB_NAMES.webhookDeliver], leaseMs, now);
+        if (job === null) return null;
+        const found = await s.webhookDeliveryToSend((job.payload as WebhookDeliverPayload).deliveryId);
+        if (found === null || !found.pending) await queue.complete(job.id);
+        else if (!found.sendable) await queue.fail(job.id, 'waiting', new Date(now.getTime() + WAITING_MS));
+        else {
+          jobOf.set(found.delivery.id, job.id);
+          return found.delivery;
+        }
+      }
+    }
+
+    /** The attempt recorded as the sender records it: with its job, settled in the same transaction. */
+    async function recordWebhookAttempt(record: WebhookAttemptRecord): Promise<boolean> {
+      const jobId = jobOf.get(record.deliveryId);
+      return store.recordWebhookAttempt(jobId === undefined ? record : { ...record, jobId });
+    }
+
+    async function postponeWebhookDelivery(deliveryId: string, until: Date): Promise<void> {
+      await store.postponeWebhookDelivery(deliveryId, until);
+      await stores.queue.fail(jobOf.get(deliveryId) ?? '', 'no credit', until);
     }
 
     function attempt(deliveryId: string, n: number, outcome: WebhookAttemptRecord['outcome'], startedAt: Date, next: Date | null = null): WebhookAttemptRecord {
@@ -91,16 +133,16 @@ export function webhookDeliveryContract(name: string, open: () => Promise<{ stor
     }
 
     /** Claims until nothing is due at `now`; returns the ids claimed (leased for LEASE). */
-    async function claimAll(now: Date, s: Store = store): Promise<string[]> {
+    async function claimAll(now: Date, s: Store = store, queue: JobQueue = stores.queue): Promise<string[]> {
       const ids: string[] = [];
       for (;;) {
-        const claimed = await s.claimWebhookDelivery(now, LEASE);
+        const claimed = await claimWebhookDelivery(now, LEASE, s, queue);
         if (claimed === null) return ids;
         ids.push(claimed.id);
       }
     }
 
-    it('fans out once per enabled paid webhook subscribed to the domain and the kind, completing the event in the same transaction', async () => {
+    it('fans out once per enabled paid webhook subscribed to the domain and the kind, each delivery with its job', async () => {
       const d = domain();
       const [paid, free] = [await org(), await org('free')];
       const both = await webhook(paid, [d]);
@@ -108,21 +150,26 @@ export function webhookDeliveryContract(name: string, open: () => Promise<{ stor
       await webhook(paid, [d], { enabled: false, disabledReason: 'manual' });
       await webhook(free, [d]);
       await webhook(paid, [domain()]);
-      // The brand.saved event as the store wrote it, with a pending delivery to the consumer.
-      await store.subscribeBrandEvents('contract-webhooks', T0);
+      // The brand.saved event as the store wrote it, with a pending delivery (its job) to the consumer.
+      await stores.events.subscribeBrandEvents('contract-webhooks', T0);
       const event = await store.saveBrand({ brand: sampleBrand(d), status: 'indexed', crawledAt: T0, createdAt: T0, updatedAt: T0 }, [{ kind: 'domain', value: d }]);
       // The save writes its event with the saving process's clock.
-      const claimedEvent = await store.claimBrandEvent('contract-webhooks', LEASE, new Date(Date.now() + 1000));
-      expect(claimedEvent?.event.id).toBe(event.id);
+      const eventJob = await stores.queue.claim([JOB_NAMES.brandEvent], LEASE, new Date(Date.now() + 1000), { keyPrefix: brandEventKeyPrefix('contract-webhooks') });
+      expect((eventJob?.payload as BrandEventPayload | undefined)?.eventId).toBe(event.id);
 
       expect(await store.fanOutWebhookEvent(fanOut(d, at(2), 'brand.updated', event.id))).toBe(1);
-      // Handled: a repeat adds nothing and the event is not claimable again, even after its lease.
+      // The consumer's job completes once the fan-out committed; a repeat (the job run again) adds nothing, and
+      // the event is not claimable again, even after its lease.
+      await stores.queue.complete(eventJob?.id ?? '');
       expect(await store.fanOutWebhookEvent(fanOut(d, at(3), 'brand.updated', event.id))).toBe(0);
-      expect(await store.claimBrandEvent('contract-webhooks', LEASE, new Date(Date.now() + LEASE * 10))).toBeNull();
+      expect(await stores.queue.claim([JOB_NAMES.brandEvent], LEASE, new Date(Date.now() + LEASE * 10), { keyPrefix: brandEventKeyPrefix('contract-webhooks') })).toBeNull();
       const deliveries = await store.listWebhookDeliveries(paid, both.id, { from: null, to: null, after: null, limit: 10 });
       expect(deliveries).toEqual([
         { id: expect.stringMatching(/^msg_/), webhookId: both.id, orgId: paid, eventId: event.id, kind: 'brand.updated', domain: d, state: 'pending', attempts: 0, createdAt: at(2), deliveredAt: null, nextAttemptAt: at(2) },
       ]);
+      // Its job, committed with it, is due at its time and names it.
+      expect(await claimWebhookDelivery(at(1), LEASE)).toBeNull();
+      expect((await claimWebhookDelivery(at(2), LEASE))?.id).toBe(deliveries[0]?.id);
       expect(await store.listWebhookDeliveries(paid, rebrandsOnly.id, { from: null, to: null, after: null, limit: 10 })).toEqual([]);
       // A rebrand reaches both.
       expect(await store.fanOutWebhookEvent(fanOut(d, at(4)))).toBe(2);
@@ -136,8 +183,8 @@ export function webhookDeliveryContract(name: string, open: () => Promise<{ stor
       await store.fanOutWebhookEvent(fanOut(d, at(base + 2)));
       await store.fanOutWebhookEvent(fanOut(d, at(base + 1)));
       // Not due before its time.
-      expect(await store.claimWebhookDelivery(at(base), LEASE)).toBeNull();
-      const first = await store.claimWebhookDelivery(at(base + 5), LEASE);
+      expect(await claimWebhookDelivery(at(base), LEASE)).toBeNull();
+      const first = await claimWebhookDelivery(at(base + 5), LEASE);
       expect(first).toMatchObject({
         webhookId: w.id,
         orgId: o,
@@ -153,11 +200,11 @@ export function webhookDeliveryContract(name: string, open: () => Promise<{ stor
       });
       const listed = await store.listWebhookDeliveries(o, w.id, { from: null, to: null, after: null, limit: 10 });
       expect(listed.find((x) => x.id === first?.id)?.createdAt).toEqual(at(base + 1));
-      const second = await store.claimWebhookDelivery(at(base + 5), LEASE);
+      const second = await claimWebhookDelivery(at(base + 5), LEASE);
       expect(second?.id).not.toBe(first?.id);
-      expect(await store.claimWebhookDelivery(at(base + 5), LEASE)).toBeNull();
-      // An expired lease (the sender died) makes it claimable again.
-      expect(await claimAll(at(base + 5 + LEASE))).toEqual(expect.arrayContaining([first?.id, second?.id]));
+      expect(await claimWebhookDelivery(at(base + 5), LEASE)).toBeNull();
+      // An expired lease (the sender died) makes it claimable again: the queue's leases end after their last millisecond.
+      expect(await claimAll(at(base + 5 + LEASE + 1))).toEqual(expect.arrayContaining([first?.id, second?.id]));
     });
 
     it('never leases one delivery to two connections claiming at once', async () => {
@@ -168,7 +215,7 @@ export function webhookDeliveryContract(name: string, open: () => Promise<{ stor
       await webhook(o, [d]);
       const base = 20 * 86_400_000;
       for (let i = 0; i < 12; i++) await store.fanOutWebhookEvent(fanOut(d, at(base)));
-      const [mine, theirs] = await Promise.all([claimAll(at(base + 1)), claimAll(at(base + 1), peer.store)]);
+      const [mine, theirs] = await Promise.all([claimAll(at(base + 1)), claimAll(at(base + 1), peer.store, new SqlJobQueue(peer.database))]);
       expect(mine.length + theirs.length).toBe(12);
       expect(new Set([...mine, ...theirs]).size).toBe(12);
     });
@@ -179,18 +226,18 @@ export function webhookDeliveryContract(name: string, open: () => Promise<{ stor
       const w = await webhook(o, [d]);
       const base = 30 * 86_400_000;
       await store.fanOutWebhookEvent(fanOut(d, at(base)));
-      const claimed = await store.claimWebhookDelivery(at(base), LEASE);
+      const claimed = await claimWebhookDelivery(at(base), LEASE);
       if (claimed === null) throw new Error('nothing claimed');
-      expect(await store.recordWebhookAttempt(attempt(claimed.id, 1, 'retry', at(base), at(base + 5000)))).toBe(true);
+      expect(await recordWebhookAttempt(attempt(claimed.id, 1, 'retry', at(base), at(base + 5000)))).toBe(true);
       // A sender that outlived its lease records the same attempt: refused, nothing written.
-      expect(await store.recordWebhookAttempt(attempt(claimed.id, 1, 'delivered', at(base + 1)))).toBe(false);
+      expect(await recordWebhookAttempt(attempt(claimed.id, 1, 'delivered', at(base + 1)))).toBe(false);
       // A retry is due at its time, with the attempt count it has.
-      expect(await store.claimWebhookDelivery(at(base + 4999), LEASE)).toBeNull();
-      const again = await store.claimWebhookDelivery(at(base + 5000), LEASE);
+      expect(await claimWebhookDelivery(at(base + 4999), LEASE)).toBeNull();
+      const again = await claimWebhookDelivery(at(base + 5000), LEASE);
       expect(again).toMatchObject({ id: claimed.id, attempts: 1 });
-      expect(await store.recordWebhookAttempt(attempt(claimed.id, 2, 'delivered', at(base + 5000)))).toBe(true);
-      expect(await store.recordWebhookAttempt(attempt(claimed.id, 3, 'retry', at(base + 6000), at(base + 7000)))).toBe(false);
-      expect(await store.claimWebhookDelivery(at(base + 86_400_000), LEASE)).toBeNull();
+      expect(await recordWebhookAttempt(attempt(claimed.id, 2, 'delivered', at(base + 5000)))).toBe(true);
+      expect(await recordWebhookAttempt(attempt(claimed.id, 3, 'retry', at(base + 6000), at(base + 7000)))).toBe(false);
+      expect(await claimWebhookDelivery(at(base + 86_400_000), LEASE)).toBeNull();
 
       const [delivery] = await store.listWebhookDeliveries(o, w.id, { from: null, to: null, after: null, limit: 10 });
       expect(delivery).toMatchObject({ state: 'delivered', attempts: 2, deliveredAt: at(base + 5013), nextAttemptAt: null });
@@ -207,10 +254,10 @@ export function webhookDeliveryContract(name: string, open: () => Promise<{ stor
       const w = await webhook(o, [d]);
       const base = 40 * 86_400_000;
       await store.fanOutWebhookEvent(fanOut(d, at(base)));
-      const claimed = await store.claimWebhookDelivery(at(base), LEASE);
-      await store.postponeWebhookDelivery(claimed?.id ?? '', at(base + 3_600_000));
-      expect(await store.claimWebhookDelivery(at(base + 3_599_999), LEASE)).toBeNull();
-      expect(await store.claimWebhookDelivery(at(base + 3_600_000), LEASE)).toMatchObject({ id: claimed?.id, attempts: 0 });
+      const claimed = await claimWebhookDelivery(at(base), LEASE);
+      await postponeWebhookDelivery(claimed?.id ?? '', at(base + 3_600_000));
+      expect(await claimWebhookDelivery(at(base + 3_599_999), LEASE)).toBeNull();
+      expect(await claimWebhookDelivery(at(base + 3_600_000), LEASE)).toMatchObject({ id: claimed?.id, attempts: 0 });
       expect((await store.listWebhookAttempts([claimed?.id ?? ''])).get(claimed?.id ?? '') ?? []).toEqual([]);
       expect(await store.listWebhookDeliveries(o, w.id, { from: null, to: null, after: null, limit: 10 })).toHaveLength(1);
     });
@@ -224,11 +271,11 @@ export function webhookDeliveryContract(name: string, open: () => Promise<{ stor
       const wRecovered = await webhook(o, [recovered]);
       for (const d of [failing, recovered]) await store.fanOutWebhookEvent(fanOut(d, at(base)));
       // Both fail at base; the second recovers a day later.
-      for (const id of await claimAll(at(base))) expect(await store.recordWebhookAttempt(attempt(id, 1, 'retry', at(base), at(base + day)))).toBe(true);
+      for (const id of await claimAll(at(base))) expect(await recordWebhookAttempt(attempt(id, 1, 'retry', at(base), at(base + day)))).toBe(true);
       const retried = await claimAll(at(base + day));
       for (const id of retried) {
         const mine = (await store.listWebhookDeliveries(o, wRecovered.id, { from: null, to: null, after: null, limit: 10 })).some((x) => x.id === id);
-        await store.recordWebhookAttempt(mine ? attempt(id, 2, 'delivered', at(base + day)) : attempt(id, 2, 'retry', at(base + day), at(base + 2 * day)));
+        await recordWebhookAttempt(mine ? attempt(id, 2, 'delivered', at(base + day)) : attempt(id, 2, 'retry', at(base + day), at(base + 2 * day)));
       }
       // failing_since is the first failure, not the last.
       expect(await store.disableFailingWebhooks(at(base - 1), at(base + 14 * day))).toEqual([]);
@@ -238,10 +285,10 @@ export function webhookDeliveryContract(name: string, open: () => Promise<{ stor
       expect(await store.getWebhook(o, wFailing.id)).toMatchObject({ enabled: false, disabledReason: 'failing', updatedAt: at(base + 14 * day) });
       expect((await store.getWebhook(o, wRecovered.id))?.enabled).toBe(true);
       // Disabled: its pending delivery stays but is not claimed; enabled again, it is, in a new window.
-      expect(await store.claimWebhookDelivery(at(base + 20 * day), LEASE)).toBeNull();
+      expect(await claimWebhookDelivery(at(base + 20 * day), LEASE)).toBeNull();
       await store.updateWebhook(o, wFailing.id, { enabled: true }, at(base + 20 * day));
       expect(await store.disableFailingWebhooks(at(base + 20 * day), at(base + 20 * day))).toEqual([]);
-      expect((await store.claimWebhookDelivery(at(base + 20 * day), LEASE))?.webhookId).toBe(wFailing.id);
+      expect((await claimWebhookDelivery(at(base + 20 * day), LEASE))?.webhookId).toBe(wFailing.id);
     });
 
     it('gives the abandon notice of a webhook to one caller per interval', async () => {

@@ -21,6 +21,7 @@ import { SafeFetcher } from '../../src/platform/safe-fetcher.js';
 import { sealedBox } from '../../src/platform/sealed-box.js';
 import { FREE_DELIVERIES } from '../../src/webhooks/delivery/delivery-billing.js';
 import { WEBHOOK_CONSUMER, WebhookFanOut } from '../../src/webhooks/delivery/webhook-fan-out.js';
+import { BrandEventConsumer } from '../../src/events/brand-event-consumer.js';
 import { WebhookPoster } from '../../src/webhooks/delivery/webhook-poster.js';
 import { WebhookSender } from '../../src/webhooks/delivery/webhook-sender.js';
 import type { TempDatabase } from '../store/temp-database.js';
@@ -48,7 +49,7 @@ describeEachBackend('change detection', (backend) => {
   let db: TempDatabase;
   let assetsDir: string;
   let indexer: BrandIndexer;
-  let fanOut: WebhookFanOut;
+  let consumer: BrandEventConsumer;
   let sender: WebhookSender;
   let hook: TestWebhook;
   /** The indexer's clock: every crawl happens a day after the previous one (a refresh is a later crawl). */
@@ -76,11 +77,13 @@ describeEachBackend('change detection', (backend) => {
     );
     const box = sealedBox(randomBytes(32));
     const orgId = await createOrg(db.store);
-    await db.store.subscribeBrandEvents(WEBHOOK_CONSUMER, new Date());
     hook = await createWebhook(db.db, box, { orgId, url: `https://${HOOK_HOST}/events`, domains: Object.values(HOSTS) });
-    fanOut = new WebhookFanOut(db.store, new AssetUrls('https://brandbase.example/assets/'), silentLogger());
+    const fanOut = new WebhookFanOut(db.store, new AssetUrls('https://brandbase.example/assets/'), silentLogger());
+    // Claims a second ahead: the save writes its event with the saving process's clock.
+    consumer = new BrandEventConsumer(db.stores.queue, db.stores.events, WEBHOOK_CONSUMER, async (event) => void (await fanOut.handle(event)), silentLogger(), { now: () => new Date(Date.now() + 1000) });
+    await consumer.subscribe();
     const poster = new WebhookPoster({ hostMap: { [HOOK_HOST]: `127.0.0.1:${receiver.port}` } });
-    sender = new WebhookSender({ store: db.store, box, poster, payer: FREE_DELIVERIES, notices: null, logger: silentLogger() });
+    sender = new WebhookSender({ queue: db.stores.queue, store: db.store, box, poster, payer: FREE_DELIVERIES, notices: null, logger: silentLogger() });
   }, 120_000);
 
   afterAll(async () => {
@@ -96,12 +99,7 @@ describeEachBackend('change detection', (backend) => {
     const outcome = await indexer.index(host, { retry: true });
     if (!outcome.ok) throw new Error(`crawl of ${host} failed: ${outcome.reason} ${outcome.message}`);
     const before = receiver.requests.length;
-    for (;;) {
-      const claimed = await db.store.claimBrandEvent(WEBHOOK_CONSUMER, 60_000, new Date(Date.now() + 1000));
-      if (claimed === null) break;
-      await fanOut.handle(claimed.event);
-      await db.store.completeBrandEvent(WEBHOOK_CONSUMER, claimed.event.id);
-    }
+    while ((await consumer.runNext()) !== null);
     await sender.drain();
     return receiver.requests.slice(before).map((r) => new Webhook(hook.secret).verify(r.body, r.headers) as Received);
   }

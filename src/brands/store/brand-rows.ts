@@ -36,7 +36,7 @@ export function rowToBrand(row: BrandsTable): StoredBrand {
  * The record a save replaces, read inside the save's write transaction. SQLite's `begin immediate` already
  * serializes writers; on PostgreSQL a transaction-scoped advisory lock per (schema, brand id) makes two concurrent
  * saves of one brand take turns, the brand not existing yet included (a row lock would not cover that case).
- * The lock's parts are those of the previous release (store/kysely/brand-event-log.ts), so both take turns during a
+ * The lock's parts are those of the previous release (the previous release's store/kysely/brand-event-log.ts), so both take turns during a
  * rolling upgrade.
  */
 export async function previousBrandForSave(trx: Kysely<BrandTables>, quirks: DialectQuirks, brandId: string): Promise<StoredBrand | null> {

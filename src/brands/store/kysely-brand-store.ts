@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { BrandSavedEvent } from '../../domain/brand-changes.js';
-import type { Database, DbTransaction } from '../../db/database.js';
+import type { Database } from '../../db/database.js';
 import type { DialectQuirks } from '../../db/dialect-quirks.js';
 import { toMillis } from '../../db/column-codec.js';
 import type { BrandStatus, BrandStore, BrandWrite, BrandWriteLog, CrawlFailure, IdentifierRef, RefreshStore, SaveBrandOptions, StoredBrand } from '../brand-store.js';
@@ -19,20 +19,9 @@ import * as bulk from './bulk-brand-rows.js';
 import type { BulkBrand } from './bulk-brand-rows.js';
 import type { BrandTables, RefreshJoinedTables } from './brand-tables.js';
 
-/**
- * The brand event log's write in a save (ADR 0010: the `brand.saved` event and its deliveries, in the save's
- * transaction). Its SQL is the events' (store/kysely/brand-event-log.ts, given by main/product-stores.ts) until the
- * event becomes a brand save hook (issue 30 item 3).
- */
-export interface BrandSaveEvents {
-  appendBrandSavedEvent(trx: DbTransaction<unknown>, event: BrandSavedEvent): Promise<void>;
-}
-
 export interface KyselyBrandStoreOptions {
   /** Kept by reference: main/ may register a hook that needs services built later (main/product-stores.ts). */
   saveHooks?: readonly BrandSaveHook[];
-  /** Absent: saves write no brand event (suites that read only the brands' own rows). */
-  events?: BrandSaveEvents;
 }
 
 /** Identifiers deduplicated by (kind, value): PostgreSQL refuses to upsert the same row twice in one statement. */
@@ -45,14 +34,12 @@ export class KyselyBrandStore implements BrandStore, BrandWriteLog, RefreshStore
   private readonly db: Kysely<BrandTables>;
   private readonly quirks: DialectQuirks;
   private readonly saveHooks: readonly BrandSaveHook[];
-  private readonly events: BrandSaveEvents | undefined;
 
   /** `saveHooks` run in every brand save's transaction, in order. */
   constructor(database: Database, options: KyselyBrandStoreOptions = {}) {
     this.db = database.tables<BrandTables>();
     this.quirks = database.quirks;
     this.saveHooks = options.saveHooks ?? [];
-    this.events = options.events;
   }
 
   /** The refresh reads that join other products' tables (brand-tables.ts: RefreshJoinedTables). */
@@ -104,7 +91,6 @@ export class KyselyBrandStore implements BrandStore, BrandWriteLog, RefreshStore
         .execute();
       const marks = await refresh.readMarkSignatures(trx, markKeysToCompare(previous, stored));
       const event = decideBrandSave(previous, stored, marks, new Date());
-      await this.events?.appendBrandSavedEvent(trx as Kysely<unknown>, event);
       if (refs.length > 0) {
         await trx
           .insertInto('brand_identifiers')
@@ -113,9 +99,9 @@ export class KyselyBrandStore implements BrandStore, BrandWriteLog, RefreshStore
           .execute();
       }
       // The products kept in step with the record (palette, context and logo evidence, the search index, the palette
-      // render job) write in this transaction, through the hooks main/ registered (brands/brand-save-hooks.ts), before
-      // the write log's lock is taken.
-      const save = { previous, next: stored, identifiers: refs, options, at: event.occurredAt };
+      // render job, the brand.saved event and its deliveries) write in this transaction, through the hooks main/
+      // registered (brands/brand-save-hooks.ts), before the write log's lock is taken.
+      const save = { previous, next: stored, identifiers: refs, options, at: event.occurredAt, event };
       for (const hook of this.saveHooks) await hook.onBrandSaved(trx as Kysely<unknown>, save);
       // Caches key brands by domain too: a domain moved here from another brand must be dropped from them.
       const domains = [...new Set([row.domain, ...refs.filter((ref) => ref.kind === 'domain').map((ref) => ref.value)])];

@@ -13,10 +13,10 @@
 import { sql } from 'kysely';
 import type { Expression, ExpressionBuilder, Kysely } from 'kysely';
 import { CURRENT_SCHEMA } from '../../db/dialect-quirks.js';
-import type { Database as Db, DialectQuirks } from '../../db/database.js';
+import type { Database as Db, DbTransaction, DialectQuirks } from '../../db/database.js';
 import { newId } from '../../domain/ids.js';
 import { QueueFullError } from '../queue.js';
-import type { EnqueueOptions, EnqueueResult, Job, JobName, JobPayloads, JobQueue } from '../queue.js';
+import type { ClaimOptions, EnqueueOptions, SettleOptions, EnqueueResult, Job, JobName, JobPayloads, JobQueue } from '../queue.js';
 import { fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import { activeJobPredicate, type JobsTable, type JobTables as Database } from './jobs-table.js';
 
@@ -24,6 +24,8 @@ import { activeJobPredicate, type JobsTable, type JobTables as Database } from '
 const MAX_ERROR_LENGTH = 4000;
 /** An enqueue retries when the job it deduplicated against finished in between; twice more is generous. */
 const ENQUEUE_ATTEMPTS = 3;
+/** Keys per statement of makeDue. */
+const MAKE_DUE_CHUNK = 500;
 
 function rowToJob(row: JobsTable): Job {
   return {
@@ -66,14 +68,16 @@ async function countActiveOf(db: Kysely<Database>, owner: string): Promise<numbe
  * the owner's running jobs, so every owner's first job comes before anyone's second, and an owner with work
  * already running waits behind owners with less. Ties go to the oldest. `limit` candidates only.
  */
-function fairCandidates(names: JobName[], nowMs: number, limit: number) {
+function fairCandidates(names: JobName[], nowMs: number, limit: number, keyPrefix: string | undefined) {
+  // substr, not like: a prefix is matched as it is, with no wildcard to escape (same function on both dialects).
+  const prefix = keyPrefix === undefined ? sql`` : sql`and substr(c.key, 1, cast(${keyPrefix.length} as integer)) = ${keyPrefix}`;
   return sql<{ id: string; pos: number }>`select j.id, row_number() over (order by j.turn, j.run_at, j.created_at, j.id) as pos from (
       select c.id, c.run_at, c.created_at,
         row_number() over (partition by coalesce(c.owner, '') order by c.run_at, c.created_at, c.id)
           + (select count(*) from jobs r where r.state = 'running' and r.locked_until >= ${nowMs}
                and coalesce(r.owner, '') = coalesce(c.owner, '')) as turn
       from jobs c
-      where c.name in (${sql.join(names)})
+      where c.name in (${sql.join(names)}) ${prefix}
         and ((c.state = 'queued' and c.run_at <= ${nowMs}) or (c.state = 'running' and c.locked_until < ${nowMs}))
     ) j
     order by pos
@@ -164,14 +168,14 @@ export class SqlJobQueue implements JobQueue {
     return countQueued(trx);
   }
 
-  async claim(names: JobName[], leaseMs: number, now: Date = new Date()): Promise<Job | null> {
+  async claim(names: JobName[], leaseMs: number, now: Date = new Date(), opts: ClaimOptions = {}): Promise<Job | null> {
     if (!Number.isSafeInteger(leaseMs) || leaseMs <= 0) throw new RangeError(`leaseMs must be a positive integer, got ${leaseMs}`);
     if (names.length === 0) return null;
     const nowMs = toMillis(now);
     const lease = (eb: ExpressionBuilder<Database, 'jobs'>) => ({ state: 'running' as const, attempts: eb('attempts', '+', 1), locked_until: nowMs + leaseMs, updated_at: nowMs });
     const job = await this.quirks.claimOne(this.db as Kysely<unknown>, {
       table: 'jobs',
-      candidates: (limit) => fairCandidates(names, nowMs, limit),
+      candidates: (limit) => fairCandidates(names, nowMs, limit, opts.keyPrefix),
       stillClaimable: (j) => sql`(${sql.ref(`${j}.state`)} = 'queued' and ${sql.ref(`${j}.run_at`)} <= ${nowMs}) or (${sql.ref(`${j}.state`)} = 'running' and ${sql.ref(`${j}.locked_until`)} < ${nowMs})`,
       take: async (trx, id: Expression<string>) => {
         const row = await (trx as Kysely<Database>).updateTable('jobs').set(lease).where('id', '=', id).returningAll().executeTakeFirst();
@@ -183,8 +187,8 @@ export class SqlJobQueue implements JobQueue {
 
   // complete, fail and release act on running jobs only, so a late call cannot revive a finished job.
 
-  async complete(id: string): Promise<void> {
-    await this.db
+  async complete(id: string, opts: SettleOptions = {}): Promise<void> {
+    await this.#on(opts)
       .updateTable('jobs')
       .set({ state: 'done', locked_until: null, updated_at: Date.now() })
       .where('id', '=', id)
@@ -192,9 +196,9 @@ export class SqlJobQueue implements JobQueue {
       .execute();
   }
 
-  async fail(id: string, error: string, retryAt: Date | null): Promise<void> {
+  async fail(id: string, error: string, retryAt: Date | null, opts: SettleOptions = {}): Promise<void> {
     const retry = retryAt === null ? {} : { run_at: toMillis(retryAt) };
-    await this.db
+    await this.#on(opts)
       .updateTable('jobs')
       .set({
         state: retryAt === null ? 'failed' : 'queued',
@@ -206,6 +210,30 @@ export class SqlJobQueue implements JobQueue {
       .where('id', '=', id)
       .where('state', '=', 'running')
       .execute();
+  }
+
+  /** The caller's transaction when it gave one, else the queue's own handle. */
+  #on(opts: { tx?: DbTransaction<unknown> }): Kysely<Database> {
+    return (opts.tx as Kysely<Database> | undefined) ?? this.db;
+  }
+
+  async makeDue(name: JobName, keys: readonly string[], at: Date, opts: { tx?: DbTransaction<unknown> } = {}): Promise<number> {
+    const db = this.#on(opts);
+    const atMs = toMillis(at);
+    let made = 0;
+    // Bounded statements: a key list may be long, and PostgreSQL and SQLite cap the parameters of one statement.
+    for (let i = 0; i < keys.length; i += MAKE_DUE_CHUNK) {
+      const result = await db
+        .updateTable('jobs')
+        .set({ run_at: atMs, updated_at: Date.now() })
+        .where('name', '=', name)
+        .where('key', 'in', keys.slice(i, i + MAKE_DUE_CHUNK))
+        .where('state', '=', 'queued')
+        .where('run_at', '>', atMs)
+        .executeTakeFirst();
+      made += Number(result.numUpdatedRows);
+    }
+    return made;
   }
 
   /** Undoes the claim, attempt count included: a job interrupted by shutdown has not really been tried. */

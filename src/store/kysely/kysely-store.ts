@@ -5,9 +5,8 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../../domain/accounts.js';
-import type { ClaimedBrandEvent, Store } from '../store.js';
+import type { Store } from '../store.js';
 import type { BrandStore, BrandWriteLog, RefreshStore } from '../../brands/brand-store.js';
-import * as events from './brand-event-log.js';
 import * as webhookDeliveries from './webhook-delivery-rows.js';
 import * as clientIds from './client-id-rows.js';
 import * as creditLeases from './credit-lease-rows.js';
@@ -17,7 +16,9 @@ import type { DailyUsage } from '../store.js';
 import type { ClientIdRecord, ClientIdUsageEntry } from '../../domain/client-id-record.js';
 import type { ClientIdProduct } from '../../domain/client-ids.js';
 import * as webhookAdmin from './webhook-admin-rows.js';
-import type { ClaimedWebhookDelivery, DisabledWebhook, WebhookAttemptRecord, WebhookFanOut } from '../store.js';
+import type { DisabledWebhook, WebhookAttemptRecord, WebhookDeliveryToSend, WebhookFanOut } from '../store.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { SqlJobQueue } from '../../jobs/sql/sql-job-queue.js';
 import { assertSafeInteger, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { Database as Db } from '../../db/database.js';
 import { migrateToLatest, type ProductMigrations } from '../../db/migrations.js';
@@ -71,6 +72,8 @@ export interface KyselyStoreOptions {
   /** The brands product's store (brands/store/, built by main/product-stores.ts): the brand members delegate to it. */
   brands: BrandStore & BrandWriteLog & RefreshStore;
   migrations?: readonly ProductMigrations[];
+  /** Webhook deliveries are enqueued here, in the transaction that inserts them; the queue on `database` by default. */
+  jobs?: Pick<JobQueue, 'enqueue' | 'makeDue' | 'complete' | 'fail'>;
 }
 
 export class KyselyStore implements Store {
@@ -78,6 +81,7 @@ export class KyselyStore implements Store {
   private readonly quirks: DialectQuirks;
   private readonly brands: BrandStore & BrandWriteLog & RefreshStore;
   private readonly migrations: readonly ProductMigrations[];
+  private readonly jobs: Pick<JobQueue, 'enqueue' | 'makeDue' | 'complete' | 'fail'>;
 
   /**
    * `brands` answers the brand members; `migrations` are what `migrate()` runs (main/'s product list; the store's own
@@ -86,6 +90,7 @@ export class KyselyStore implements Store {
   constructor(private readonly database: Db, options: KyselyStoreOptions) {
     this.brands = options.brands;
     this.migrations = options.migrations ?? [MIGRATIONS];
+    this.jobs = options.jobs ?? new SqlJobQueue(database);
     this.db = database.tables<Database>();
     this.quirks = database.quirks;
   }
@@ -145,15 +150,15 @@ export class KyselyStore implements Store {
   // ---- webhook outbox (webhook-delivery-rows.ts, ADR 0031) ----
 
   fanOutWebhookEvent(fanOut: WebhookFanOut): Promise<number> {
-    return webhookDeliveries.fanOutWebhookEvent(this.db, this.quirks, fanOut);
+    return webhookDeliveries.fanOutWebhookEvent(this.db, this.quirks, this.jobs, fanOut);
   }
 
-  claimWebhookDelivery(now: Date, leaseMs: number): Promise<ClaimedWebhookDelivery | null> {
-    return webhookDeliveries.claimWebhookDelivery(this.db, this.quirks, now, leaseMs);
+  webhookDeliveryToSend(deliveryId: string): Promise<WebhookDeliveryToSend | null> {
+    return webhookDeliveries.webhookDeliveryToSend(this.db, deliveryId);
   }
 
   recordWebhookAttempt(record: WebhookAttemptRecord): Promise<boolean> {
-    return webhookDeliveries.recordWebhookAttempt(this.db, this.quirks, record);
+    return webhookDeliveries.recordWebhookAttempt(this.db, this.quirks, this.jobs, record);
   }
 
   postponeWebhookDelivery(deliveryId: string, until: Date): Promise<void> {
@@ -173,7 +178,7 @@ export class KyselyStore implements Store {
   insertWebhook: Store['insertWebhook'] = (webhook) => webhookAdmin.insertWebhook(this.db, webhook);
   getWebhook: Store['getWebhook'] = (orgId, id) => webhookAdmin.getWebhook(this.db, orgId, id);
   listWebhooks: Store['listWebhooks'] = (orgId, after, limit) => webhookAdmin.listWebhooks(this.db, orgId, after, limit);
-  updateWebhook: Store['updateWebhook'] = (orgId, id, patch, at) => webhookAdmin.updateWebhook(this.db, orgId, id, patch, at);
+  updateWebhook: Store['updateWebhook'] = (orgId, id, patch, at) => webhookAdmin.updateWebhook(this.db, this.jobs, orgId, id, patch, at);
   rotateWebhookSecret: Store['rotateWebhookSecret'] = (orgId, id, rotation, at) => webhookAdmin.rotateWebhookSecret(this.db, orgId, id, rotation, at);
   deleteWebhook: Store['deleteWebhook'] = (orgId, id) => webhookAdmin.deleteWebhook(this.db, this.quirks, orgId, id);
   addWebhookSubscriptions: Store['addWebhookSubscriptions'] = (orgId, webhookId, domains, at) =>
@@ -182,7 +187,7 @@ export class KyselyStore implements Store {
     webhookAdmin.removeWebhookSubscriptions(this.db, this.quirks, orgId, webhookId, domains);
   listWebhookSubscriptions: Store['listWebhookSubscriptions'] = (orgId, webhookId, after, limit) =>
     webhookAdmin.listWebhookSubscriptions(this.db, orgId, webhookId, after, limit);
-  insertWebhookDelivery: Store['insertWebhookDelivery'] = (delivery) => webhookAdmin.insertWebhookDelivery(this.db, delivery);
+  insertWebhookDelivery: Store['insertWebhookDelivery'] = (delivery) => webhookAdmin.insertWebhookDelivery(this.db, this.quirks, this.jobs, delivery);
   listWebhookDeliveries: Store['listWebhookDeliveries'] = (orgId, webhookId, query) => webhookAdmin.listWebhookDeliveries(this.db, orgId, webhookId, query);
   listWebhookAttempts: Store['listWebhookAttempts'] = (deliveryIds) => webhookAdmin.listWebhookAttempts(this.db, deliveryIds);
 
@@ -206,24 +211,6 @@ export class KyselyStore implements Store {
 
   latestBrandWrite: Store['latestBrandWrite'] = () => this.brands.latestBrandWrite();
   brandWritesAfter: Store['brandWritesAfter'] = (after, limit) => this.brands.brandWritesAfter(after, limit);
-
-  // ---- brand events (brand-event-log.ts) ----
-
-  async subscribeBrandEvents(consumer: string, at: Date): Promise<void> {
-    await events.subscribeBrandEvents(this.db, consumer, at);
-  }
-
-  async claimBrandEvent(consumer: string, leaseMs: number, now: Date = new Date()): Promise<ClaimedBrandEvent | null> {
-    return events.claimBrandEvent(this.db, this.quirks, consumer, leaseMs, now);
-  }
-
-  async completeBrandEvent(consumer: string, eventId: string): Promise<void> {
-    await events.completeBrandEvent(this.db, consumer, eventId);
-  }
-
-  async retryBrandEvent(consumer: string, eventId: string, error: string, retryAt: Date | null): Promise<void> {
-    await events.retryBrandEvent(this.db, consumer, eventId, error, retryAt);
-  }
 
   // ---- organizations and API keys ----
 

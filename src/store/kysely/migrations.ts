@@ -12,6 +12,7 @@ import { webhookDeliveryMigration } from './webhook-delivery-migration.js';
 import { clientIdsAndSearchMigration } from './search-migration.js';
 import { creditLeaseMigration } from './credit-lease-migration.js';
 import { creditGrantSeqMigration } from './credit-grant-seq-migration.js';
+import { leasedWorkMigration } from './leased-work-migration.js';
 
 
 async function createAccountTables(db: Kysely<unknown>): Promise<void> {
@@ -124,48 +125,6 @@ const billing: Migration = {
   },
 };
 
-/**
- * Brand events (docs/adr/0010-brand-events-outbox.md): the `brand.saved` events, the named consumers, and one
- * delivery row per (consumer, event) that the consumer claims, completes or retries like a job.
- */
-const brandEvents: Migration = {
-  async up(db) {
-    await db.schema
-      .createTable('brand_events')
-      .addColumn('id', 'text', (c) => c.primaryKey())
-      .addColumn('brand_id', 'text', (c) => c.notNull())
-      .addColumn('domain', 'text', (c) => c.notNull())
-      .addColumn('type', 'text', (c) => c.notNull())
-      .addColumn('changes', 'text', (c) => c.notNull())
-      .addColumn('created', 'integer', (c) => c.notNull())
-      .addColumn('created_at', 'bigint', (c) => c.notNull())
-      .execute();
-    await db.schema.createIndex('brand_events_brand_id_idx').on('brand_events').columns(['brand_id', 'created_at']).execute();
-    await db.schema
-      .createTable('event_consumers')
-      .addColumn('name', 'text', (c) => c.primaryKey())
-      .addColumn('created_at', 'bigint', (c) => c.notNull())
-      .execute();
-    await db.schema
-      .createTable('event_deliveries')
-      .addColumn('consumer', 'text', (c) => c.notNull().references('event_consumers.name').onDelete('cascade'))
-      .addColumn('event_id', 'text', (c) => c.notNull().references('brand_events.id').onDelete('cascade'))
-      .addColumn('state', 'text', (c) => c.notNull())
-      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-      .addColumn('run_at', 'bigint', (c) => c.notNull())
-      .addColumn('locked_until', 'bigint')
-      .addColumn('last_error', 'text')
-      .addColumn('updated_at', 'bigint', (c) => c.notNull())
-      .addPrimaryKeyConstraint('event_deliveries_pk', ['consumer', 'event_id'])
-      .execute();
-    // Claiming: a consumer's pending deliveries by due time, and its running ones by lease end.
-    await db.schema.createIndex('event_deliveries_claim_idx').on('event_deliveries').columns(['consumer', 'state', 'run_at']).execute();
-    await db.schema.createIndex('event_deliveries_lease_idx').on('event_deliveries').columns(['consumer', 'state', 'locked_until']).execute();
-    // Deleting an event (pruning) cascades to its deliveries.
-    await db.schema.createIndex('event_deliveries_event_id_idx').on('event_deliveries').column('event_id').execute();
-  },
-};
-
 /** Ordered by name; the Migrator applies them in that order. */
 /**
  * Fair queueing (ADR 0015): who queued each job, so claims take turns between organizations and one
@@ -189,7 +148,6 @@ const refreshAnnounce: Migration = {
 export const MIGRATIONS: ProductMigrations = {
   '0001_initial': initial,
   '0002_billing': billing,
-  '0003_brand_events': brandEvents,
   '0005_fair_queue': fairQueue,
   '0013_webhooks': webhooksMigration,
   '0014_refresh': refreshAnnounce,
@@ -197,4 +155,5 @@ export const MIGRATIONS: ProductMigrations = {
   '0017_client_ids_and_search': clientIdsAndSearchMigration,
   '0020_credit_leases': creditLeaseMigration,
   '0023_credit_grant_seq': creditGrantSeqMigration,
+  '0024_leased_work': leasedWorkMigration,
 };

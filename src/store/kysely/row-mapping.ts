@@ -5,8 +5,6 @@ import { sql } from 'kysely';
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, UsageEntry } from '../../domain/accounts.js';
 import { assertSafeInteger, fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { ApiKeysTable, CreditGrantsTable, OrganizationsTable, UsageLedgerTable } from './schema.js';
-// Brand rows are the brands product's (issue 30); brand-event-log.ts still reads them through this file.
-export { rowToBrand } from '../../brands/store/brand-rows.js';
 
 function nullableInteger(value: number | string | bigint | null): number | null {
   return value === null ? null : toSafeInteger(value);

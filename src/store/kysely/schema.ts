@@ -73,41 +73,6 @@ export interface UsageNoticesTable {
 }
 
 
-/** 0003: one row per `brand.saved` event, written in the save's transaction; never updated. */
-export interface BrandEventsTable {
-  id: string;
-  brand_id: string;
-  domain: string;
-  type: string;
-  /** JSON array of BrandChange names, as text. */
-  changes: string;
-  /** 1 when the save inserted the brand, 0 otherwise (an integer on both dialects). */
-  created: number;
-  created_at: Millis;
-  /** 0014: JSON BrandAnnouncement, or null when the save announces nothing (absent on events saved before). */
-  announce: string | null;
-}
-
-/** 0003: a named consumer of brand events; it gets every event saved after created_at. */
-export interface EventConsumersTable {
-  name: string;
-  created_at: Millis;
-}
-
-export type EventDeliveryState = 'pending' | 'running' | 'done' | 'failed';
-
-/** 0003: one row per (consumer, event), fanned out in the save's transaction. */
-export interface EventDeliveriesTable {
-  consumer: string;
-  event_id: string;
-  state: EventDeliveryState;
-  attempts: number;
-  run_at: Millis;
-  locked_until: Millis | null;
-  last_error: string | null;
-  updated_at: Millis;
-}
-
 /** The brands' tables (brands/store/brand-tables.ts) are here while facade code still reads them (search, brand events). */
 export interface Database extends BrandTables, ClientIdSearchTables, CreditLeaseTables {
   organizations: OrganizationsTable;
@@ -116,9 +81,6 @@ export interface Database extends BrandTables, ClientIdSearchTables, CreditLease
   credit_grants: CreditGrantsTable;
   usage_notices: UsageNoticesTable;
   jobs: JobsTable;
-  brand_events: BrandEventsTable;
-  event_consumers: EventConsumersTable;
-  event_deliveries: EventDeliveriesTable;
   webhooks: WebhooksTable;
   webhook_subscriptions: WebhookSubscriptionsTable;
   webhook_deliveries: WebhookDeliveriesTable;

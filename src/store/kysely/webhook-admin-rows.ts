@@ -18,6 +18,8 @@ import type {
 } from '../../domain/webhooks.js';
 import { fromMillis, fromNullableMillis, toMillis } from '../../db/column-codec.js';
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from './schema.js';
+import { JOB_NAMES, type JobQueue } from '../../jobs/queue.js';
+import { enqueueWebhookDelivery } from './webhook-delivery-rows.js';
 import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
 type WebhookRow = Selectable<WebhooksTable>;
@@ -110,7 +112,7 @@ export async function listWebhooks(db: Kysely<Database>, orgId: string, after: T
   return rows.map(webhookFromRow);
 }
 
-export async function updateWebhook(db: Kysely<Database>, orgId: string, id: string, patch: WebhookPatch, at: Date): Promise<StoredWebhook | null> {
+export async function updateWebhook(db: Kysely<Database>, jobs: Pick<JobQueue, 'makeDue'>, orgId: string, id: string, patch: WebhookPatch, at: Date): Promise<StoredWebhook | null> {
   const set: Partial<WebhookRow> = { updated_at: toMillis(at) };
   if (patch.name !== undefined) set.name = patch.name;
   if (patch.url !== undefined) set.url = patch.url;
@@ -124,7 +126,17 @@ export async function updateWebhook(db: Kysely<Database>, orgId: string, id: str
   }
   const result = await db.updateTable('webhooks').set(set).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) return null;
+  if (patch.enabled === true) await resumeDeliveries(db, jobs, id, at);
   return getWebhook(db, orgId, id);
+}
+
+/**
+ * A webhook enabled again sends its pending deliveries now: their jobs, which wait while it is disabled
+ * (webhook-sender.ts), are made due at `at` instead of at their next look.
+ */
+async function resumeDeliveries(db: Kysely<Database>, jobs: Pick<JobQueue, 'makeDue'>, webhookId: string, at: Date): Promise<void> {
+  const pending = await db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', webhookId).where('state', '=', 'pending').execute();
+  if (pending.length > 0) await jobs.makeDue(JOB_NAMES.webhookDeliver, pending.map((d) => d.id), at);
 }
 
 export async function rotateWebhookSecret(db: Kysely<Database>, orgId: string, id: string, rotation: WebhookSecretRotation, at: Date): Promise<StoredWebhook | null> {
@@ -209,7 +221,16 @@ export async function listWebhookSubscriptions(db: Kysely<Database>, orgId: stri
   return rows.map((r) => ({ domain: r.domain, createdAt: fromMillis(r.created_at) }));
 }
 
-export async function insertWebhookDelivery(db: Kysely<Database>, delivery: NewWebhookDelivery): Promise<boolean> {
+/** The delivery and its `webhook.deliver` job, in one transaction (ADR 0049). */
+export async function insertWebhookDelivery(db: Kysely<Database>, quirks: DialectQuirks, jobs: Pick<JobQueue, 'enqueue'>, delivery: NewWebhookDelivery): Promise<boolean> {
+  return quirks.writeTransaction(db, async (trx) => {
+    const created = await insertDeliveryRow(trx, delivery);
+    if (created) await enqueueWebhookDelivery(jobs, trx, delivery.id, delivery.nextAttemptAt);
+    return created;
+  });
+}
+
+async function insertDeliveryRow(db: Kysely<Database>, delivery: NewWebhookDelivery): Promise<boolean> {
   const at = toMillis(delivery.createdAt);
   const inserted = await db
     .insertInto('webhook_deliveries')

@@ -1,14 +1,14 @@
 /**
  * The webhook outbox for KyselyStore (both dialects; migrations 0013 and 0015, ADR 0031): fan-out of a brand event
- * into `webhook_deliveries`, leased claims, attempts and the 14-day disabling rule. Claims work like the brand event
- * log's (brand-event-log.ts): one UPDATE ... WHERE id = (SELECT ... LIMIT 1 [FOR UPDATE SKIP LOCKED]) RETURNING, so
- * two senders never lease the same delivery; an attempt is recorded only against the attempt count it was claimed
- * with, so a sender that outlived its lease cannot record the same attempt twice.
+ * into `webhook_deliveries` with one `webhook.deliver` job each (leased, retried and purged by the one job queue,
+ * ADR 0049), attempts and the 14-day disabling rule. An attempt is recorded only against the attempt count the
+ * delivery had when its job was claimed, so a sender that outlived its lease cannot record the same attempt twice.
  */
 import { sql, type Kysely } from 'kysely';
 import { newId } from '../../domain/ids.js';
 import { isWebhookEventKind, type WebhookEventKind } from '../../domain/webhooks.js';
-import type { ClaimedWebhookDelivery, DisabledWebhook, WebhookAttemptRecord, WebhookFanOut } from '../store.js';
+import type { DisabledWebhook, WebhookAttemptRecord, WebhookDeliveryToSend, WebhookFanOut } from '../store.js';
+import { JOB_NAMES, type JobQueue } from '../../jobs/queue.js';
 import { fromMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { Database } from './schema.js';
 import type { DialectQuirks } from '../../db/dialect-quirks.js';
@@ -25,7 +25,11 @@ function subscribesTo(events: string, kind: WebhookEventKind): boolean {
   }
 }
 
-export async function fanOutWebhookEvent(db: Kysely<Database>, quirks: DialectQuirks, fanOut: WebhookFanOut): Promise<number> {
+/**
+ * Inserts one pending delivery per target and its `webhook.deliver` job, in one transaction: a delivery exists
+ * exactly when its job does. A repeated fan-out of one event inserts nothing (unique per webhook and event).
+ */
+export async function fanOutWebhookEvent(db: Kysely<Database>, quirks: DialectQuirks, jobs: Pick<JobQueue, 'enqueue'>, fanOut: WebhookFanOut): Promise<number> {
   const at = toMillis(fanOut.createdAt);
   return quirks.writeTransaction(db, async (trx) => {
     const candidates = await trx
@@ -39,104 +43,79 @@ export async function fanOutWebhookEvent(db: Kysely<Database>, quirks: DialectQu
       .orderBy('w.id')
       .execute();
     const targets = candidates.filter((w) => subscribesTo(w.events, fanOut.kind));
-    let created = 0;
-    if (targets.length > 0) {
-      const inserted = await trx
-        .insertInto('webhook_deliveries')
-        .values(
-          targets.map((w) => ({
-            id: newId('msg'),
-            webhook_id: w.id,
-            org_id: w.org_id,
-            event_id: fanOut.eventId,
-            kind: fanOut.kind,
-            domain: fanOut.domain,
-            payload: fanOut.payload,
-            state: 'pending' as const,
-            attempts: 0,
-            next_attempt_at: at,
-            lease_until: null,
-            created_at: at,
-            updated_at: at,
-            delivered_at: null,
-          })),
-        )
-        .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
-        .returning('id')
-        .execute();
-      created = inserted.length;
-    }
-    // The event is handled exactly when its deliveries exist: same transaction. A delivery already done or failed
-    // is left as it is (the consumer's own complete() after this is then a no-op).
-    await trx
-      .updateTable('event_deliveries')
-      .set({ state: 'done', locked_until: null, updated_at: at })
-      .where('consumer', '=', fanOut.consumer)
-      .where('event_id', '=', fanOut.eventId)
-      .where('state', 'in', ['pending', 'running'])
+    if (targets.length === 0) return 0;
+    const inserted = await trx
+      .insertInto('webhook_deliveries')
+      .values(
+        targets.map((w) => ({
+          id: newId('msg'),
+          webhook_id: w.id,
+          org_id: w.org_id,
+          event_id: fanOut.eventId,
+          kind: fanOut.kind,
+          domain: fanOut.domain,
+          payload: fanOut.payload,
+          state: 'pending' as const,
+          attempts: 0,
+          next_attempt_at: at,
+          lease_until: null,
+          created_at: at,
+          updated_at: at,
+          delivered_at: null,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
+      .returning('id')
       .execute();
-    return created;
+    for (const { id } of inserted) await enqueueWebhookDelivery(jobs, trx, id, fanOut.createdAt);
+    return inserted.length;
   });
 }
 
-export async function claimWebhookDelivery(db: Kysely<Database>, quirks: DialectQuirks, now: Date, leaseMs: number): Promise<ClaimedWebhookDelivery | null> {
-  if (!Number.isSafeInteger(leaseMs) || leaseMs <= 0) throw new RangeError(`leaseMs must be a positive integer, got ${leaseMs}`);
-  const nowMs = toMillis(now);
-  const next = db
+/**
+ * The delivery's `webhook.deliver` job, in the transaction that inserts the delivery. The operator's own work (owner
+ * null, no bound): deliveries were always sent oldest first, and a delivery is never refused for a full queue.
+ */
+export async function enqueueWebhookDelivery(jobs: Pick<JobQueue, 'enqueue'>, trx: Kysely<Database>, deliveryId: string, runAt: Date): Promise<void> {
+  await jobs.enqueue(JOB_NAMES.webhookDeliver, deliveryId, { deliveryId }, { tx: trx as Kysely<unknown>, runAt, owner: null });
+}
+
+/** A delivery as its `webhook.deliver` job finds it, with its webhook's sending details; null when it is gone. */
+export async function webhookDeliveryToSend(db: Kysely<Database>, deliveryId: string): Promise<WebhookDeliveryToSend | null> {
+  const row = await db
     .selectFrom('webhook_deliveries as d')
-    .select('d.id')
-    .where('d.state', '=', 'pending')
-    .where('d.next_attempt_at', '<=', nowMs)
-    .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<=', nowMs)]))
-    // Disabled webhooks and organizations back on the free plan keep their deliveries pending (ADR 0031).
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('webhooks as w')
-          .innerJoin('organizations as o', 'o.id', 'w.org_id')
-          .select(sql<number>`1`.as('one'))
-          .whereRef('w.id', '=', 'd.webhook_id')
-          .where('w.enabled', '=', 1)
-          .where('o.plan', '=', 'paid'),
-      ),
-    )
-    .orderBy('d.next_attempt_at')
-    .orderBy('d.id')
-    .limit(1)
-    .$call((qb) => quirks.lockRows(qb, { mode: 'update', skipLocked: true }));
-  const claimed = await db
-    .updateTable('webhook_deliveries')
-    .set({ lease_until: nowMs + leaseMs, updated_at: nowMs })
-    .where('id', '=', next)
-    .returningAll()
+    .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+    .innerJoin('organizations as o', 'o.id', 'w.org_id')
+    .select(['d.id', 'd.webhook_id', 'd.org_id', 'd.event_id', 'd.kind', 'd.domain', 'd.payload', 'd.attempts', 'd.state'])
+    .select(['w.url', 'w.secret_sealed', 'w.previous_secret_sealed', 'w.previous_secret_expires_at', 'w.authorization_sealed', 'w.enabled', 'o.plan'])
+    .where('d.id', '=', deliveryId)
     .executeTakeFirst();
-  if (claimed === undefined) return null;
-  const webhook = await db
-    .selectFrom('webhooks')
-    .select(['url', 'secret_sealed', 'previous_secret_sealed', 'previous_secret_expires_at', 'authorization_sealed'])
-    .where('id', '=', claimed.webhook_id)
-    .executeTakeFirst();
-  // Deleted between the claim and this read (the cascade removes the delivery too): nothing to send.
-  if (webhook === undefined) return null;
-  if (!isWebhookEventKind(claimed.kind)) throw new RangeError(`unknown webhook event kind ${claimed.kind}`);
+  // Deleted with its webhook (the cascade removes the delivery): nothing to send.
+  if (row === undefined) return null;
+  if (!isWebhookEventKind(row.kind)) throw new RangeError(`unknown webhook event kind ${row.kind}`);
   return {
-    id: claimed.id,
-    webhookId: claimed.webhook_id,
-    orgId: claimed.org_id,
-    eventId: claimed.event_id,
-    kind: claimed.kind,
-    domain: claimed.domain,
-    payload: claimed.payload,
-    attempts: toSafeInteger(claimed.attempts),
-    url: webhook.url,
-    secretSealed: webhook.secret_sealed,
-    previousSecretSealed: webhook.previous_secret_sealed,
-    previousSecretExpiresAt: webhook.previous_secret_expires_at === null ? null : fromMillis(webhook.previous_secret_expires_at),
-    authorizationSealed: webhook.authorization_sealed,
+    delivery: {
+      id: row.id,
+      webhookId: row.webhook_id,
+      orgId: row.org_id,
+      eventId: row.event_id,
+      kind: row.kind,
+      domain: row.domain,
+      payload: row.payload,
+      attempts: toSafeInteger(row.attempts),
+      url: row.url,
+      secretSealed: row.secret_sealed,
+      previousSecretSealed: row.previous_secret_sealed,
+      previousSecretExpiresAt: row.previous_secret_expires_at === null ? null : fromMillis(row.previous_secret_expires_at),
+      authorizationSealed: row.authorization_sealed,
+    },
+    pending: row.state === 'pending',
+    // Disabled webhooks and organizations back on the free plan keep their deliveries pending (ADR 0031).
+    sendable: toSafeInteger(row.enabled) === 1 && row.plan === 'paid',
   };
 }
 
-export async function recordWebhookAttempt(db: Kysely<Database>, quirks: DialectQuirks, record: WebhookAttemptRecord): Promise<boolean> {
+export async function recordWebhookAttempt(db: Kysely<Database>, quirks: DialectQuirks, jobs: Pick<JobQueue, 'complete' | 'fail'>, record: WebhookAttemptRecord): Promise<boolean> {
   if (!Number.isSafeInteger(record.attempt) || record.attempt < 1) throw new RangeError(`attempt must be a positive integer, got ${record.attempt}`);
   if (record.outcome === 'retry' && record.nextAttemptAt === null) throw new RangeError('a retry needs nextAttemptAt');
   const endedAt = toMillis(record.startedAt) + Math.max(0, Math.round(record.latencyMs));
@@ -172,6 +151,7 @@ export async function recordWebhookAttempt(db: Kysely<Database>, quirks: Dialect
         source_address: record.sourceAddress,
       })
       .execute();
+    if (record.jobId !== undefined) await settleDeliveryJob(jobs, trx, record.jobId, record);
     const webhook = trx.updateTable('webhooks').where('id', '=', updated.webhook_id);
     if (delivered) await webhook.set({ last_accepted_at: endedAt, failing_since: null }).execute();
     // The 14-day window starts when the first failing attempt started (the sender's clock, not its latency).
@@ -180,10 +160,17 @@ export async function recordWebhookAttempt(db: Kysely<Database>, quirks: Dialect
   });
 }
 
+/** The job of an attempt just recorded: done when delivered, due again at the retry, failed when abandoned. */
+async function settleDeliveryJob(jobs: Pick<JobQueue, 'complete' | 'fail'>, trx: Kysely<Database>, jobId: string, record: WebhookAttemptRecord): Promise<void> {
+  const tx = trx as Kysely<unknown>;
+  if (record.outcome === 'delivered') await jobs.complete(jobId, { tx });
+  else await jobs.fail(jobId, record.error ?? `HTTP ${record.statusCode ?? 'no response'}`, record.outcome === 'retry' ? record.nextAttemptAt : null, { tx });
+}
+
 export async function postponeWebhookDelivery(db: Kysely<Database>, deliveryId: string, until: Date): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
-    .set({ lease_until: null, next_attempt_at: toMillis(until) })
+    .set({ next_attempt_at: toMillis(until) })
     .where('id', '=', deliveryId)
     .where('state', '=', 'pending')
     .execute();

@@ -1,11 +1,13 @@
 /**
- * The webhook delivery engine of one process (ADR 0031): the `webhooks` brand-event consumer that fans events out
- * into deliveries, and the sender that sends them. Built by src/main/services.ts; worker processes (and `serve`
- * with its embedded worker) start it. Any number of processes may run it on one store: claims are leased.
+ * The webhook delivery engine of one process (ADR 0031, ADR 0049): the `webhooks` brand-event consumer that fans
+ * events out into deliveries, and the sender that sends them; both run their jobs of the one job queue with the one
+ * worker pool. Built by src/main/services.ts; worker processes (and `serve` with its embedded worker) start it. Any
+ * number of processes may run it on one database: jobs are leased.
  */
+import type { BrandEventStore } from '../../events/brand-event-store.js';
 import { BrandEventConsumer } from '../../events/brand-event-consumer.js';
+import type { JobQueue } from '../../jobs/queue.js';
 import type { Logger } from '../../platform/logger.js';
-import type { Store } from '../../store/store.js';
 import type { WebhookFanOut } from './webhook-fan-out.js';
 import type { WebhookSender } from './webhook-sender.js';
 
@@ -14,14 +16,15 @@ export class WebhookDeliveryEngine {
   #started = false;
 
   constructor(
-    store: Store,
+    deps: { queue: JobQueue; events: BrandEventStore },
     readonly fanOut: WebhookFanOut,
     readonly sender: WebhookSender,
     logger: Logger,
     private readonly options: { senders: number; now?: () => Date },
   ) {
     this.consumer = new BrandEventConsumer(
-      store,
+      deps.queue,
+      deps.events,
       fanOut.consumer,
       async (event) => {
         if ((await fanOut.handle(event)) > 0) sender.notify();

@@ -1,9 +1,10 @@
 /**
  * The `webhooks` consumer of brand events (src/events/brand-event-consumer.ts): an event whose save announces
  * something (`announce`, decided by change detection) becomes one delivery per subscribed webhook, with the payload
- * fixed now (docs/webhooks.md, "Payload"), in one transaction with completing the event (ADR 0031). The event was
- * written in the same transaction as the refresh that caused it, so from the save to the delivery rows nothing can
- * be lost; a repeated event adds nothing (deliveries are unique per webhook and event).
+ * fixed now (docs/webhooks.md, "Payload"), each with its `webhook.deliver` job in the same transaction (ADR 0031,
+ * ADR 0049). The event and its `brand.event` job were written in the same transaction as the refresh that caused it,
+ * so from the save to the delivery rows nothing can be lost; the event's job completes after the fan-out commits,
+ * and a repeated event adds nothing (deliveries are unique per webhook and event).
  */
 import type { AssetUrls } from '../../assets/asset-urls.js';
 import { currentQualityScore } from '../../brands/refresh.js';
@@ -63,7 +64,7 @@ export class WebhookFanOut {
     const payload = brandEventPayload(event, stored, this.assetUrls, now);
     if (payload === null) return 0;
     const domain = registrableDomain(event.domain) ?? event.domain;
-    const created = await this.store.fanOutWebhookEvent({ consumer: this.consumer, eventId: event.id, kind: payload.type, domain, payload: JSON.stringify(payload), createdAt: now });
+    const created = await this.store.fanOutWebhookEvent({ eventId: event.id, kind: payload.type, domain, payload: JSON.stringify(payload), createdAt: now });
     if (created > 0) this.logger.info({ eventId: event.id, brandId: event.brandId, kind: payload.type, deliveries: created }, 'webhook deliveries created');
     return created;
   }

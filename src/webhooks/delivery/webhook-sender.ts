@@ -1,10 +1,14 @@
 /**
- * Sends due webhook deliveries (ADR 0031): lease one (store: FOR UPDATE SKIP LOCKED on PostgreSQL, serialized
- * writes on SQLite), hold its credit, sign it (Standard Webhooks v1, both secrets during a rotation), POST it under
- * the network rules (webhook-poster.ts), record the attempt, then retry on the schedule (retry-schedule.ts) or
- * abandon after the 15th attempt and email the owner. A sweep disables webhooks with no accepted delivery for
- * 14 days. Time comes from the injected clock only, so tests run a week of retries without sleeping.
+ * Sends due webhook deliveries (ADR 0031): each delivery is a `webhook.deliver` job on the one job queue, run by the
+ * one worker pool (ADR 0049: the queue leases, retries and purges; FOR UPDATE SKIP LOCKED on PostgreSQL, serialized
+ * writes on SQLite). For one leased delivery: hold its credit, sign it (Standard Webhooks v1, both secrets during a
+ * rotation), POST it under the network rules (webhook-poster.ts), record the attempt, then retry on the schedule
+ * (retry-schedule.ts, through the queue's retry time) or abandon after the 15th attempt and email the owner. A sweep
+ * disables webhooks with no accepted delivery for 14 days. Time comes from the injected clock only, so tests run a
+ * week of retries without sleeping.
  */
+import { JOB_NAMES, type Job, type JobQueue, type WebhookDeliverPayload } from '../../jobs/queue.js';
+import { WorkerPool, type JobSettlement } from '../../jobs/worker-pool.js';
 import type { SealedBox } from '../../platform/sealed-box.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ClaimedWebhookDelivery, DisabledWebhook, WebhookDeliveryStore } from '../../store/store.js';
@@ -30,10 +34,17 @@ export interface WebhookSenderOptions {
   sweepIntervalMs?: number;
   /** A delivery whose organization has no credit left waits this long before it is looked at again. Default 1 h. */
   noCreditRetryMs?: number;
+  /**
+   * A delivery of a disabled webhook or of an organization not on a paid plan waits this long before it is looked at
+   * again (enabling the webhook makes it due at once). Default 1 min.
+   */
+  waitingRetryMs?: number;
 }
 
 export interface WebhookSenderDeps {
-  store: Pick<WebhookDeliveryStore, 'claimWebhookDelivery' | 'recordWebhookAttempt' | 'postponeWebhookDelivery' | 'disableFailingWebhooks'>;
+  /** The one job queue: deliveries are its `webhook.deliver` jobs. */
+  queue: JobQueue;
+  store: Pick<WebhookDeliveryStore, 'webhookDeliveryToSend' | 'recordWebhookAttempt' | 'postponeWebhookDelivery' | 'disableFailingWebhooks'>;
   box: SealedBox;
   poster: Pick<WebhookPoster, 'post'>;
   payer: DeliveryPayer;
@@ -46,6 +57,11 @@ export interface WebhookSenderDeps {
 /** What became of one leased delivery. */
 export type AttemptOutcome = 'delivered' | 'retry' | 'abandoned' | 'postponed' | 'superseded';
 
+/** What a job found instead of an attempt: its delivery gone or already finished, or waiting on its webhook. */
+type NoAttempt = 'gone' | 'waiting';
+
+const ATTEMPT_OUTCOMES: ReadonlySet<string> = new Set<AttemptOutcome>(['delivered', 'retry', 'abandoned', 'postponed', 'superseded']);
+
 function isAccepted(result: WebhookPostResult): boolean {
   return result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
 }
@@ -57,10 +73,8 @@ function outcomeText(result: WebhookPostResult): string {
 export class WebhookSender {
   readonly #now: () => Date;
   readonly #random: () => number;
-  #stopping = false;
-  #loops: Promise<void>[] = [];
-  readonly #wakers = new Set<() => void>();
-  #woken = false;
+  readonly #pool: WorkerPool;
+  #started = false;
   #sweepTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -69,13 +83,26 @@ export class WebhookSender {
   ) {
     this.#now = options.now ?? (() => new Date());
     this.#random = options.random ?? Math.random;
+    this.#pool = new WorkerPool(deps.queue, { [JOB_NAMES.webhookDeliver]: (job) => this.handle(job) }, deps.logger, {
+      concurrency: options.concurrency ?? 4,
+      leaseMs: options.leaseMs ?? 120_000,
+      idleMs: options.idleMs ?? 1_000,
+      now: this.#now,
+      // The retry schedule is the sender's own (settlements); a crash of the handler itself (a database error) is
+      // retried by the pool with its backoff, never given up, so a delivery never waits on a job that ended.
+      retryBaseMs: 5_000,
+      maxAttempts: Number.MAX_SAFE_INTEGER,
+    });
   }
 
   /** Leases and attempts the oldest due delivery; null when none is due. */
   async attemptNext(): Promise<AttemptOutcome | null> {
-    const claimed = await this.deps.store.claimWebhookDelivery(this.#now(), this.options.leaseMs ?? 120_000);
-    if (claimed === null) return null;
-    return this.#attempt(claimed);
+    for (;;) {
+      const settled = await this.#pool.runNext();
+      if (settled === null) return null;
+      // A job that found no attempt to make (its delivery gone or waiting) is passed over, as a claim used to.
+      if (settled.outcome !== undefined && ATTEMPT_OUTCOMES.has(settled.outcome)) return settled.outcome as AttemptOutcome;
+    }
   }
 
   /** Attempts every delivery due now, one after another (tests, the bench, `brandbase` commands). */
@@ -101,8 +128,9 @@ export class WebhookSender {
   }
 
   start(): void {
-    if (this.#loops.length > 0 || this.#stopping) return;
-    for (let i = 0; i < (this.options.concurrency ?? 4); i++) this.#loops.push(this.#loop());
+    if (this.#started) return;
+    this.#started = true;
+    this.#pool.start();
     const sweep = (): void => void this.sweep().catch((err: unknown) => this.deps.logger.error({ err }, 'webhook sweep failed'));
     this.#sweepTimer = setInterval(sweep, this.options.sweepIntervalMs ?? 600_000);
     this.#sweepTimer.unref();
@@ -111,61 +139,45 @@ export class WebhookSender {
 
   /** Looks for due deliveries now instead of at the next poll (after a fan-out in this process). */
   notify(): void {
-    this.#woken = true;
-    for (const wake of [...this.#wakers]) wake();
+    this.#pool.notify();
   }
 
   /** Stops claiming and waits up to `graceMs` for requests in flight; an unfinished one is sent again after its lease. */
   async stop(graceMs: number): Promise<void> {
-    this.#stopping = true;
     if (this.#sweepTimer) clearInterval(this.#sweepTimer);
-    this.notify();
-    let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
-    await Promise.race([Promise.allSettled(this.#loops), grace]);
-    clearTimeout(timer);
+    this.#sweepTimer = null;
+    if (this.#started) await this.#pool.stop(graceMs);
   }
 
-  async #loop(): Promise<void> {
-    while (!this.#stopping) {
-      this.#woken = false;
-      let outcome: AttemptOutcome | null = null;
-      try {
-        outcome = await this.attemptNext();
-      } catch (err) {
-        this.deps.logger.error({ err }, 'webhook delivery attempt failed');
-      }
-      if (outcome === null) await this.#idle();
+  /** The pool's handler of one `webhook.deliver` job: the attempt, and when the job runs again (its settlement). */
+  async handle(job: Job): Promise<JobSettlement> {
+    const { deliveryId } = job.payload as WebhookDeliverPayload;
+    const found = await this.deps.store.webhookDeliveryToSend(deliveryId);
+    if (found === null || !found.pending) return this.#noAttempt('gone');
+    if (!found.sendable) {
+      const at = new Date(this.#now().getTime() + (this.options.waitingRetryMs ?? 60_000));
+      return { ...this.#noAttempt('waiting'), retry: { at, error: 'waiting: the webhook is disabled or its organization is not on a paid plan' } };
     }
+    return this.#attempt(found.delivery, job.id);
   }
 
-  #idle(): Promise<void> {
-    if (this.#woken || this.#stopping) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.#wakers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, this.options.idleMs ?? 1_000);
-      timer.unref();
-      this.#wakers.add(done);
-    });
+  #noAttempt(outcome: NoAttempt): JobSettlement {
+    return { outcome };
   }
 
-  async #attempt(delivery: ClaimedWebhookDelivery): Promise<AttemptOutcome> {
+  async #attempt(delivery: ClaimedWebhookDelivery, jobId: string): Promise<JobSettlement> {
     await this.deps.onClaimed?.(delivery);
     const charge = await this.deps.payer.hold(delivery);
     if (charge === null) {
       const until = new Date(this.#now().getTime() + (this.options.noCreditRetryMs ?? 3_600_000));
       await this.deps.store.postponeWebhookDelivery(delivery.id, until);
       this.deps.logger.info({ deliveryId: delivery.id, orgId: delivery.orgId }, 'webhook delivery waits: the organization has no credit left');
-      return 'postponed';
+      return { outcome: 'postponed', retry: { at: until, error: 'no credit left' } };
     }
-    return this.#send(delivery, charge);
+    return this.#send(delivery, jobId, charge);
   }
 
-  async #send(delivery: ClaimedWebhookDelivery, charge: DeliveryCharge): Promise<AttemptOutcome> {
+  async #send(delivery: ClaimedWebhookDelivery, jobId: string, charge: DeliveryCharge): Promise<JobSettlement> {
     let settled = false;
     try {
       const startedAt = this.#now();
@@ -174,8 +186,11 @@ export class WebhookSender {
       const accepted = isAccepted(result);
       const delay = accepted ? null : retryDelayMs(attempt, this.#random);
       const outcome = accepted ? 'delivered' : delay === null ? 'abandoned' : 'retry';
+      const nextAttemptAt = delay === null ? null : new Date(startedAt.getTime() + delay);
+      // The job is settled in the attempt's transaction (done, retried at nextAttemptAt, or failed).
       const recorded = await this.deps.store.recordWebhookAttempt({
         deliveryId: delivery.id,
+        jobId,
         attempt,
         startedAt,
         statusCode: result.statusCode,
@@ -184,13 +199,14 @@ export class WebhookSender {
         error: result.error,
         sourceAddress: result.sourceAddress,
         outcome,
-        nextAttemptAt: delay === null ? null : new Date(startedAt.getTime() + delay),
+        nextAttemptAt,
       });
       const log = { deliveryId: delivery.id, webhookId: delivery.webhookId, attempt, status: result.statusCode, error: result.error, outcome };
       if (!recorded) {
         // Another sender recorded this attempt (this one outlived its lease): its record stands, nothing is charged.
         this.deps.logger.warn(log, 'webhook attempt already recorded by another sender');
-        return 'superseded';
+        // The job is that sender's now: its outcome stands, this one records nothing.
+        return { outcome: 'superseded', leave: true };
       }
       this.deps.logger.info(log, 'webhook attempt');
       if (accepted) {
@@ -198,7 +214,7 @@ export class WebhookSender {
         settled = true;
       }
       if (outcome === 'abandoned') await this.deps.notices?.abandoned(delivery, outcomeText(result), startedAt);
-      return outcome;
+      return { outcome, leave: true };
     } finally {
       if (!settled) charge.release();
     }

@@ -74,7 +74,7 @@ function engine(options: { payer?: 'billing' | DeliveryPayer; timeoutMs?: number
     : options.payer;
   const mailer = options.mail ? createSmtpMailer(options.mail.url, 'Brandbase <hooks@brandbase.test>') : null;
   const sender = new WebhookSender(
-    { store: db.store, box, poster, payer, notices: new DeliveryNotices(db.store, mailer, silentLogger()), logger: silentLogger() },
+    { queue: db.stores.queue, store: db.store, box, poster, payer, notices: new DeliveryNotices(db.store, mailer, silentLogger()), logger: silentLogger() },
     { now: clock, random: () => 0.5, leaseMs: 60_000 },
   );
   const fanOut = new WebhookFanOut(db.store, new AssetUrls('https://brandbase.example/assets/'), silentLogger(), { now: clock });
