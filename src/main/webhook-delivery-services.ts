@@ -17,7 +17,7 @@ import { WebhookFanOut } from '../webhooks/delivery/webhook-fan-out.js';
 import { WebhookPoster } from '../webhooks/delivery/webhook-poster.js';
 import { WebhookSender } from '../webhooks/delivery/webhook-sender.js';
 
-export function webhookDeliveryFor(config: Readonly<Config>, deps: { store: Store; billing: Billing; box: SealedBox; mailer: Mailer | null; logger: Logger; assetUrls: AssetUrls }): WebhookDeliveryEngine {
+export function webhookDeliveryFor(config: Readonly<Config>, deps: { store: Store; billing: Billing; box: SealedBox; mailer: Mailer; logger: Logger; assetUrls: AssetUrls }): WebhookDeliveryEngine {
   const { store, billing, box, mailer, logger } = deps;
   const settings = config.webhookDelivery;
   const poster = new WebhookPoster({ hostMap: config.crawlHosts, sourceAddresses: settings.sourceAddresses, timeoutMs: settings.timeoutMs });
