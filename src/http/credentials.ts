@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Principal } from '../billing/authenticator.js';
 import type { RouteClass } from '../billing/billing.js';
-import { readCredential, requestDigest, type Credential, type CredentialRoute } from '../usecases/credential-payer.js';
+import { readCredential, requestDigest, type Credential, type CredentialRoute, type Principal } from '../usecases/credential-payer.js';
 import type { Payer, Receipt, UsageSnapshot } from '../usecases/payer.js';
 import { X402_HEADERS } from '../payments/x402-payments.js';
 import type { AppDeps } from './app-deps.js';

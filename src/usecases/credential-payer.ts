@@ -15,6 +15,9 @@ import { ApiKeyPayer } from './api-key-payer.js';
 import type { Payer } from './payer.js';
 import { PaymentPayer, type PaidRequest } from './payment-payer.js';
 
+/** The key and organization a credential acts for; transports take the type from here, never from billing/. */
+export type { Principal } from '../billing/authenticator.js';
+
 /** The strings a transport read from its request; nothing interpreted yet. */
 export interface PresentedCredential {
   /** The `Authorization` header as sent. */
