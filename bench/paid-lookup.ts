@@ -44,7 +44,7 @@ export async function measurePaidLookup(dataDir: string, port: number, headers: 
   const account = privateKeyToAccount(generatePrivateKey());
   const config = loadConfig({ BRANDBASE_DATA_DIR: dataDir });
   const services = await createServices(config, silentLogger());
-  await services.store.creditLedger(config.payments.network, config.payments.asset, account.address, BigInt(accepted.amount) * BigInt(REQUESTS * (rounds + 1)));
+  await services.stores.payments.creditLedger(config.payments.network, config.payments.asset, account.address, BigInt(accepted.amount) * BigInt(REQUESTS * (rounds + 1)));
   await services.close();
   const scheme = new ExactEvmScheme(account);
   const sign = async (): Promise<string> => {
@@ -98,7 +98,7 @@ export async function measureAccessPurchase(dataDir: string, port: number, domai
   const accounts = Array.from({ length: PURCHASES }, () => privateKeyToAccount(generatePrivateKey()));
   const config = loadConfig({ BRANDBASE_DATA_DIR: dataDir });
   const services = await createServices(config, silentLogger());
-  for (const account of accounts) await services.store.creditLedger(config.payments.network, config.payments.asset, account.address, BigInt(purchase.accepted.amount) + BigInt(lookup.accepted.amount));
+  for (const account of accounts) await services.stores.payments.creditLedger(config.payments.network, config.payments.asset, account.address, BigInt(purchase.accepted.amount) + BigInt(lookup.accepted.amount));
   await services.close();
   const signed = async (account: (typeof accounts)[number], c: typeof purchase): Promise<string> => {
     const payload = await new ExactEvmScheme(account).createPaymentPayload(2, c.accepted);

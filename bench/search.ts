@@ -22,15 +22,18 @@ import { domainLabel, normalizeName } from '../src/domain/search-text.js';
 import { silentLogger } from '../src/platform/logger.js';
 import { loadEmbeddedReferenceData } from '../src/refdata/embedded-reference-data.js';
 import { BrandSearch } from '../src/search/brand-search.js';
-import type { Database } from '../src/store/kysely/schema.js';
-import { openPostgresStore, openSqliteStore } from '../test/store/open-store.js';
-import type { Store } from '../src/store/store.js';
+import type { SearchTables } from '../src/search/store/search-tables.js';
+import type { Database as StoreTables } from '../src/store/kysely/schema.js';
+import { openPostgresStore, openSqliteStore, type OpenedStore } from '../test/store/open-store.js';
 import { sampleBrand } from '../test/store/sample-brand.js';
 import { postgresReachable } from './fleet-processes.js';
 
 const BRANDS = Number(process.env.BENCH_SEARCH_BRANDS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SEARCH_SECONDS ?? 4);
 const CONCURRENCY = 8;
+
+/** The brands' tables (not yet moved out of the store) and the search index's, which fillBrands writes directly. */
+type Database = StoreTables & SearchTables;
 
 /** Deterministic pseudo-random numbers (the same store and queries every run). */
 function prng(seed: number): () => number {
@@ -136,13 +139,14 @@ async function time(op: (i: number) => Promise<unknown>): Promise<Timing> {
   return { p50Ms: Number(percentile(latencies, 0.5).toFixed(3)), p99Ms: Number(percentile(latencies, 0.99).toFixed(3)), opsPerSec: Math.round(opsPerSec) };
 }
 
-async function measure(store: Store, db: Kysely<Database>): Promise<Record<string, unknown>> {
+async function measure({ store, stores, database }: OpenedStore): Promise<Record<string, unknown>> {
+  const db = database.tables<Database>();
   await store.migrate();
-  await loadEmbeddedReferenceData(store);
+  await loadEmbeddedReferenceData(stores.referenceData);
   const filling = performance.now();
   const { names, domains } = await fillBrands(db, BRANDS);
   const fillSeconds = (performance.now() - filling) / 1000;
-  const search = new BrandSearch(store, (key) => key, { timeoutMs: 60_000, referenceCheckMs: 3_600_000, logger: silentLogger() });
+  const search = new BrandSearch(stores.search, (key) => key, { timeoutMs: 60_000, referenceCheckMs: 3_600_000, logger: silentLogger() });
   await search.warm();
   const queries = queryMix(names, 5000);
   const random = prng(3);
@@ -171,11 +175,11 @@ async function measure(store: Store, db: Kysely<Database>): Promise<Record<strin
 
 async function onSqlite(): Promise<Record<string, unknown>> {
   const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-bench-search-'));
-  const { store, db } = await openSqliteStore({ file: path.join(dir, 'search.sqlite') });
+  const opened = await openSqliteStore({ file: path.join(dir, 'search.sqlite') });
   try {
-    return await measure(store, db);
+    return await measure(opened);
   } finally {
-    await store.close();
+    await opened.store.close();
     await rm(dir, { recursive: true, force: true });
   }
 }
@@ -183,11 +187,11 @@ async function onSqlite(): Promise<Record<string, unknown>> {
 async function onPostgres(url: string): Promise<Record<string, unknown> | { skipped: string }> {
   if (!(await postgresReachable(url))) return { skipped: `no PostgreSQL at ${url.replace(/\/\/[^@]*@/, '//')}` };
   const schema = `bench_${randomBytes(5).toString('hex')}`;
-  const { store, db } = await openPostgresStore({ url, schema });
+  const opened = await openPostgresStore({ url, schema });
   try {
-    return await measure(store, db);
+    return await measure(opened);
   } finally {
-    await store.close();
+    await opened.store.close();
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.query(`drop schema if exists "${schema}" cascade`);

@@ -103,9 +103,9 @@ export async function benchTransactionMatch(): Promise<Record<string, unknown>> 
   const baseline = await openEvalStore();
   const loaded = await openEvalStore();
   try {
-    await loaded.store.upsertListings(syntheticListings(TARGET_NAMES));
-    await loaded.store.recordReferenceImport({ source: 'bench', format: 'bench', file: 'synthetic', sourceDate: '2026-11-28', importedAt: new Date(), report: '{}' });
-    for (const s of [baseline, loaded]) await s.store.syncSearchReferenceNames(true);
+    await loaded.referenceData.upsertListings(syntheticListings(TARGET_NAMES));
+    await loaded.referenceData.recordReferenceImport({ source: 'bench', format: 'bench', file: 'synthetic', sourceDate: '2026-11-28', importedAt: new Date(), report: '{}' });
+    for (const s of [baseline, loaded]) await s.search.syncSearchReferenceNames(true);
     // Descriptors that reach the name index (no alias or seller prefix decides them): the store-bound path.
     const indexed: Input[] = [];
     for (const input of ALL) {

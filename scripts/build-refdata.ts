@@ -14,8 +14,8 @@ import { importReferenceFile } from '../src/refdata/import/import-file.js';
 import { CRYPTO_COLUMNS, ETF_COLUMNS, LISTING_COLUMNS } from '../src/refdata/import/embedded-tables.js';
 import { compact } from '../src/refdata/import/listing-checks.js';
 import { openSqliteDatabase } from '../src/db/sqlite/open-sqlite-database.js';
-import { KyselyStore } from '../src/store/kysely/kysely-store.js';
-import type { Database } from '../src/store/kysely/schema.js';
+import { openProductStores } from '../src/main/product-stores.js';
+import type { ReferenceDataTables } from '../src/refdata/store/refdata-tables.js';
 
 const SHARED = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../../shared/refdata'));
 const OUT = path.join(import.meta.dirname, '../refdata/embedded');
@@ -54,12 +54,12 @@ function csv(columns: readonly string[], rows: readonly Row[]): Buffer {
 async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-refdata-'));
   const database = await openSqliteDatabase({ file: path.join(dir, 'build.sqlite') });
-  const store = new KyselyStore(database);
-  const db = database.tables<Database>();
+  const { store, referenceData } = openProductStores(database);
+  const db = database.tables<ReferenceDataTables>();
   try {
     await store.migrate();
     for (const step of IMPORTS) {
-      const report = await importReferenceFile(store, { ...step, file: path.resolve(SHARED, step.file) });
+      const report = await importReferenceFile(referenceData, { ...step, file: path.resolve(SHARED, step.file) });
       const skipped = Object.entries(report.skipped).map(([k, v]) => `${k}=${v.count}`).join(' ');
       const corrected = Object.entries(report.corrected).map(([k, v]) => `${k}=${v.count}`).join(' ');
       process.stdout.write(`${step.format}: read ${report.rowsRead}, +${report.inserted} ~${report.updated} =${report.unchanged}, contradictions ${report.contradictions.count}; skipped ${skipped || '-'}; corrected ${corrected || '-'}\n`);

@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { loadEmbeddedReferenceData } from '../../src/refdata/embedded-reference-data.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { BrandSearch } from '../../src/search/brand-search.js';
+import type { ReferenceData } from '../../src/refdata/reference-data.js';
+import type { SearchIndexStore } from '../../src/search/search-store.js';
 import type { Store } from '../../src/store/store.js';
 import { sampleBrand } from '../../test/store/sample-brand.js';
 
@@ -39,9 +41,9 @@ export function labelledQueries(): LabelledQuery[] {
 }
 
 /** Migrates the store, loads the embedded reference data and saves the held brands (crawled records, minimal). */
-export async function fillSearchStore(store: Store): Promise<void> {
+export async function fillSearchStore({ store, stores }: { store: Store; stores: { referenceData: ReferenceData } }): Promise<void> {
   await store.migrate();
-  await loadEmbeddedReferenceData(store);
+  await loadEmbeddedReferenceData(stores.referenceData);
   const at = new Date('2026-11-01T00:00:00Z');
   for (const [domain = '', name = '', quality = '0'] of rows('./held-brands.tsv')) {
     const brand = sampleBrand(domain, { name, qualityScore: Number(quality), images: [] });
@@ -49,7 +51,7 @@ export async function fillSearchStore(store: Store): Promise<void> {
   }
 }
 
-export async function scoreSearch(store: Store, queries: readonly LabelledQuery[] = labelledQueries()): Promise<SearchScore> {
+export async function scoreSearch(store: SearchIndexStore, queries: readonly LabelledQuery[] = labelledQueries()): Promise<SearchScore> {
   const search = new BrandSearch(store, (key) => key, { timeoutMs: 60_000, referenceCheckMs: 3_600_000, logger: createLogger({ level: 'warn' }) });
   const score: SearchScore = { queries: queries.length, top1: 0, top3: 0, byKind: {}, misses: [] };
   for (const q of queries) {

@@ -9,29 +9,28 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { openPostgresStore, openSqliteStore } from '../../test/store/open-store.js';
-import type { Store } from '../../src/store/store.js';
+import { openPostgresStore, openSqliteStore, type OpenedStore } from '../../test/store/open-store.js';
 import type { EvalMetric, EvalReport, EvalSuite } from '../run.js';
 import { fillSearchStore, labelledQueries, scoreSearch, type SearchScore } from './search-eval.js';
 
 async function onSqlite(): Promise<SearchScore> {
   const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-search-eval-'));
-  const { store } = await openSqliteStore({ file: path.join(dir, 'search.sqlite') });
+  const opened = await openSqliteStore({ file: path.join(dir, 'search.sqlite') });
   try {
-    return await scored(store);
+    return await scored(opened);
   } finally {
-    await store.close();
+    await opened.store.close();
     await rm(dir, { recursive: true, force: true });
   }
 }
 
 async function onPostgres(url: string): Promise<SearchScore> {
   const schema = `eval_${randomBytes(5).toString('hex')}`;
-  const { store } = await openPostgresStore({ url, schema });
+  const opened = await openPostgresStore({ url, schema });
   try {
-    return await scored(store);
+    return await scored(opened);
   } finally {
-    await store.close();
+    await opened.store.close();
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.query(`drop schema if exists "${schema}" cascade`);
@@ -39,9 +38,9 @@ async function onPostgres(url: string): Promise<SearchScore> {
   }
 }
 
-async function scored(store: Store): Promise<SearchScore> {
-  await fillSearchStore(store);
-  return scoreSearch(store);
+async function scored(opened: OpenedStore): Promise<SearchScore> {
+  await fillSearchStore(opened);
+  return scoreSearch(opened.stores.search);
 }
 
 function metrics(label: string, score: SearchScore): EvalMetric[] {

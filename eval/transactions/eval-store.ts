@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/config.js';
 import { openBackends } from '../../src/main/open-backends.js';
+import type { ReferenceData } from '../../src/refdata/reference-data.js';
+import type { SearchIndexStore } from '../../src/search/search-store.js';
 import type { Store } from '../../src/store/store.js';
 import { AliasTable } from '../../src/transactions/merchant-aliases.js';
 import { MerchantMatcher } from '../../src/transactions/merchant-matcher.js';
@@ -16,6 +18,8 @@ import { HELD_BRANDS } from './held-brands.js';
 
 export interface EvalStore {
   store: Store;
+  referenceData: ReferenceData;
+  search: SearchIndexStore;
   matcher: MerchantMatcher;
   close(): Promise<void>;
 }
@@ -34,9 +38,11 @@ export async function openEvalStore(options: { databaseUrl?: string } = {}): Pro
   const config = loadConfig({ BRANDBASE_DATA_DIR: dataDir, ...(options.databaseUrl ? { BRANDBASE_DATABASE_URL: options.databaseUrl } : {}) });
   const backends = await openBackends(config);
   for (const held of HELD_BRANDS) await holdBrand(backends.store, held);
-  const matcher = new MerchantMatcher(backends.store, AliasTable.load());
+  const matcher = new MerchantMatcher(backends.stores.search, AliasTable.load());
   return {
     store: backends.store,
+    referenceData: backends.stores.referenceData,
+    search: backends.stores.search,
     matcher,
     async close() {
       await backends.close();

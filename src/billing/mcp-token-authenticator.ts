@@ -5,11 +5,11 @@
  * where MCP tokens are accepted, as it calls the API-key authenticator elsewhere.
  */
 import type { Principal } from './authenticator.js';
-import { verifyMcpToken } from './mcp-token-secret.js';
+import { verifyMcpToken, type McpTokensByHash } from './mcp-token-secret.js';
 import { ApiError } from '../domain/errors.js';
-import type { AccessStore, AccountStore } from '../store/store.js';
+import type { AccountStore } from '../store/store.js';
 
-export type McpTokenStore = Pick<AccessStore, 'findMcpTokenByHash'> & Pick<AccountStore, 'getApiKey' | 'getOrganization'>;
+export type McpTokenStore = McpTokensByHash & Pick<AccountStore, 'getApiKey' | 'getOrganization'>;
 
 export class McpTokenAuthenticator {
   constructor(private readonly store: McpTokenStore) {}

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { AccessStore, AccountStore } from '../store/store.js';
+import type { McpTokenRecord } from '../domain/access-purchases.js';
+import type { AccountStore } from '../store/store.js';
 
 /**
  * MCP tokens (spec 5.4) look like `bb_mcp_<43 base64url chars>` (256 random bits), like API keys but with their own
@@ -36,12 +37,17 @@ export interface McpPrincipal {
   apiKeyId: string;
 }
 
+/** MCP tokens by hash: standing access stores them (payments/access-store.ts); billing declares only the read it needs. */
+export interface McpTokensByHash {
+  findMcpTokenByHash(tokenHash: string): Promise<McpTokenRecord | null>;
+}
+
 /**
  * For the MCP server (spec 5.4, issue 21): the principal of a presented MCP token, or null when the token is
  * malformed, unknown, revoked, or sold with an API key that was revoked since (revoking the key ends the token).
  * Only the token's SHA-256 is looked up; the token itself is never stored or logged.
  */
-export async function verifyMcpToken(store: Pick<AccessStore, 'findMcpTokenByHash'> & Pick<AccountStore, 'getApiKey'>, token: string): Promise<McpPrincipal | null> {
+export async function verifyMcpToken(store: McpTokensByHash & Pick<AccountStore, 'getApiKey'>, token: string): Promise<McpPrincipal | null> {
   if (!looksLikeMcpToken(token)) return null;
   const record = await store.findMcpTokenByHash(hashMcpToken(token));
   if (record === null || record.revokedAt !== null) return null;

@@ -18,9 +18,18 @@ export interface BrandSave {
   at: Date;
 }
 
+/** A brand a bulk insert wrote (BrandStore.insertBrands): always new, with no crawl evidence beside it. */
+export interface InsertedBrand {
+  stored: StoredBrand;
+  /** As given to the insert; the brand's own domain is attached whether listed or not. */
+  identifiers: IdentifierRef[];
+}
+
 export interface BrandSaveHook {
   /** Runs in the saving transaction: a throw rolls the save back. */
   onBrandSaved(trx: DbTransaction<unknown>, save: BrandSave): Promise<void>;
   /** Runs in the transaction of a status change (removal or restore) of brand `id`, when that brand exists. */
   onBrandStatus?(trx: DbTransaction<unknown>, id: string, status: BrandStatus): Promise<void>;
+  /** Runs in the transaction of a bulk insert (`brandbase generate-brands`) with the brands it inserted. */
+  onBrandsInserted?(trx: DbTransaction<unknown>, brands: readonly InsertedBrand[]): Promise<void>;
 }

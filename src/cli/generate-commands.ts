@@ -1,7 +1,7 @@
 /**
  * `brandbase generate-brands --count N [--seed S] [--from F] [--batch B]`: writes N realistic synthetic brands
  * (cli/generated-brand.ts: `.example` domains, deterministic per seed) into the configured store, B per
- * transaction through the store's bulk insert (multi-row statements; store/kysely/bulk-brand-rows.ts). Numbers
+ * transaction through the store's bulk insert (multi-row statements; brands/store/bulk-brand-rows.ts). Numbers
  * F .. F+N-1 are written, so a store grows from 10k to 100k brands with `--from 10000 --count 90000`; a brand
  * already held is skipped, so running the same command twice writes nothing the second time. For load tests and
  * benches (docs/performance.md "A million brands"); a progress line on stderr, the summary on stdout.

@@ -8,7 +8,8 @@ import { SignJWT, jwtVerify } from 'jose';
 import type { DashboardSessionRecord, DashboardUser, MemberRole, Membership } from '../domain/dashboard-accounts.js';
 import type { Mailer } from '../billing/mailer.js';
 import type { Logger } from '../platform/logger.js';
-import type { AccountStore, DashboardAccountStore } from '../store/store.js';
+import type { AccountStore } from '../store/store.js';
+import type { DashboardAccountStore } from './dashboard-account-store.js';
 import { sameMac, type DashboardKeys } from './dashboard-secrets.js';
 import {
   MAX_FAILED_CODES,
@@ -57,7 +58,9 @@ export class DashboardAccountError extends Error {
 }
 
 export interface DashboardAccountsOptions {
-  store: DashboardAccountStore & Pick<AccountStore, 'getOrganization'>;
+  store: DashboardAccountStore;
+  /** Billing's organizations: a membership names one. */
+  organizations: Pick<AccountStore, 'getOrganization'>;
   keys: () => Promise<DashboardKeys>;
   mailer: Mailer;
   logger: Logger;
@@ -74,7 +77,8 @@ function sha256(value: string): string {
 }
 
 export class DashboardAccounts {
-  readonly #store: DashboardAccountsOptions['store'];
+  readonly #store: DashboardAccountStore;
+  readonly #organizations: DashboardAccountsOptions['organizations'];
   readonly #keys: () => Promise<DashboardKeys>;
   readonly #mailer: Mailer;
   readonly #logger: Logger;
@@ -83,6 +87,7 @@ export class DashboardAccounts {
 
   constructor(options: DashboardAccountsOptions) {
     this.#store = options.store;
+    this.#organizations = options.organizations;
     this.#keys = options.keys;
     this.#mailer = options.mailer;
     this.#logger = options.logger;
@@ -276,7 +281,7 @@ export class DashboardAccounts {
   /** The user's organizations with their names, for the org picker and /v2/viewer. */
   async organizationsOf(userId: string): Promise<{ id: string; name: string; role: MemberRole }[]> {
     const memberships = await this.#store.dashboardMemberships(userId);
-    const orgs = await Promise.all(memberships.map(async (m) => ({ m, org: await this.#store.getOrganization(m.orgId) })));
+    const orgs = await Promise.all(memberships.map(async (m) => ({ m, org: await this.#organizations.getOrganization(m.orgId) })));
     return orgs.flatMap(({ m, org }) => (org ? [{ id: org.id, name: org.name, role: m.role }] : []));
   }
 
@@ -286,7 +291,7 @@ export class DashboardAccounts {
     if (email === null) throw new DashboardAccountError('invalid_email', 'Not an email address.');
     const role = input.role ?? 'member';
     if (role !== 'owner' && role !== 'member') throw new DashboardAccountError('invalid_role', 'Role must be owner or member.');
-    if (!(await this.#store.getOrganization(input.orgId))) throw new DashboardAccountError('org_not_found', `No organization with id ${input.orgId}.`);
+    if (!(await this.#organizations.getOrganization(input.orgId))) throw new DashboardAccountError('org_not_found', `No organization with id ${input.orgId}.`);
     const now = this.#now();
     const user = await this.#store.createDashboardUser({ id: randomId('usr'), email, createdAt: now });
     const existing = await this.#store.dashboardMembership(user.id, input.orgId);

@@ -4,7 +4,7 @@
  * the fleet reads the same row), so sessions signed by one API process verify on every other with no setup.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { DashboardAccountStore } from '../store/store.js';
+import type { DashboardAccountStore } from './dashboard-account-store.js';
 
 /** The name of the stored secret (the dashboard_secrets row). */
 export const SESSION_SECRET_NAME = 'session';

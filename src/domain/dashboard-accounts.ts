@@ -1,7 +1,7 @@
 /**
  * Dashboard accounts (issue 23, ADR 0043): the people who sign in to /dashboard, their memberships of
  * organizations, the one-time sign-in tokens mailed to them and their sessions. Types only; the rules live in
- * src/dashboard-accounts, the rows in src/store/kysely/dashboard-account-rows.ts.
+ * src/dashboard-accounts, the rows in src/dashboard-accounts/store/dashboard-account-rows.ts.
  */
 
 export type MemberRole = 'owner' | 'member';

@@ -15,7 +15,7 @@ import { RefreshScheduler } from '../brands/refresh-scheduler.js';
 import type { Config } from '../config/config.js';
 import type { DashboardAccounts } from '../dashboard-accounts/dashboard-accounts.js';
 import { silentLogger } from '../platform/logger.js';
-import { PaymentAdmin, type PaymentAdminStore } from '../payments/payment-admin.js';
+import { PaymentAdmin, type PaymentAdminStores } from '../payments/payment-admin.js';
 import type { ReferenceData } from '../refdata/reference-data.js';
 import type { WebhookManagement } from '../webhooks/management/webhook-management.js';
 import type { Backends } from './open-backends.js';
@@ -38,24 +38,24 @@ export interface AdminServices {
 }
 
 /** The payments view over the store: the embedded ledger unless a facilitator settles, embedded cards unless Stripe does. */
-export function paymentAdminFor(config: Readonly<Config>, store: PaymentAdminStore): PaymentAdmin {
+export function paymentAdminFor(config: Readonly<Config>, stores: PaymentAdminStores): PaymentAdmin {
   const p = config.payments;
-  return new PaymentAdmin(store, p.facilitatorUrl === null ? { network: p.network, asset: p.asset } : null, p.card && p.stripeSecretKey === null);
+  return new PaymentAdmin(stores, p.facilitatorUrl === null ? { network: p.network, asset: p.asset } : null, p.card && p.stripeSecretKey === null);
 }
 
 export function adminServicesFor(config: Readonly<Config>, backends: Backends): AdminServices {
-  const { store, queue } = backends;
+  const { store, stores, queue } = backends;
   return {
     accounts: new Accounts(store, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota }),
     billing: new BillingAdmin(store, billingDefaults(config)),
     clientIds: new ClientIds(store),
-    brands: new BrandAdmin(store),
-    payments: paymentAdminFor(config, store),
-    referenceData: store,
-    refresh: new RefreshScheduler({ store, queue, logger: silentLogger() }, refreshSettingsFor(config)),
+    brands: new BrandAdmin(stores.brands),
+    payments: paymentAdminFor(config, { ...stores, accounts: store }),
+    referenceData: backends.stores.referenceData,
+    refresh: new RefreshScheduler({ store: stores.brands, queue, logger: silentLogger() }, refreshSettingsFor(config)),
     async dashboard() {
       const [{ DashboardAccounts }, { lazyDashboardKeys }] = await Promise.all([import('../dashboard-accounts/dashboard-accounts.js'), import('../dashboard-accounts/dashboard-secrets.js')]);
-      return new DashboardAccounts({ store, keys: lazyDashboardKeys(store, config.sessionSecret), mailer: noMailer, logger: silentLogger(), publicUrl: config.publicUrl });
+      return new DashboardAccounts({ store: stores.dashboardAccounts, organizations: store, keys: lazyDashboardKeys(stores.dashboardAccounts, config.sessionSecret), mailer: noMailer, logger: silentLogger(), publicUrl: config.publicUrl });
     },
     async webhooks() {
       const [{ lazySealedBox, webhookManagementFor }, { CrawlScheduler }] = await Promise.all([import('./webhook-services.js'), import('../brands/crawl-scheduler.js')]);

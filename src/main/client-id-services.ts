@@ -9,6 +9,7 @@ import { ClientIds } from '../billing/client-ids.js';
 import type { AssetUrls } from '../assets/asset-urls.js';
 import type { Logger } from '../platform/logger.js';
 import { BrandSearch } from '../search/brand-search.js';
+import type { SearchIndexStore } from '../search/search-store.js';
 import type { Store } from '../store/store.js';
 
 export interface ClientIdServices {
@@ -18,7 +19,7 @@ export interface ClientIdServices {
   brandSearch: BrandSearch;
 }
 
-export function clientIdServicesFor(config: Readonly<Config>, store: Store, logger: Logger, icons: AssetUrls, clock: () => number = Date.now): ClientIdServices {
+export function clientIdServicesFor(config: Readonly<Config>, store: Store, search: SearchIndexStore, logger: Logger, icons: AssetUrls, clock: () => number = Date.now): ClientIdServices {
   const c = config.clientIds;
   const clientIdUsage = new ClientIdUsage(store, () => new Date(clock()), { onFlushError: (err) => logger.error({ err }, 'client ID usage flush failed; retrying') });
   const policy = (p: typeof c.search) => ({ perClientId: p.perClientId, perIp: p.perIp, allowance: { free: p.allowanceFree, paid: p.allowancePaid } });
@@ -30,6 +31,6 @@ export function clientIdServicesFor(config: Readonly<Config>, store: Store, logg
     cacheMs: c.cacheMs,
     clock,
   });
-  const brandSearch = new BrandSearch(store, (key) => icons.src(key), { timeoutMs: c.searchTimeoutMs, referenceCheckMs: 60_000, logger, now: clock });
+  const brandSearch = new BrandSearch(search, (key) => icons.src(key), { timeoutMs: c.searchTimeoutMs, referenceCheckMs: 60_000, logger, now: clock });
   return { clientIds: new ClientIds(store), clientIdUsage, clientIdGate, brandSearch };
 }

@@ -13,7 +13,12 @@ export function credentialPayersFor(services: Services): CredentialPayers<Active
   const publicUrl = services.config.publicUrl;
   return new CredentialPayers<ActiveSession>({
     apiKeys: services.authenticator,
-    mcpTokens: new McpTokenAuthenticator(services.store),
+    // MCP tokens are standing access's; the key and organization they name are billing's.
+    mcpTokens: new McpTokenAuthenticator({
+      findMcpTokenByHash: (hash) => services.stores.access.findMcpTokenByHash(hash),
+      getApiKey: (id) => services.store.getApiKey(id),
+      getOrganization: (id) => services.store.getOrganization(id),
+    }),
     sessions: services.dashboardAccounts,
     billing: services.billing,
     x402: services.payments ?? noPayments,

@@ -6,6 +6,7 @@ import { migrateToLatest } from '../db/migrations.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { SqlJobQueue } from '../jobs/sql/sql-job-queue.js';
 import { openProductStores, PRODUCT_MIGRATIONS, type ProductStores } from './product-stores.js';
+import type { ReferenceData } from '../refdata/reference-data.js';
 import type { Store } from '../store/store.js';
 
 export interface Backends {
@@ -32,11 +33,11 @@ export function printableDatabaseUrl(url: string): string {
  * a store that never had a reference import: one indexed read on every later start, and the importer's code is
  * loaded only when the set is loaded.
  */
-async function migrateAndSeed(database: Database, store: Store): Promise<void> {
+async function migrateAndSeed(database: Database, referenceData: ReferenceData): Promise<void> {
   await migrateToLatest(database, PRODUCT_MIGRATIONS);
-  if (await store.hasReferenceImports()) return;
+  if (await referenceData.hasReferenceImports()) return;
   const { loadEmbeddedReferenceData } = await import('../refdata/embedded-reference-data.js');
-  await loadEmbeddedReferenceData(store);
+  await loadEmbeddedReferenceData(referenceData);
 }
 
 /**
@@ -61,6 +62,6 @@ export async function openBackends(config: Readonly<Config>): Promise<Backends> 
 async function backendsOn(database: Database, location: string, created: boolean): Promise<Backends> {
   const stores = openProductStores(database);
   const { store } = stores;
-  await migrateAndSeed(database, store);
+  await migrateAndSeed(database, stores.referenceData);
   return { store, stores, queue: new SqlJobQueue(database), location, created, close: () => database.close() };
 }

@@ -3,9 +3,13 @@
  * run, and the stores built from one kernel Database, with the brand save hooks in the order they run in a save.
  * Services (services.ts), the CLI and the tests take their stores from here.
  */
-import type { Database } from '../db/database.js';
+import type { Database, DbTransaction } from '../db/database.js';
+import type { BrandSavedEvent } from '../domain/brand-changes.js';
 import type { ProductMigrations } from '../db/migrations.js';
 import type { BrandSaveHook } from '../brands/brand-save-hooks.js';
+import type { BrandStore, BrandWriteLog, RefreshStore } from '../brands/brand-store.js';
+import { KyselyBrandStore } from '../brands/store/kysely-brand-store.js';
+import { brandMigrations } from '../brands/store/brand-migrations.js';
 import type { PaletteStore } from '../palette/palette-store.js';
 import { KyselyPaletteStore } from '../palette/store/kysely-palette-store.js';
 import { paletteMigrations } from '../palette/store/palette-migrations.js';
@@ -18,16 +22,38 @@ import type { LogoEvidenceStore } from '../brands/logo-evidence/logo-evidence-st
 import { KyselyLogoEvidenceStore } from '../brands/logo-evidence/store/kysely-logo-evidence-store.js';
 import { logoEvidenceMigrations } from '../brands/logo-evidence/store/logo-evidence-migrations.js';
 import { logoEvidenceSaveHook } from '../brands/logo-evidence/store/logo-evidence-save-hook.js';
+import type { ReferenceData } from '../refdata/reference-data.js';
+import { KyselyReferenceData } from '../refdata/store/kysely-reference-data.js';
+import { refdataMigrations } from '../refdata/store/refdata-migrations.js';
+import type { SearchIndexStore } from '../search/search-store.js';
+import { KyselySearchStore } from '../search/store/kysely-search-store.js';
+import { searchMigrations } from '../search/store/search-migrations.js';
+import { searchSaveHook } from '../search/store/search-save-hook.js';
+import type { AccessStore } from '../payments/access-store.js';
+import type { PaymentLedger, PaymentStore } from '../payments/payment-store.js';
+import { KyselyAccessStore } from '../payments/store/kysely-access-store.js';
+import { KyselyPaymentStore } from '../payments/store/kysely-payment-store.js';
+import { paymentMigrations } from '../payments/store/payment-migrations.js';
 import { KyselyStore } from '../store/kysely/kysely-store.js';
 import { MIGRATIONS as STORE_MIGRATIONS } from '../store/kysely/migrations.js';
-import { searchSaveHook } from '../store/kysely/brand-save-hook-rows.js';
+import { purchasedAccountRows } from '../store/kysely/purchased-account-rows.js';
+import { appendBrandSavedEvent } from '../store/kysely/brand-event-log.js';
+import type { Database as StoreTables } from '../store/kysely/schema.js';
+import type { DashboardAccountStore } from '../dashboard-accounts/dashboard-account-store.js';
+import { KyselyDashboardAccountStore } from '../dashboard-accounts/store/kysely-dashboard-account-store.js';
+import { dashboardAccountMigrations } from '../dashboard-accounts/store/dashboard-account-migrations.js';
 
-/** Every product's migrations, in the order their parts of one name run (src/db/migrations.ts). */
-export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [STORE_MIGRATIONS, paletteMigrations, contextMigrations, logoEvidenceMigrations];
+/**
+ * Every product's migrations, in the order their parts of one name run (src/db/migrations.ts): the brands first, whose
+ * tables the others reference ('0001_initial' created them before the rest).
+ */
+export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [brandMigrations, STORE_MIGRATIONS, paletteMigrations, contextMigrations, logoEvidenceMigrations, dashboardAccountMigrations, paymentMigrations, refdataMigrations, searchMigrations];
 
 export interface ProductStores {
   /** The storage of the products not yet moved out of the shared store. */
   store: KyselyStore;
+  /** Brand records and identifiers, the save, the crawl failure memory, the brand write log and scheduled refresh. */
+  brands: BrandStore & BrandWriteLog & RefreshStore;
   /**
    * The brand save hooks, in the order they run; the brand store keeps this list by reference, so services append
    * the hooks that need what is built after the stores (the palette render job needs the queue) before the first save.
@@ -36,6 +62,13 @@ export interface ProductStores {
   palette: PaletteStore;
   context: ContextStore;
   logoEvidence: LogoEvidenceStore;
+  /** Pay-per-request claims and settlements, and the embedded facilitator's ledger (ADR 0028). */
+  payments: PaymentStore & PaymentLedger;
+  /** Standing access (ADR 0029): a purchase writes billing's organization, key and grant through its writer. */
+  access: AccessStore;
+  dashboardAccounts: DashboardAccountStore;
+  referenceData: ReferenceData;
+  search: SearchIndexStore;
 }
 
 /** What a brand save writes beside the record, in this order, in its transaction. */
@@ -46,6 +79,21 @@ function brandSaveHooks(): BrandSaveHook[] {
 /** Every product's store over one Database (not migrated: migrateToLatest with PRODUCT_MIGRATIONS does that). */
 export function openProductStores(database: Database): ProductStores {
   const saveHooks = brandSaveHooks();
-  const store = new KyselyStore(database, { saveHooks, migrations: PRODUCT_MIGRATIONS });
-  return { store, saveHooks, palette: new KyselyPaletteStore(database), context: new KyselyContextStore(database), logoEvidence: new KyselyLogoEvidenceStore(database) };
+  // The brand event is written by the save until it becomes a save hook (issue 30 item 3); its SQL is the events'.
+  const events = { appendBrandSavedEvent: (trx: DbTransaction<unknown>, event: BrandSavedEvent) => appendBrandSavedEvent(trx as DbTransaction<StoreTables>, event) };
+  const brands = new KyselyBrandStore(database, { saveHooks, events });
+  const store = new KyselyStore(database, { brands, migrations: PRODUCT_MIGRATIONS });
+  return {
+    store,
+    brands,
+    saveHooks,
+    palette: new KyselyPaletteStore(database),
+    context: new KyselyContextStore(database),
+    logoEvidence: new KyselyLogoEvidenceStore(database),
+    dashboardAccounts: new KyselyDashboardAccountStore(database),
+    payments: new KyselyPaymentStore(database),
+    access: new KyselyAccessStore(database, purchasedAccountRows),
+    referenceData: new KyselyReferenceData(database),
+    search: new KyselySearchStore(database),
+  };
 }

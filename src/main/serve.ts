@@ -33,7 +33,7 @@ export interface RunningServer {
 export function createWorkerPool(services: Services, options: { paletteRenderTimeoutMs?: number } = {}): WorkerPool {
   // The palette's background render (ADR 0023) runs here, in the worker pool, never on a request's path.
   const paletteRender = new PaletteRenderJob({
-    store: services.store, palettes: services.stores.palette, renderer: () => services.renderer(), logger: services.logger, enabled: services.config.paletteRender,
+    store: services.stores.brands, palettes: services.stores.palette, renderer: () => services.renderer(), logger: services.logger, enabled: services.config.paletteRender,
     ...(options.paletteRenderTimeoutMs !== undefined ? { timeoutMs: options.paletteRenderTimeoutMs } : {}),
   });
   return new WorkerPool(

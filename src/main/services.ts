@@ -118,7 +118,7 @@ export interface Services extends ClientIdServices {
 }
 
 /** x402 with the configured facilitator, or the embedded one over the store's ledger (ADR 0028). */
-function paymentsFor(config: Readonly<Config>, store: Store, logger: Logger): X402Payments | null {
+function paymentsFor(config: Readonly<Config>, store: ProductStores['payments'], logger: Logger): X402Payments | null {
   const p = config.payments;
   if (!p.enabled) return null;
   const settings = { network: p.network, asset: p.asset, assetName: p.assetName, assetVersion: p.assetVersion, payTo: p.payTo, priceUnits: p.priceUnits, maxTimeoutSeconds: p.maxTimeoutSeconds, facilitatorUrl: p.facilitatorUrl };
@@ -126,7 +126,7 @@ function paymentsFor(config: Readonly<Config>, store: Store, logger: Logger): X4
 }
 
 /** MPP (mppx, evm method) on the embedded ledger; the challenge key is random per process unless configured. */
-function mppFor(config: Readonly<Config>, store: Store, logger: Logger): MppPayments | null {
+function mppFor(config: Readonly<Config>, store: ProductStores['payments'], logger: Logger): MppPayments | null {
   const p = config.payments;
   if (!p.enabled || !p.mpp) return null;
   const settings = { network: p.network, asset: p.asset, assetName: p.assetName, assetVersion: p.assetVersion, payTo: p.payTo, priceUnits: p.priceUnits, maxTimeoutSeconds: p.maxTimeoutSeconds, facilitatorUrl: p.facilitatorUrl };
@@ -149,11 +149,11 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   // Built once: every record sent out (lookups, webhooks, search icons) renders its asset URLs from the same base.
   const assetUrls = new AssetUrls(config.assetBaseUrl);
   const cache = new BrandCache(60_000, assetUrls, config.brandCacheMb * 1024 * 1024, undefined, brandCacheCounters(metrics));
-  const cacheSync = new BrandCacheSync(store, cache, logger, { intervalMs: config.cacheSyncMs });
+  const cacheSync = new BrandCacheSync(stores.brands, cache, logger, { intervalMs: config.cacheSyncMs });
   // Crawls and logo renditions run in crawl workers unless BRANDBASE_CRAWL_ISOLATION=off (ADR 0014).
   const crawler = openCrawler(config, { fetcher, assets, assetsDir, logger, metrics });
   // Tickers, ISINs and crypto symbols → websites, from the reference data in the store (spec 1 rules 5-9).
-  const resolver = new FinancialResolver(store);
+  const resolver = new FinancialResolver(stores.referenceData);
   const listeners: (() => void)[] = [];
   // After a crawl that did not render, its home page is rendered in the background for palette evidence (ADR 0023):
   // only with Chromium installed, and at most while half the prefetch backlog is free.
@@ -164,7 +164,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   });
   // The render is queued in the transaction that saves the crawl's record and evidence.
   stores.saveHooks.push(paletteRenders);
-  const indexer = new BrandIndexer(store, crawler.crawl, logger, {
+  const indexer = new BrandIndexer(stores.brands, crawler.crawl, logger, {
     onSaved: (stored, domains) => cache.put(stored, domains),
     declaredIdentifiers: (brand) => resolver.declaredRefs(brand),
     completeLogos: crawler.completeLogos,
@@ -181,14 +181,14 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : noMailer;
   const billing = new Billing({ store, meter, mailer, logger, defaults: billingDefaults(config), metrics });
   const scheduler = new CrawlScheduler(queue, config.queueMaxDepth, () => listeners.forEach((wake) => wake()), config.queueMaxPerOrg);
-  const popularity = new PopularityCounter(store, { flushMs: config.refresh.popularityFlushMs, onFlushError: (err) => logger.warn({ err }, 'brand popularity flush failed; retrying') });
-  const lookup = new BrandLookup(store, cache, indexer, resolver, popularity);
-  const refresh = new RefreshScheduler({ store, queue, logger, notify: () => listeners.forEach((wake) => wake()) }, refreshSettingsFor(config));
+  const popularity = new PopularityCounter(stores.brands, { flushMs: config.refresh.popularityFlushMs, onFlushError: (err) => logger.warn({ err }, 'brand popularity flush failed; retrying') });
+  const lookup = new BrandLookup(stores.brands, cache, indexer, resolver, popularity);
+  const refresh = new RefreshScheduler({ store: stores.brands, queue, logger, notify: () => listeners.forEach((wake) => wake()) }, refreshSettingsFor(config));
   const batch = new BatchLookup(lookup, scheduler);
   const sealedBox = lazySealedBox(config, logger);
   const webhookDelivery = webhookDeliveryFor(config, { store, billing, box: sealedBox, mailer, logger, assetUrls });
   // Client IDs, their gate and search by name (issue 20, ADR 0033).
-  const clientIdParts = clientIdServicesFor(config, store, logger, assetUrls);
+  const clientIdParts = clientIdServicesFor(config, store, stores.search, logger, assetUrls);
   const authenticator = new Authenticator(store, config.keyCacheMs, Date.now, config.keyCacheMb * 1024 * 1024);
   const usecases: UseCaseDeps = {
     lookup,
@@ -202,7 +202,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     // Contexts likewise, from the page text kept with the last crawl (ADR 0035).
     contexts: new ContextService(stores.context, { publicUrl: config.publicUrl, logger }),
     // Card descriptors to merchants: the curated alias table and the name index (ADR 0036).
-    transactions: new MerchantMatcher(store, AliasTable.load(), { onSyncError: (err) => logger.warn({ err }, 'transaction matcher: reference names could not be synced') }),
+    transactions: new MerchantMatcher(stores.search, AliasTable.load(), { onSyncError: (err) => logger.warn({ err }, 'transaction matcher: reference names could not be synced') }),
   };
   return {
     assetUrls,
@@ -217,7 +217,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     // A key revoked here (the dashboard) is dropped from this process's verified-key cache at once.
     accounts: new Accounts(store, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota, verifiedKeys: authenticator }),
     authenticator,
-    dashboardAccounts: new DashboardAccounts({ store, keys: lazyDashboardKeys(store, config.sessionSecret), mailer, logger, publicUrl: config.publicUrl }),
+    dashboardAccounts: new DashboardAccounts({ store: stores.dashboardAccounts, organizations: store, keys: lazyDashboardKeys(stores.dashboardAccounts, config.sessionSecret), mailer, logger, publicUrl: config.publicUrl }),
     meter,
     billing,
     cache,
@@ -228,12 +228,12 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     scheduler,
     popularity,
     refresh,
-    refreshBrand: (domain, options) => refreshBrand(domain, { store, indexer }, options),
+    refreshBrand: (domain, options) => refreshBrand(domain, { store: stores.brands, indexer }, options),
     usecases,
-    payments: paymentsFor(config, store, logger),
-    mpp: mppFor(config, store, logger),
-    access: accessSalesFor(config, store, logger, meter),
-    paymentAdmin: paymentAdminFor(config, store),
+    payments: paymentsFor(config, stores.payments, logger),
+    mpp: mppFor(config, stores.payments, logger),
+    access: accessSalesFor(config, { ...stores, accounts: store }, logger, meter),
+    paymentAdmin: paymentAdminFor(config, { ...stores, accounts: store }),
     sealedBox,
     webhooks: webhookManagementFor(config, store, scheduler, sealedBox, assetUrls),
     webhookDelivery,

@@ -15,7 +15,7 @@ import type { PageRenderer } from '../crawl/fetch/render/page-renderer.js';
 import { PALETTE_EVIDENCE_VERSION } from '../domain/palette.js';
 import type { PaletteRenderPayload } from '../jobs/queue.js';
 import type { Logger } from '../platform/logger.js';
-import type { BrandStore } from '../store/store.js';
+import type { BrandStore } from '../brands/brand-store.js';
 import type { PaletteStore, StoredPalette } from './palette-store.js';
 import { renderPaletteEvidence } from './render-palette-evidence.js';
 

@@ -12,7 +12,7 @@ import type { DbTransaction } from '../db/database.js';
 import type { PaletteEvidence } from '../domain/palette.js';
 import { JOB_NAMES, QueueFullError, type JobQueue, type PaletteRenderPayload } from '../jobs/queue.js';
 import type { Logger } from '../platform/logger.js';
-import type { StoredBrand } from '../store/store.js';
+import type { StoredBrand } from '../brands/brand-store.js';
 
 export interface PaletteRenderSchedulerOptions {
   /** The setting is on and a Chromium executable was found. */

@@ -8,7 +8,7 @@
  */
 import type { Logger } from '../platform/logger.js';
 import { PALETTE_EVIDENCE_VERSION, type Palette } from '../domain/palette.js';
-import type { StoredBrand } from '../store/store.js';
+import type { StoredBrand } from '../brands/brand-store.js';
 import type { PaletteStore, StoredPalette } from './palette-store.js';
 import { buildPalette } from './build-palette.js';
 import { warmColorNames } from './color-names.js';

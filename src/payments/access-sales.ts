@@ -27,7 +27,9 @@ import { apiKeyUrn, newId, organizationUrn } from '../domain/ids.js';
 import { x402ClaimKey, type PaymentClaim, type PaymentMethod } from '../domain/payments.js';
 import type { X402Settings } from '../domain/x402-settings.js';
 import type { Logger } from '../platform/logger.js';
-import type { AccessStore, PaymentLedger, PaymentStore, Store } from '../store/store.js';
+import type { Organization } from '../domain/accounts.js';
+import type { AccessStore } from './access-store.js';
+import type { PaymentLedger, PaymentStore } from './payment-store.js';
 import { openAccessSecrets, sealAccessSecrets, type AccessSecrets } from './access-seal.js';
 import { ledgerTransactionHash } from './ledger-evm-signer.js';
 import { MPP_HEADERS } from './mpp-payments.js';
@@ -49,7 +51,10 @@ export interface AccessAnswer {
 }
 
 export interface AccessSalesOptions {
-  store: AccessStore & PaymentStore & PaymentLedger & Pick<Store, 'getOrganization'>;
+  access: AccessStore;
+  payments: PaymentStore & PaymentLedger;
+  /** Billing's organizations (declared here, not imported: payments depends on no part of the store facade, which is being taken apart). */
+  accounts: { getOrganization(id: string): Promise<Organization | null> };
   settings: X402Settings;
   /** The MPP challenge key (shared with pay-per-request); null: MPP's evm method is off. */
   mppSecretKey: string | null;
@@ -88,7 +93,7 @@ export class AccessSales {
 
   constructor(private readonly o: AccessSalesOptions) {
     const s = o.settings;
-    const client = s.facilitatorUrl === null ? embeddedFacilitator(o.store, s) : new HTTPFacilitatorClient({ url: s.facilitatorUrl });
+    const client = s.facilitatorUrl === null ? embeddedFacilitator(o.payments, s) : new HTTPFacilitatorClient({ url: s.facilitatorUrl });
     this.#server = new x402ResourceServer(client).register(s.network as `${string}:${string}`, new ExactEvmScheme());
     this.#mppx = o.mppSecretKey === null ? null : createMppx(o, (payload) => this.#settleOnLedger(payload));
     this.#now = o.now ?? (() => new Date());
@@ -130,12 +135,12 @@ export class AccessSales {
     const presented = payment.protocol === 'x402' ? await this.#presentX402(usd, payment.header) : await this.#presentMpp(usd, payment.authorization);
     const price = BigInt(usd) * presented.unitsPerUsd;
     if (presented.claim.amount !== price) throw await this.#refusal('payment_invalid', usd, `amount_mismatch: this offer costs ${price} base units (${usd} USD)`);
-    const existing = await this.o.store.findAccessPurchase(presented.claim.key);
+    const existing = await this.o.access.findAccessPurchase(presented.claim.key);
     if (existing !== null) return this.#deliver(existing, presented, null);
-    const held = await this.o.store.findPaymentClaim(presented.claim.key);
+    const held = await this.o.payments.findPaymentClaim(presented.claim.key);
     if (held !== null) return this.#resume(held.state, held.claim.route, held.transaction, presented, usd);
     await presented.verify();
-    if (!(await this.o.store.claimPayment(presented.claim))) throw pending();
+    if (!(await this.o.payments.claimPayment(presented.claim))) throw pending();
     const settled = await presented.settle();
     await this.#recordSettlement(presented, settled.transaction);
     return this.#complete(presented, usd, settled.transaction, settled.headers);
@@ -149,7 +154,7 @@ export class AccessSales {
   async #recordSettlement(presented: Presented, transaction: string): Promise<void> {
     const c = presented.claim;
     try {
-      await this.o.store.recordPayment({ ...c, id: newId('pay'), claimKey: c.key, transaction, settledAt: this.#now() });
+      await this.o.payments.recordPayment({ ...c, id: newId('pay'), claimKey: c.key, transaction, settledAt: this.#now() });
     } catch (error) {
       this.o.logger.error({ err: error, route: ACCESS_ROUTE, network: c.network }, 'access payment settled but its ledger row was not written; the client may retry');
       throw pending();
@@ -158,7 +163,7 @@ export class AccessSales {
 
   /** The viewer's `agent` object of a key bought through standing access; null for every other key. */
   async agentOf(apiKeyId: string): Promise<Record<string, unknown> | null> {
-    const payer = await this.o.store.agentOfApiKey(apiKeyId);
+    const payer = await this.o.access.agentOfApiKey(apiKeyId);
     return payer === null ? null : this.#agentBody(payer);
   }
 
@@ -183,7 +188,7 @@ export class AccessSales {
   /** The transaction of an authorization the embedded ledger applied (null with a remote facilitator). */
   async #ledgerTransaction(claim: PaymentClaim, nonce: string): Promise<string | null> {
     if (this.o.settings.facilitatorUrl !== null) return null;
-    return this.o.store.ledgerAuthorization(claim.network, claim.asset, claim.payer, nonce);
+    return this.o.payments.ledgerAuthorization(claim.network, claim.asset, claim.payer, nonce);
   }
 
   /** Writes the purchase (one transaction) and hands it to this response. */
@@ -198,7 +203,7 @@ export class AccessSales {
     const c = presented.claim;
     let purchase: AccessPurchase | null;
     try {
-      purchase = await this.o.store.completeAccessPurchase({
+      purchase = await this.o.access.completeAccessPurchase({
         payment: { ...c, id: newId('pay'), claimKey: c.key, transaction, settledAt: now },
         payer: presented.payer,
         usd,
@@ -219,7 +224,7 @@ export class AccessSales {
       throw pending();
     }
     if (purchase === null) {
-      const other = await this.o.store.findAccessPurchase(c.key);
+      const other = await this.o.access.findAccessPurchase(c.key);
       if (other === null) throw pending();
       return this.#deliver(other, presented, receipt);
     }
@@ -239,8 +244,8 @@ export class AccessSales {
     try {
       if (this.o.beforeDelivery) await this.o.beforeDelivery(purchase);
       // Seals outlive their window only until the next delivery attempt of any purchase.
-      await this.o.store.wipeAccessSeals(windowStart);
-      taken = await this.o.store.takeAccessDelivery(purchase.paymentKey, now, windowStart, (sealed) => {
+      await this.o.access.wipeAccessSeals(windowStart);
+      taken = await this.o.access.takeAccessDelivery(purchase.paymentKey, now, windowStart, (sealed) => {
         secrets = sealed === null ? null : openAccessSecrets(this.o.installationKey(), purchase.paymentKey, presented.proof, sealed);
         return secrets !== null;
       });
@@ -253,12 +258,12 @@ export class AccessSales {
   }
 
   async #receiptOf(purchase: AccessPurchase, presented: Presented): Promise<Record<string, string>> {
-    const stored = await this.o.store.findPaymentClaim(purchase.paymentKey);
+    const stored = await this.o.payments.findPaymentClaim(purchase.paymentKey);
     return stored?.transaction ? presented.receipt(stored.transaction) : {};
   }
 
   async #body(purchase: AccessPurchase, secrets: AccessSecrets): Promise<Record<string, unknown>> {
-    const org = await this.o.store.getOrganization(purchase.orgId);
+    const org = await this.o.accounts.getOrganization(purchase.orgId);
     const fresh = !purchase.topUp;
     return {
       ...(fresh ? { apiKey: secrets.apiKey, mcpToken: secrets.mcpToken } : {}),
@@ -348,7 +353,7 @@ export class AccessSales {
           network: requirements.network,
         }));
         if (!settled.success) {
-          await this.o.store.releasePaymentClaim(claim.key);
+          await this.o.payments.releasePaymentClaim(claim.key);
           this.o.logger.warn({ reason: settled.errorReason, network: claim.network, route: ACCESS_ROUTE }, 'x402 settlement failed; nothing charged');
           throw await this.#refusal('payment_settlement_failed', usd, settled.errorReason);
         }
@@ -398,7 +403,7 @@ export class AccessSales {
           const receipt = await mppx.broadcastCredential(authorization);
           return { transaction: receipt.reference, headers: { [MPP_HEADERS.receipt]: Receipt.serialize(receipt), 'cache-control': 'private' } };
         } catch (error) {
-          await this.o.store.releasePaymentClaim(claim.key);
+          await this.o.payments.releasePaymentClaim(claim.key);
           const reason = error instanceof Error ? error.message : 'settlement failed';
           this.o.logger.warn({ reason, network: claim.network, route: ACCESS_ROUTE }, 'MPP settlement failed; nothing charged');
           throw await this.#refusal('payment_settlement_failed', usd, reason);
@@ -416,7 +421,7 @@ export class AccessSales {
       route: ACCESS_ROUTE,
       refuse: (reason) => this.#refusal('payment_invalid', usd, reason),
       settlementFailed: (reason) => this.#refusal('payment_settlement_failed', usd, reason),
-      release: (key) => this.o.store.releasePaymentClaim(key),
+      release: (key) => this.o.payments.releasePaymentClaim(key),
     };
   }
 
@@ -440,7 +445,7 @@ export class AccessSales {
   async #settleOnLedger(payload: MppAuthorization): Promise<{ reference: string }> {
     const s = this.o.settings;
     const transaction = ledgerTransactionHash(s.network, payload.from, payload.nonce);
-    await this.o.store.ledgerTransfer({ network: s.network, asset: s.asset, from: payload.from, to: payload.to, value: BigInt(payload.value), nonce: payload.nonce as Hex, transaction, at: this.#now() });
+    await this.o.payments.ledgerTransfer({ network: s.network, asset: s.asset, from: payload.from, to: payload.to, value: BigInt(payload.value), nonce: payload.nonce as Hex, transaction, at: this.#now() });
     return { reference: transaction };
   }
 }

@@ -9,7 +9,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { CardRefusal } from '../domain/access-purchases.js';
-import type { AccessStore } from '../store/store.js';
+import type { AccessStore } from './access-store.js';
 
 /** Tokens look like Stripe's test SPTs, with our prefix: `spt_bb_<43 base64url chars>` (256 random bits). */
 export const CARD_TOKEN_PREFIX = 'spt_bb_';

@@ -17,7 +17,7 @@ import {
   verifyTypedData,
   type Hex,
 } from 'viem';
-import type { PaymentLedger } from '../store/store.js';
+import type { PaymentLedger } from './payment-store.js';
 
 export interface LedgerToken {
   /** CAIP-2 network, e.g. `eip155:84532`. */

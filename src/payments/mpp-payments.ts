@@ -16,7 +16,7 @@ import { ApiError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { x402ClaimKey, type PaymentClaim } from '../domain/payments.js';
 import type { Logger } from '../platform/logger.js';
-import type { PaymentLedger, PaymentStore } from '../store/store.js';
+import type { PaymentLedger, PaymentStore } from './payment-store.js';
 import type { PaidRequest } from '../usecases/payment-payer.js';
 import { paidRequestScope, type PaidRoute, type PaymentProtocol } from '../usecases/credential-payer.js';
 import { ledgerTransactionHash } from './ledger-evm-signer.js';

@@ -1,7 +1,8 @@
 /**
  * The reference-data port: listings (ticker, exchange, ISIN, website), ETFs, crypto assets and ISIN→LEI, with
- * the exact lookups the identifier resolver needs (spec 1 rules 5-9). The Kysely store implements it
- * (store/kysely/reference-data-tables.ts); imports (refdata/import/) write through it. docs/reference-data.md.
+ * the exact lookups the identifier resolver needs (spec 1 rules 5-9). The reference data owns its storage (issue 30):
+ * store/kysely-reference-data.ts implements it over the kernel's Database; imports (refdata/import/) write through
+ * it. docs/reference-data.md.
  *
  * Keys are normalized before they reach the store: tickers with `normalizeTicker` (refdata/tickers.ts), MICs as
  * ISO 10383 operating MICs upper-case, ISINs upper-case with a valid check digit, crypto symbols upper-case.

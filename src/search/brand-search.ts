@@ -7,7 +7,7 @@ import { ApiError } from '../domain/errors.js';
 import type { SearchHit } from '../domain/search-hit.js';
 import { matchQuality, normalizeName, tickerQuery, typoVariants } from '../domain/search-text.js';
 import type { Logger } from '../platform/logger.js';
-import type { SearchIndexStore, SearchNameRow } from '../store/store.js';
+import type { SearchIndexStore, SearchNameRow } from './search-store.js';
 
 export type { SearchHit };
 

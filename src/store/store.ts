@@ -6,14 +6,11 @@
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../domain/accounts.js';
 import type { CreditLeaseDebit, CreditLeaseStore } from './credit-lease-store.js';
 export type { CreditLeaseDebit, CreditLeaseGrant, CreditLeaseStore, LeasedCredits } from './credit-lease-store.js';
-import type { DashboardAccountStore, OrganizationActivityStore } from './dashboard-store.js';
-export type { DashboardAccountStore, DailyUsage, OrganizationActivityStore } from './dashboard-store.js';
+import type { OrganizationActivityStore } from './dashboard-store.js';
+export type { DailyUsage, OrganizationActivityStore } from './dashboard-store.js';
 import type { BrandStore, BrandWriteLog, RefreshStore } from '../brands/brand-store.js';
 export type { AnalysisEntry, BrandLookupCount, BrandStatus, BrandStore, BrandWrite, BrandWriteLog, CrawlFailure, DueBrand, IdentifierKind, IdentifierRef, RefreshLease, RefreshRun, RefreshState, RefreshStore, SaveBrandOptions, StoredBrand } from '../brands/brand-store.js';
 import type { BrandSavedEvent } from '../domain/brand-changes.js';
-import type { AccessDelivery, AccessPurchase, AccessPurchaseCompletion, AgentPayer, CardCharge, CardChargeResult, CardTokenRecord, McpTokenRecord } from '../domain/access-purchases.js';
-import type { LedgerTransfer, PaymentClaim, PaymentQuery, PaymentRecord, PaymentTotal, StoredPaymentClaim } from '../domain/payments.js';
-import type { ReferenceData } from '../refdata/reference-data.js';
 import type { ClientIdRecord, ClientIdUsageEntry } from '../domain/client-id-record.js';
 import type { ClientIdProduct } from '../domain/client-ids.js';
 import type { WebhookEventKind } from '../domain/webhooks.js';
@@ -80,37 +77,6 @@ export interface BrandEventStore {
   retryBrandEvent(consumer: string, eventId: string, error: string, retryAt: Date | null): Promise<void>;
 }
 
-
-/** Pay-per-request payments (migration 0010, ADR 0028): claims of authorizations and the ledger of settlements. */
-export interface PaymentStore {
-  /** Records the authorization before its answer is sent; false (nothing written) when it is already claimed. */
-  claimPayment(claim: PaymentClaim): Promise<boolean>;
-  /** The claim of `key` with its state and settlement transaction, or null. */
-  findPaymentClaim(key: string): Promise<StoredPaymentClaim | null>;
-  /** Forgets a claim that was never settled (the answer cost nothing), so the same payment can be used again. */
-  releasePaymentClaim(key: string): Promise<void>;
-  /** Writes the settlement's ledger row and marks its claim settled, once: false when it was already recorded. */
-  recordPayment(payment: PaymentRecord): Promise<boolean>;
-  /** Claims still unsettled that were taken before `before` (a process stopped between verify and settle). */
-  unsettledPaymentClaims(before: Date): Promise<PaymentClaim[]>;
-  /** Settlements, newest first. */
-  listPayments(query: PaymentQuery): Promise<PaymentRecord[]>;
-  summarizePayments(query: Omit<PaymentQuery, 'limit'>): Promise<PaymentTotal[]>;
-}
-
-/**
- * The embedded facilitator's ledger (ADR 0028): token balances and used EIP-3009 authorizations, as a token
- * contract would hold them, for offline demos and tests. Production uses a real facilitator and chain instead.
- */
-export interface PaymentLedger {
-  ledgerBalance(network: string, asset: string, address: string): Promise<bigint>;
-  /** Adds `amount` base units to an address (demo funding; `brandbase payments fund`). */
-  creditLedger(network: string, asset: string, address: string, amount: bigint): Promise<bigint>;
-  /** The transaction that used an authorization, or null while it is unused. */
-  ledgerAuthorization(network: string, asset: string, authorizer: string, nonce: string): Promise<string | null>;
-  /** Marks the authorization used and moves the value, atomically; throws LedgerRefusal when it cannot. */
-  ledgerTransfer(transfer: LedgerTransfer): Promise<void>;
-}
 
 /** A brand event's webhook fan-out (webhooks/delivery/webhook-fan-out.ts): one payload, one row per matching webhook. */
 export interface WebhookFanOut {
@@ -206,52 +172,6 @@ export interface ClientIdStore {
   clientIdUsage(orgId: string, product: ClientIdProduct, period: string): Promise<number>;
 }
 
-/** One indexed name (search-by-name, ADR 0033): a held brand's name or a reference-data company / crypto name. */
-export interface SearchNameRow {
-  domain: string;
-  /** `ticker`: a primary listing's ticker or a crypto symbol, indexed in `norm` and matched only exactly. */
-  source: 'brand' | 'listing' | 'crypto' | 'ticker';
-  /** As shown. */
-  name: string;
-  /** normalizeName(name) (domain/search-text.ts). */
-  norm: string;
-  /** domainLabel(domain). */
-  label: string;
-  /** The held brand of the domain, or null when the domain is not crawled yet. */
-  brandId: string | null;
-  claimed: boolean;
-  /** Asset key of the held brand's icon. */
-  icon: string | null;
-  qualityScore: number | null;
-  /** Listed-company size class: 1 mega … 6 nano, 9 unknown or not listed. */
-  sizeRank: number;
-  /** Lookups of the brand (brand_popularity), 0 when unknown. */
-  lookups: number;
-}
-
-export interface SearchCandidateQuery {
-  /** The normalized query. */
-  norm: string;
-  /** One-edit variants of the query, looked up as prefixes too. */
-  variants: readonly string[];
-  /** The ticker the query may be (domain/search-text.ts tickerQuery): ticker rows equal to it are read too. */
-  ticker?: string | null;
-  /** Rows per index read. */
-  limit: number;
-}
-
-/** The search-by-name index: kept in step by saveBrand / setBrandStatus in their transactions. */
-export interface SearchIndexStore {
-  /** Candidate names through the database's text index (FTS5 trigram or pg_trgm); ranking is the caller's. */
-  searchNameCandidates(query: SearchCandidateQuery): Promise<SearchNameRow[]>;
-  /** Names sharing the most trigrams with the normalized query (typos the prefix variants miss); costlier. */
-  similarNameCandidates(norm: string, limit: number): Promise<SearchNameRow[]>;
-  /** Lookups per brand from `brand_popularity` when that table exists; an empty map otherwise. */
-  searchLookups(brandIds: readonly string[]): Promise<Map<string, number>>;
-  /** Re-reads the reference names when an import happened since the last sync (always with `force`); true if it did. */
-  syncSearchReferenceNames(force?: boolean): Promise<boolean>;
-}
-
 /**
  * Webhook management (GraphQL and `brandbase webhooks`, src/webhooks/management; SQL in
  * src/store/kysely/webhook-admin-rows.ts). Every read and write is scoped to an organization: another
@@ -282,32 +202,7 @@ export interface WebhookAdminStore {
   listWebhookAttempts(deliveryIds: readonly string[]): Promise<Map<string, WebhookAttempt[]>>;
 }
 
-/** Standing access (migration 0012, ADR 0029): purchases, their one-time delivery, agent keys and MCP tokens. */
-export interface AccessStore {
-  /**
-   * One transaction: the payment's ledger row and settled claim, the purchase row, the organization, API key and
-   * MCP token (`fresh`) unless the paying wallet owns an organization already (then a top-up of it), and the
-   * credit grant. Null, writing nothing, when the payment already bought something.
-   */
-  completeAccessPurchase(completion: AccessPurchaseCompletion): Promise<AccessPurchase | null>;
-  findAccessPurchase(paymentKey: string): Promise<AccessPurchase | null>;
-  /** Marks the undelivered purchase paid since `paidSince` whose seal `accept` approves delivered at `at`, wiping the seal; once. */
-  takeAccessDelivery(paymentKey: string, at: Date, paidSince: Date, accept: (sealed: string | null) => boolean): Promise<AccessDelivery | null>;
-  /** Wipes the seals of purchases paid before `before`; returns how many. */
-  wipeAccessSeals(before: Date): Promise<number>;
-  /** The payer that bought the key through standing access; null for dashboard or CLI keys. */
-  agentOfApiKey(apiKeyId: string): Promise<AgentPayer | null>;
-  /** For the MCP server: the token whose SHA-256 is `tokenHash`. */
-  findMcpTokenByHash(tokenHash: string): Promise<McpTokenRecord | null>;
-  /** The embedded card processor (payments/embedded-card-processor.ts): a new single-use card token, by hash. */
-  issueCardToken(token: CardTokenRecord): Promise<void>;
-  /** Charges a card token once (idempotent per key); refusals are results, not errors. */
-  chargeCardToken(charge: CardCharge): Promise<CardChargeResult>;
-  /** The payment intent a card token was charged under; null when unused or unknown. */
-  cardTokenCharge(tokenHash: string): Promise<string | null>;
-}
-
-export interface Store extends BrandStore, BrandWriteLog, BrandEventStore, AccountStore, UsageStore, CreditStore, ReferenceData, PaymentStore, PaymentLedger, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, AccessStore, ClientIdStore, SearchIndexStore, OrganizationActivityStore, DashboardAccountStore, CreditLeaseStore {
+export interface Store extends BrandStore, BrandWriteLog, BrandEventStore, AccountStore, UsageStore, CreditStore, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, ClientIdStore, OrganizationActivityStore, CreditLeaseStore {
   /** Applies pending migrations. Idempotent. */
   migrate(): Promise<void>;
   /** Cheap round trip used by readiness checks. */

@@ -8,7 +8,7 @@
  * merchant's logo on a statement is worse than none.
  */
 import { normalizeName } from '../domain/search-text.js';
-import type { SearchIndexStore, SearchNameRow } from '../store/store.js';
+import type { SearchIndexStore, SearchNameRow } from '../search/search-store.js';
 import { parseDescriptor, squash, type Descriptor } from './descriptor.js';
 import type { AliasHit, AliasTable } from './merchant-aliases.js';
 import { GENERIC_WORDS, NAME_TAIL_WORDS } from './word-lists.js';

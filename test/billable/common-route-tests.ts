@@ -122,12 +122,12 @@ export function commonRouteTests(open: OpenBackend): void {
   }
 
   async function settledPayments(payer: string): Promise<{ method: string; route: string; amount: bigint; transaction: string }[]> {
-    return (await stack.services.store.listPayments({ limit: 10_000 })).filter((p) => p.payer === payer.toLowerCase());
+    return (await stack.services.stores.payments.listPayments({ limit: 10_000 })).filter((p) => p.payer === payer.toLowerCase());
   }
 
   /** A wallet paying through the real `@x402/fetch`; `signature()` is the PAYMENT-SIGNATURE it sent last. */
   async function x402Client() {
-    const wallet = await newWallet(stack.services.store, FUNDS);
+    const wallet = await newWallet(stack.services.stores.payments, FUNDS);
     let signature: string | null = null;
     const recording = (input: string | URL | Request, requestInit?: RequestInit): Promise<Response> => {
       const request = new Request(input, requestInit);
@@ -139,7 +139,7 @@ export function commonRouteTests(open: OpenBackend): void {
   }
 
   /** A wallet paying through the real `mppx` client (evm charge method) on the embedded ledger. */
-  const mppClient = (): Promise<MppWallet> => newMppWallet(stack.services.store, FUNDS);
+  const mppClient = (): Promise<MppWallet> => newMppWallet(stack.services.stores.payments, FUNDS);
 
   describe.each(BILLABLE_ROUTES.map((route) => [routeKey({ method: route.method, url: route.pattern }), route] as const))('%s', (_name, route) => {
     if (route.payable) {
@@ -307,7 +307,7 @@ export function commonRouteTests(open: OpenBackend): void {
 
     /** Standing access bought as an agent buys it (x402 on the embedded ledger): an API key and its MCP token. */
     async function buyAccess(): Promise<{ mcpToken: string; keyId: string; orgId: string }> {
-      const wallet = await newWallet(stack.services.store, 100_000_000n);
+      const wallet = await newWallet(stack.services.stores.payments, 100_000_000n);
       const offer = await fetch(`${base}/v2/agents/access?usd=1`, { method: 'POST' });
       const bought = await fetch(`${base}/v2/agents/access?usd=1`, { method: 'POST', headers: { 'payment-signature': await wallet.pay(challengeOf(Object.fromEntries(offer.headers))) } });
       const body = (await bought.json()) as { mcpToken: string; key: { id: string }; organization: { id: string } };

@@ -27,7 +27,7 @@ interface Outcome {
 }
 
 async function resolveAll(backends: Backends, list: readonly ResolutionCase[] = RESOLUTION_LIST): Promise<Outcome[]> {
-  const resolver = new FinancialResolver(backends.store);
+  const resolver = new FinancialResolver(backends.stores.referenceData);
   const outcomes: Outcome[] = [];
   for (const item of list) {
     const parsed = parseTypedIdentifier(item.type, item.value);

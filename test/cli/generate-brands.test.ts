@@ -1,6 +1,6 @@
 /**
  * `brandbase generate-brands` (src/cli/generate-commands.ts over the store's bulk insert,
- * src/store/kysely/bulk-brand-rows.ts), run in-process through the real program on SQLite and PostgreSQL: the
+ * src/brands/store/bulk-brand-rows.ts), run in-process through the real program on SQLite and PostgreSQL: the
  * generated brands are answered by the HTTP API like crawled ones (by domain, ticker and brand id, valid per the
  * response schema), found by name search, written in batches (one brand write log entry per transaction), never
  * written twice, and the records are a pure function of (seed, number).
@@ -89,7 +89,7 @@ function suite(name: string, open: () => Promise<SharedDatabase>, gate: Gated) {
     it('indexes the generated brands for search by name, like saveBrand', async () => {
       const brand = generatedBrand(SEED, 42, new Date()).stored.brand;
       const norm = normalizeName(brand.name ?? '');
-      const rows = await stack.services.store.searchNameCandidates({ norm, variants: [], limit: 50 });
+      const rows = await stack.services.stores.search.searchNameCandidates({ norm, variants: [], limit: 50 });
       expect(rows.find((row) => row.domain === brand.domain)).toMatchObject({ source: 'brand', brandId: brand.id, name: brand.name });
     });
 

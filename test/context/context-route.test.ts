@@ -131,7 +131,7 @@ describeEachBackend('context route', (backend) => {
     });
 
     it('@x402/fetch pays a context on loopback: 200, a PAYMENT-RESPONSE receipt, one payment for the context route', async () => {
-      const wallet = await newWallet(stack.services.store, 1_000_000n);
+      const wallet = await newWallet(stack.services.stores.payments, 1_000_000n);
       const address = await stack.app.listen({ port: 0, host: '127.0.0.1' });
       const paidFetch = wrapFetchWithPaymentFromConfig(fetch, { schemes: [{ network: NETWORK, client: new ExactEvmScheme(wallet.account) }] });
       const res = await paidFetch(`${address}/v2/context/${FERNHOLLOW}`);
@@ -139,7 +139,7 @@ describeEachBackend('context route', (backend) => {
       expect(((await res.json()) as BrandContext).meta.domain).toBe(FERNHOLLOW);
       expect(decodePaymentResponseHeader(res.headers.get('payment-response') ?? '')).toMatchObject({ success: true, payer: wallet.account.address });
       expect(await wallet.balance()).toBe(1_000_000n - PRICE);
-      const rows = (await stack.services.store.listPayments({ limit: 1000 })).filter((p) => p.payer === wallet.account.address.toLowerCase());
+      const rows = (await stack.services.stores.payments.listPayments({ limit: 1000 })).filter((p) => p.payer === wallet.account.address.toLowerCase());
       expect(rows.map((p) => p.route)).toEqual(['/v2/context/{identifier}']);
     }, 120_000);
 

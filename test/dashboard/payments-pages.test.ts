@@ -12,7 +12,7 @@ import { billingDefaults } from '../../src/billing/billing-defaults.js';
 import type { AccessPurchase, AccessPurchaseCompletion } from '../../src/domain/access-purchases.js';
 import { newId } from '../../src/domain/ids.js';
 import type { PaymentClaim } from '../../src/domain/payments.js';
-import type { Store } from '../../src/store/store.js';
+import type { ProductStores } from '../../src/main/product-stores.js';
 import { addMember, signInThroughEmail } from '../helpers/dashboard-sign-in.js';
 import { openBrowser, startOrgPages, textOf, type OrgPagesFixture, type Person } from './org-pages-fixture.js';
 import { describeEachBackend } from '../helpers/backends.js';
@@ -32,7 +32,7 @@ describeEachBackend('payments page', (backend) => {
   const page = (orgId: string): string => `/dashboard/orgs/${orgId}/payments`;
 
   /** One x402 payment of `usd` from WALLET, completed as AccessSales completes it (a new organization, or a top-up). */
-  async function pay(store: Store, usd: number, paidAt: Date): Promise<AccessPurchase> {
+  async function pay(stores: ProductStores, usd: number, paidAt: Date): Promise<AccessPurchase> {
     const claim: PaymentClaim = {
       key: `x402:${NET}:${ASSET}:${WALLET}:0x${randomBytes(32).toString('hex')}`,
       method: 'x402',
@@ -45,7 +45,7 @@ describeEachBackend('payments page', (backend) => {
       claimedAt: paidAt,
       validBefore: new Date(paidAt.getTime() + 300_000),
     };
-    await store.claimPayment(claim);
+    await stores.payments.claimPayment(claim);
     const orgId = newId('org');
     const keyId = newId('key');
     const completion: AccessPurchaseCompletion = {
@@ -63,7 +63,7 @@ describeEachBackend('payments page', (backend) => {
       topUpSealed: 'v1.topup-stand-in',
       paidAt,
     };
-    const purchase = await store.completeAccessPurchase(completion);
+    const purchase = await stores.access.completeAccessPurchase(completion);
     if (!purchase) throw new Error('purchase not written');
     return purchase;
   }
@@ -71,8 +71,8 @@ describeEachBackend('payments page', (backend) => {
   beforeAll(async () => {
     f = await startOrgPages({ backend });
     const { services } = f.stack;
-    first = await pay(services.store, 5, new Date(Date.now() - 3_600_000));
-    await pay(services.store, 12, new Date());
+    first = await pay(services.stores, 5, new Date(Date.now() - 3_600_000));
+    await pay(services.stores, 12, new Date());
     agentOrg = first.orgId;
     await new BillingAdmin(services.store, billingDefaults(services.config)).addCredits(agentOrg, 40, null);
     await addMember(services, agentOrg, 'agent-owner@acme.test', 'owner');

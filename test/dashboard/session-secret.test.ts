@@ -10,19 +10,23 @@ import { DashboardAccounts } from '../../src/dashboard-accounts/dashboard-accoun
 import { lazyDashboardKeys } from '../../src/dashboard-accounts/dashboard-secrets.js';
 import { createLogger } from '../../src/platform/logger.js';
 import type { Store } from '../../src/store/store.js';
+import type { DashboardAccountStore } from '../../src/dashboard-accounts/dashboard-account-store.js';
 import { tempSqlite } from '../store/temp-database.js';
 
 let store: Store;
+let accounts: DashboardAccountStore;
 let cleanup: () => Promise<void>;
 let orgId: string;
 
 /** A "process": its own DashboardAccounts, with its own lazily resolved keys, over the shared store. */
 function processOn(secret: string | null): DashboardAccounts {
-  return new DashboardAccounts({ store, keys: lazyDashboardKeys(store, secret), mailer: noMailer, logger: createLogger({ level: 'silent' }), publicUrl: 'http://brandbase.test' });
+  return new DashboardAccounts({ store: accounts, organizations: store, keys: lazyDashboardKeys(accounts, secret), mailer: noMailer, logger: createLogger({ level: 'silent' }), publicUrl: 'http://brandbase.test' });
 }
 
 beforeAll(async () => {
-  ({ store, cleanup } = await tempSqlite());
+  let stores: { dashboardAccounts: DashboardAccountStore };
+  ({ store, stores, cleanup } = await tempSqlite());
+  accounts = stores.dashboardAccounts;
   await store.migrate();
   orgId = (await store.createOrganization({ id: 'org_secret', name: 'Secret', plan: 'free', quota: 0, createdAt: new Date() })).id;
   await processOn(null).addMember({ email: 'sam@example.com', orgId });

@@ -11,7 +11,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Brand, Format } from '../../src/domain/brand.js';
 import { migrateToLatest } from '../../src/db/migrations.js';
-import { MIGRATIONS } from '../../src/store/kysely/migrations.js';
+import { PRODUCT_MIGRATIONS } from '../../src/main/product-stores.js';
 import { openSqliteStore } from '../store/open-store.js';
 import { FIXTURE_HOSTS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';
 import { runJson, startServer, type ServerProcess } from '../helpers/brandbase-process.js';
@@ -160,8 +160,8 @@ describe('asset URLs follow the configuration, not the record', () => {
       expect(oldRecord).not.toBe(row.record);
       const { store, database, db } = await openSqliteStore({ file: path.join(oldDir, 'brandbase.sqlite') });
       try {
-        const before0004 = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name < '0004_asset_keys'));
-        await migrateToLatest(database, [before0004]);
+        const before0004 = PRODUCT_MIGRATIONS.map((product) => Object.fromEntries(Object.entries(product).filter(([name]) => name < '0004_asset_keys')));
+        await migrateToLatest(database, before0004);
         await db.insertInto('brands').values({ id: row.id, domain: FIXTURE_HOSTS.lumen, status: 'indexed', record: oldRecord, crawled_at: Number(row.crawled_at), created_at: Number(row.created_at), updated_at: Number(row.updated_at) }).execute();
         await db.insertInto('brand_identifiers').values({ kind: 'domain', value: FIXTURE_HOSTS.lumen, brand_id: row.id }).execute();
       } finally {

@@ -108,14 +108,14 @@ describeEachBackend('transaction route', (backend) => {
       const body = { transactionLabel: 'SQ *BLUE BOTTLE COF 4', countryCode: 'US' };
       const challenge = challengeOf((await post(body)).headers);
       expect(challenge.accepts[0]?.amount).toBe(String(PRICE));
-      const wallet = await newWallet(stack.services.store, PRICE);
+      const wallet = await newWallet(stack.services.stores.payments, PRICE);
       const paid = await post(body, { 'payment-signature': await wallet.pay(challenge) });
       expect(paid.statusCode).toBe(200);
       expect(paid.headers['payment-response']).toBeTruthy();
       expect(await wallet.balance()).toBe(0n);
 
       const unmatched = { transactionLabel: 'MONTHLY SERVICE FEE', countryCode: 'US' };
-      const other = await newWallet(stack.services.store, PRICE);
+      const other = await newWallet(stack.services.stores.payments, PRICE);
       const refused = await post(unmatched, { 'payment-signature': await other.pay(challengeOf((await post(unmatched)).headers)) });
       expect(refused.statusCode).toBe(400);
       expect(refused.json().message).toBe('Failed to enrich transaction');
@@ -124,7 +124,7 @@ describeEachBackend('transaction route', (backend) => {
 
     it('pay per request (MPP): a credential pays for the exact request it was challenged for, not another descriptor', async () => {
       const account = privateKeyToAccount(generatePrivateKey());
-      await stack.services.store.creditLedger(NETWORK, ASSET, account.address, 1_000_000n);
+      await stack.services.stores.payments.creditLedger(NETWORK, ASSET, account.address, 1_000_000n);
       const mppx = Mppx.create({ methods: [evm.charge({ account, networks: [84532], authorization: { name: 'USDC', version: '2' } })], polyfill: false });
       const body = { transactionLabel: 'SQ *BLUE BOTTLE COF 4', countryCode: 'US' };
       const unpaid = await post(body);
@@ -136,7 +136,7 @@ describeEachBackend('transaction route', (backend) => {
       expect(paid.headers['payment-receipt']).toBeTruthy();
       // The response was lost: the retry of the same request is served from the same payment.
       expect((await post(body, { authorization: credential })).statusCode).toBe(200);
-      expect(await stack.services.store.ledgerBalance(NETWORK, ASSET, account.address)).toBe(1_000_000n - PRICE);
+      expect(await stack.services.stores.payments.ledgerBalance(NETWORK, ASSET, account.address)).toBe(1_000_000n - PRICE);
     });
 
     it('503 (retry) when the merchant is known but its site cannot be read now; never charged', async () => {

@@ -57,7 +57,7 @@ describeEachBackend('MCP server', (backend) => {
     stack = await startTestStack({ BRANDBASE_CRAWL_HOSTS: JSON.stringify(sites.served.hostMap) }, { backend });
     address = await stack.app.listen({ port: 0, host: '127.0.0.1' });
     // Standing access, bought as an agent buys it: the 402, a signed x402 payment, the key and token once.
-    const wallet = await newWallet(stack.services.store, 100_000_000n);
+    const wallet = await newWallet(stack.services.stores.payments, 100_000_000n);
     const offer = await stack.app.inject({ method: 'POST', url: '/v2/agents/access?usd=1' });
     const bought = await stack.app.inject({ method: 'POST', url: '/v2/agents/access?usd=1', headers: { 'payment-signature': await wallet.pay(challengeOf(offer.headers)) } });
     expect(bought.statusCode, bought.body).toBe(200);

@@ -21,7 +21,7 @@ import { silentLogger } from '../../src/platform/logger.js';
 import { SafeFetcher, USER_AGENT } from '../../src/platform/safe-fetcher.js';
 import type { Palette } from '../../src/domain/palette.js';
 import type { StoredBrand } from '../../src/store/store.js';
-import { KyselyStore } from '../../src/store/kysely/kysely-store.js';
+import { KyselyBrandStore } from '../../src/brands/store/kysely-brand-store.js';
 import { FIXTURE_HOSTS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';
 import { tempAssets, type TempAssets } from '../helpers/temp-assets.js';
 import { startTestStack, type TestStack } from '../helpers/test-stack.js';
@@ -151,7 +151,7 @@ needsChromium('palette').describe('palette background render in Chromium', () =>
     let assets: TempAssets;
     let queue: SqlJobQueue;
     /** The store the crawls save through, the render's scheduler among its save hooks (as services.ts wires it). */
-    let saving: KyselyStore;
+    let saving: KyselyBrandStore;
     let clock = Date.parse('2026-11-01T10:00:00Z');
     let renderer: BrowserRenderer;
     let renders = 0;
@@ -170,7 +170,7 @@ needsChromium('palette').describe('palette background render in Chromium', () =>
       assets = tempAssets();
       queue = new SqlJobQueue(db.database);
       // The evidence's own hook first (as main/product-stores.ts orders them), then the render it queues.
-      saving = new KyselyStore(db.database, { saveHooks: [paletteSaveHook, new PaletteRenderScheduler(queue, silentLogger(), { enabled: true, maxDepth: 100 })] });
+      saving = new KyselyBrandStore(db.database, { saveHooks: [paletteSaveHook, new PaletteRenderScheduler(queue, silentLogger(), { enabled: true, maxDepth: 100 })] });
       renderer = new BrowserRenderer({ executablePath: chromium ?? '', fetcher: fetcher(), userAgent: USER_AGENT });
     });
 

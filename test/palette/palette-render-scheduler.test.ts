@@ -8,8 +8,8 @@ import { JOB_NAMES } from '../../src/jobs/queue.js';
 import { SqlJobQueue } from '../../src/jobs/sql/sql-job-queue.js';
 import { PaletteRenderScheduler } from '../../src/palette/palette-render-scheduler.js';
 import { silentLogger } from '../../src/platform/logger.js';
-import { KyselyStore } from '../../src/store/kysely/kysely-store.js';
-import type { StoredBrand } from '../../src/store/store.js';
+import { KyselyBrandStore } from '../../src/brands/store/kysely-brand-store.js';
+import type { StoredBrand } from '../../src/brands/brand-store.js';
 import type { BrandSaveHook } from '../../src/brands/brand-save-hooks.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
@@ -23,7 +23,7 @@ class AbortSave extends Error {}
 function schedulerSuite(name: string, open: () => Promise<TempDatabase>, gate: Gated = always): void {
   gate.describe(`palette render queued in the brand save: ${name}`, () => {
     let temp: TempDatabase;
-    let store: KyselyStore;
+    let store: KyselyBrandStore;
     let queue: SqlJobQueue;
     /** The store keeps this list by reference (as main/product-stores.ts does): a test may add a hook after it. */
     let hooks: BrandSaveHook[];
@@ -33,7 +33,7 @@ function schedulerSuite(name: string, open: () => Promise<TempDatabase>, gate: G
       await temp.store.migrate();
       queue = new SqlJobQueue(temp.database);
       hooks = [new PaletteRenderScheduler(queue, silentLogger(), { enabled: true, maxDepth: 100 })];
-      store = new KyselyStore(temp.database, { saveHooks: hooks });
+      store = new KyselyBrandStore(temp.database, { saveHooks: hooks });
     });
     afterEach(async () => {
       await temp.cleanup();

@@ -26,7 +26,7 @@ describeEachBackend('MPP payments', (backend) => {
 
   afterAll(async () => stack?.close());
 
-  const client = (funds: bigint): Promise<MppWallet> => newMppWallet(stack.services.store, funds);
+  const client = (funds: bigint): Promise<MppWallet> => newMppWallet(stack.services.stores.payments, funds);
 
   /** A credential for the 402 of `url`, as the mppx client builds it. */
   async function credentialFor(mppx: MppWallet['mppx'], url: string): Promise<string> {
@@ -84,7 +84,7 @@ describeEachBackend('MPP payments', (backend) => {
       expect(retry.statusCode).toBe(200);
       expect(Receipt.deserialize(String(retry.headers['payment-receipt'])).reference).toBe(Receipt.deserialize(String(first.headers['payment-receipt'])).reference);
       expect(await payer.balance()).toBe(1_000_000n - PRICE);
-      expect((await stack.services.store.listPayments({ limit: 1000 })).filter((p) => p.payer === payer.account.address.toLowerCase())).toHaveLength(1);
+      expect((await stack.services.stores.payments.listPayments({ limit: 1000 })).filter((p) => p.payer === payer.account.address.toLowerCase())).toHaveLength(1);
     });
 
     it('refuses a tampered credential and a wallet without funds, charging nothing', async () => {
@@ -109,7 +109,7 @@ describeEachBackend('MPP payments', (backend) => {
       expect(answers.filter((a) => a.statusCode === 200).length).toBeGreaterThanOrEqual(1);
       expect(answers.every((a) => a.statusCode === 200 || a.statusCode === 402)).toBe(true);
       expect(await payer.balance()).toBe(1_000_000n - PRICE);
-      expect((await stack.services.store.listPayments({ limit: 1000 })).filter((p) => p.payer === payer.account.address.toLowerCase())).toHaveLength(1);
+      expect((await stack.services.stores.payments.listPayments({ limit: 1000 })).filter((p) => p.payer === payer.account.address.toLowerCase())).toHaveLength(1);
     });
   });
 });

@@ -4,10 +4,10 @@
  */
 import { evm, Mppx } from 'mppx/client';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import type { Store } from '../../src/store/store.js';
+import type { PaymentLedger } from '../../src/payments/payment-store.js';
 import { ASSET, NETWORK } from './x402-wallet.js';
 
-export async function newMppWallet(store: Store, funds: bigint) {
+export async function newMppWallet(store: Pick<PaymentLedger, 'creditLedger' | 'ledgerBalance'>, funds: bigint) {
   const account = privateKeyToAccount(generatePrivateKey());
   if (funds > 0n) await store.creditLedger(NETWORK, ASSET, account.address, funds);
   const mppx = Mppx.create({ methods: [evm.charge({ account, networks: [84532], authorization: { name: 'USDC', version: '2' } })], polyfill: false });

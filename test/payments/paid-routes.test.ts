@@ -102,7 +102,7 @@ describe('every route that answers 402 takes both payments', () => {
 
 describe('a charged read beyond the lookup is paid like one', () => {
   it('@x402/fetch pays the industries of a held brand once; the same payment again is payment_replayed', async () => {
-    const wallet = await newWallet(stack.services.store, 1_000_000n);
+    const wallet = await newWallet(stack.services.stores.payments, 1_000_000n);
     const address = await stack.app.listen({ port: 0, host: '127.0.0.1' });
     let sent: string | undefined;
     const recording: typeof fetch = (input, init) => {
@@ -116,7 +116,7 @@ describe('a charged read beyond the lookup is paid like one', () => {
     expect(await res.json()).toHaveProperty('industries');
     expect(decodePaymentResponseHeader(res.headers.get('payment-response') ?? '')).toMatchObject({ success: true, payer: wallet.account.address });
     expect(await wallet.balance()).toBe(1_000_000n - PRICE);
-    const [row] = (await stack.services.store.listPayments({ limit: 1000 })).filter((p) => p.payer === wallet.account.address.toLowerCase());
+    const [row] = (await stack.services.stores.payments.listPayments({ limit: 1000 })).filter((p) => p.payer === wallet.account.address.toLowerCase());
     expect(row).toMatchObject({ method: 'x402', route: '/v2/brands/{identifier}/company/industries' });
     expect(sent).toBeDefined();
     const again = await stack.app.inject({ url: '/v2/brands/acme.com/company/industries', headers: { 'payment-signature': sent ?? '' } });

@@ -29,7 +29,7 @@ describeEachBackend('payments CLI', (backend) => {
 
   describe('brandbase payments', () => {
     it('fund credits a wallet on the embedded ledger; list and summary report the settlements exactly', SLOW, async () => {
-      const wallet = await newWallet(stack.services.store, 0n);
+      const wallet = await newWallet(stack.services.stores.payments, 0n);
       expect(await runJson(['payments', 'fund', wallet.account.address, '250000'], env)).toEqual({ network: NETWORK, asset: ASSET, address: wallet.account.address, balance: '250000' });
       expect(await wallet.balance()).toBe(250_000n);
       const challenge = challengeOf((await stack.app.inject({ url: '/v2/brands/acme.com' })).headers);

@@ -33,14 +33,15 @@ describeEachBackend('standing access by card', (backend) => {
   beforeAll(async () => {
     stack = await startTestStack({}, { backend });
     app = stack.app;
-    processor = new EmbeddedCardProcessor(stack.services.store);
+    processor = new EmbeddedCardProcessor(stack.services.stores.access);
     const now = new Date();
     await stack.services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
     const p = stack.services.config.payments;
     const secretKey = randomBytes(32).toString('hex');
     const installationKey = randomBytes(32);
     const sales = new AccessSales({
-      store: stack.services.store,
+      ...stack.services.stores,
+      accounts: stack.services.store,
       settings: { network: p.network, asset: p.asset, assetName: p.assetName, assetVersion: p.assetVersion, payTo: p.payTo, priceUnits: p.priceUnits, maxTimeoutSeconds: p.maxTimeoutSeconds, facilitatorUrl: null },
       mppSecretKey: null,
       card: new CardPayments({ secretKey, realm: 'brandbase.test', networkId: EMBEDDED_CARD_NETWORK, processor, stripeSecretKey: null, logger: stack.services.logger, now: () => new Date() }),
@@ -107,7 +108,7 @@ describeEachBackend('standing access by card', (backend) => {
   }
 
   async function cardPayments(): Promise<number> {
-    return (await stack.services.store.listPayments({ limit: 100_000 })).filter((p) => p.payer === 'card').length;
+    return (await stack.services.stores.payments.listPayments({ limit: 100_000 })).filter((p) => p.payer === 'card').length;
   }
 
   describe('the card offer', () => {
@@ -137,7 +138,7 @@ describeEachBackend('standing access by card', (backend) => {
       expect(bought.mcpToken).toMatch(/^bb_mcp_/);
       expect(bought).toMatchObject({ topUp: false, credits: { added: 60, balance: 60 }, agent: { payer: 'card' } });
       expect(bought.agent.wallet).toBeUndefined();
-      const [row] = (await stack.services.store.listPayments({ limit: 100_000 })).filter((p) => p.transaction === receipt.reference);
+      const [row] = (await stack.services.stores.payments.listPayments({ limit: 100_000 })).filter((p) => p.transaction === receipt.reference);
       expect(row).toMatchObject({ method: 'mpp', network: `stripe:${EMBEDDED_CARD_NETWORK}`, asset: 'usd', payer: 'card', amount: 300n, route: '/v2/agents/access' });
 
       const lookup = await fetch(`${address}/v2/brands/acme.com`, { headers: bearer(bought.apiKey ?? '') });

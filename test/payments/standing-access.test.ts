@@ -43,7 +43,8 @@ describeEachBackend('standing access', (backend) => {
     const p = stack.services.config.payments;
     const installationKey = randomBytes(32);
     const sales = new AccessSales({
-      store: stack.services.store,
+      ...stack.services.stores,
+      accounts: stack.services.store,
       settings: { network: p.network, asset: p.asset, assetName: p.assetName, assetVersion: p.assetVersion, payTo: p.payTo, priceUnits: p.priceUnits, maxTimeoutSeconds: p.maxTimeoutSeconds, facilitatorUrl: null },
       mppSecretKey: randomBytes(32).toString('hex'),
       publicUrl: stack.services.config.publicUrl,
@@ -75,13 +76,13 @@ describeEachBackend('standing access', (backend) => {
 
   /** A wallet funded on the embedded ledger and a PAYMENT-SIGNATURE for the 402 of `usd` on `target`. */
   async function signedPurchase(target: FastifyInstance, usd: string, funds = 100n * USD) {
-    const wallet = await newWallet(stack.services.store, funds);
+    const wallet = await newWallet(stack.services.stores.payments, funds);
     const header = await wallet.pay(challengeOf((await post(target, usd)).headers));
     return { wallet, header };
   }
 
   async function countPayments(payer: string): Promise<number> {
-    return (await stack.services.store.listPayments({ limit: 100_000 })).filter((p) => p.payer === payer.toLowerCase() && p.route === '/v2/agents/access').length;
+    return (await stack.services.stores.payments.listPayments({ limit: 100_000 })).filter((p) => p.payer === payer.toLowerCase() && p.route === '/v2/agents/access').length;
   }
 
   async function prepaid(orgId: string): Promise<number> {
@@ -149,7 +150,7 @@ describeEachBackend('standing access', (backend) => {
 
   describe('buying and using standing access on loopback', () => {
     it('@x402/fetch buys a key; the key looks up a brand and the prepaid credits go down by one; the viewer names the wallet', async () => {
-      const wallet = await newWallet(stack.services.store, 10n * USD);
+      const wallet = await newWallet(stack.services.stores.payments, 10n * USD);
       const address = await app.listen({ port: 0, host: '127.0.0.1' });
       // The client's own spend cap defaults to $1 a payment: an agent buying access raises it for this purchase.
       const paidFetch = wrapFetchWithPaymentFromConfig(fetch, { schemes: [{ network: NETWORK, client: new ExactEvmScheme(wallet.account) }], spendControls: { maxAmountPerPayment: '$2' } });
@@ -163,7 +164,7 @@ describeEachBackend('standing access', (backend) => {
       expect(bought.mcpToken).toMatch(/^bb_mcp_[A-Za-z0-9_-]{43}$/);
       expect(bought).toMatchObject({ topUp: false, usd: 2, credits: { added: 40, balance: 40 }, agent: { payer: 'wallet', wallet: { network: NETWORK, address: wallet.account.address.toLowerCase() } } });
       expect(await wallet.balance()).toBe(8n * USD);
-      const [row] = (await stack.services.store.listPayments({ limit: 100_000 })).filter((p) => p.payer === wallet.account.address.toLowerCase());
+      const [row] = (await stack.services.stores.payments.listPayments({ limit: 100_000 })).filter((p) => p.payer === wallet.account.address.toLowerCase());
       expect(row).toMatchObject({ method: 'x402', amount: 2n * USD, route: '/v2/agents/access', transaction: receipt.transaction });
 
       const lookup = await fetch(`${address}/v2/brands/acme.com`, { headers: bearer(bought.apiKey ?? '') });
@@ -180,11 +181,11 @@ describeEachBackend('standing access', (backend) => {
       expect(viewer.body).not.toContain(bought.apiKey);
       // The MCP token is stored for the MCP server as a hash only.
       const { hashMcpToken } = await import('../../src/billing/mcp-token-secret.js');
-      expect(await stack.services.store.findMcpTokenByHash(hashMcpToken(bought.mcpToken ?? ''))).toMatchObject({ orgId: bought.organization.id, apiKeyId: bought.key.id });
+      expect(await stack.services.stores.access.findMcpTokenByHash(hashMcpToken(bought.mcpToken ?? ''))).toMatchObject({ orgId: bought.organization.id, apiKeyId: bought.key.id });
     });
 
     it('the mppx client buys a key the same way and spends it', async () => {
-      const account = (await newWallet(stack.services.store, 10n * USD)).account;
+      const account = (await newWallet(stack.services.stores.payments, 10n * USD)).account;
       const mppx = Mppx.create({ methods: [evm.charge({ account, networks: [84532], authorization: { name: 'USDC', version: '2' } })], polyfill: false });
       const address = await app.listen({ port: 0, host: '127.0.0.1' }).catch(() => `http://127.0.0.1:${(app.server.address() as { port: number }).port}`);
       const res = await mppx.fetch(`${address}/v2/agents/access?usd=3`, { method: 'POST' });
@@ -192,15 +193,15 @@ describeEachBackend('standing access', (backend) => {
       expect(Receipt.fromResponse(res)).toMatchObject({ method: 'evm', status: 'success' });
       const bought = (await res.json()) as Bought;
       expect(bought).toMatchObject({ topUp: false, credits: { added: 60 }, agent: { payer: 'wallet' } });
-      expect(await stack.services.store.ledgerBalance(NETWORK, ASSET, account.address)).toBe(7n * USD);
-      expect((await stack.services.store.listPayments({ limit: 100_000 })).filter((p) => p.payer === account.address.toLowerCase())).toMatchObject([{ method: 'mpp', route: '/v2/agents/access', amount: 3n * USD }]);
+      expect(await stack.services.stores.payments.ledgerBalance(NETWORK, ASSET, account.address)).toBe(7n * USD);
+      expect((await stack.services.stores.payments.listPayments({ limit: 100_000 })).filter((p) => p.payer === account.address.toLowerCase())).toMatchObject([{ method: 'mpp', route: '/v2/agents/access', amount: 3n * USD }]);
       const lookup = await fetch(`${address}/v2/brands/acme.com`, { headers: bearer(bought.apiKey ?? '') });
       expect(lookup.status).toBe(200);
       expect(await prepaid(bought.organization.id)).toBe(59);
     });
 
     it('paying again from the same wallet tops up the same organization and key, with no new secret', async () => {
-      const wallet = await newWallet(stack.services.store, 10n * USD);
+      const wallet = await newWallet(stack.services.stores.payments, 10n * USD);
       const first = (await post(app, '1', { 'payment-signature': await wallet.pay(challengeOf((await post(app, '1')).headers)) })).json<Bought>();
       const orgs = (await stack.services.store.listOrganizations()).length;
       const again = await post(app, '2', { 'payment-signature': await wallet.pay(challengeOf((await post(app, '2')).headers)) });
@@ -225,7 +226,7 @@ describeEachBackend('standing access', (backend) => {
 
   describe('one wallet, both protocols', () => {
     it('a wallet that bought with x402 tops up the same organization when it pays again over MPP', async () => {
-      const wallet = await newWallet(stack.services.store, 10n * USD);
+      const wallet = await newWallet(stack.services.stores.payments, 10n * USD);
       const first = (await post(app, '1', { 'payment-signature': await wallet.pay(challengeOf((await post(app, '1')).headers)) })).json<Bought>();
       const mppx = Mppx.create({ methods: [evm.charge({ account: wallet.account, networks: [84532], authorization: { name: 'USDC', version: '2' } })], polyfill: false });
       const challenge = await post(app, '2');
@@ -243,14 +244,15 @@ describeEachBackend('standing access', (backend) => {
       const { header } = await signedPurchase(app, '1');
       const bought = (await post(app, '1', { 'payment-signature': header })).json<Bought>();
       const store = stack.services.store;
-      expect(await verifyMcpToken(store, bought.mcpToken ?? '')).toEqual({ tokenId: expect.stringMatching(/^mcp_/), orgId: bought.organization.id, apiKeyId: bought.key.id });
+      const tokens = { findMcpTokenByHash: (hash: string) => stack.services.stores.access.findMcpTokenByHash(hash), getApiKey: (id: string) => store.getApiKey(id) };
+      expect(await verifyMcpToken(tokens, bought.mcpToken ?? '')).toEqual({ tokenId: expect.stringMatching(/^mcp_/), orgId: bought.organization.id, apiKeyId: bought.key.id });
       // The API key is not an MCP token, a well-formed token never sold is unknown, and a truncated one is malformed.
-      expect(await verifyMcpToken(store, bought.apiKey ?? '')).toBeNull();
-      expect(await verifyMcpToken(store, generateMcpToken().token)).toBeNull();
-      expect(await verifyMcpToken(store, (bought.mcpToken ?? '').slice(0, -1))).toBeNull();
+      expect(await verifyMcpToken(tokens, bought.apiKey ?? '')).toBeNull();
+      expect(await verifyMcpToken(tokens, generateMcpToken().token)).toBeNull();
+      expect(await verifyMcpToken(tokens, (bought.mcpToken ?? '').slice(0, -1))).toBeNull();
       // Revoking the key it was sold with ends the token too.
       expect(await store.revokeApiKey(bought.key.id, new Date())).toBe(true);
-      expect(await verifyMcpToken(store, bought.mcpToken ?? '')).toBeNull();
+      expect(await verifyMcpToken(tokens, bought.mcpToken ?? '')).toBeNull();
     });
   });
 
@@ -286,7 +288,7 @@ describeEachBackend('standing access', (backend) => {
     it('the purchase write fails after the money moved: 503, and the exact retry writes it and gets the key, charged once', async () => {
       // The real store, whose purchase transaction fails once (the database went away between settle and commit).
       let failWrite = 1;
-      const store = new Proxy(stack.services.store, {
+      const access = new Proxy(stack.services.stores.access, {
         get(target, name, receiver) {
           if (name === 'completeAccessPurchase' && failWrite > 0) {
             return () => {
@@ -300,7 +302,9 @@ describeEachBackend('standing access', (backend) => {
       });
       const p = stack.services.config.payments;
       const sales = new AccessSales({
-        store,
+        access,
+        payments: stack.services.stores.payments,
+        accounts: stack.services.store,
         settings: { network: p.network, asset: p.asset, assetName: p.assetName, assetVersion: p.assetVersion, payTo: p.payTo, priceUnits: p.priceUnits, maxTimeoutSeconds: p.maxTimeoutSeconds, facilitatorUrl: null },
         mppSecretKey: null,
         publicUrl: stack.services.config.publicUrl,
@@ -382,7 +386,7 @@ describeEachBackend('standing access', (backend) => {
     });
 
     it('a payment already used for a brand lookup cannot buy access', async () => {
-      const wallet = await newWallet(stack.services.store, 10n * USD);
+      const wallet = await newWallet(stack.services.stores.payments, 10n * USD);
       const lookupHeader = await wallet.pay(challengeOf((await app.inject({ url: '/v2/brands/acme.com' })).headers));
       expect((await app.inject({ url: '/v2/brands/acme.com', headers: { 'payment-signature': lookupHeader } })).statusCode).toBe(200);
       const res = await post(app, '1', { 'payment-signature': lookupHeader });

@@ -30,7 +30,7 @@ describeEachBackend('x402 payments', (backend) => {
   }
 
   async function payments(): Promise<number> {
-    return (await stack.services.store.listPayments({ limit: 10_000 })).length;
+    return (await stack.services.stores.payments.listPayments({ limit: 10_000 })).length;
   }
 
   beforeAll(async () => {
@@ -62,10 +62,10 @@ describeEachBackend('x402 payments', (backend) => {
 
   describe('paying with @x402/fetch on loopback', () => {
     it('answers 200 with the brand and a PAYMENT-RESPONSE receipt, and moves exactly the price once', async () => {
-      const wallet = await newWallet(stack.services.store, 1_000_000n);
+      const wallet = await newWallet(stack.services.stores.payments, 1_000_000n);
       const address = await stack.app.listen({ port: 0, host: '127.0.0.1' });
       const paidFetch = wrapFetchWithPaymentFromConfig(fetch, { schemes: [{ network: NETWORK, client: new ExactEvmScheme(wallet.account) }] });
-      const before = await stack.services.store.ledgerBalance(NETWORK, ASSET, PAY_TO);
+      const before = await stack.services.stores.payments.ledgerBalance(NETWORK, ASSET, PAY_TO);
       const res = await paidFetch(`${address}/v2/brands/acme.com`);
       expect(res.status).toBe(200);
       expect(((await res.json()) as { domain: string }).domain).toBe('acme.com');
@@ -73,8 +73,8 @@ describeEachBackend('x402 payments', (backend) => {
       expect(receipt).toMatchObject({ success: true, network: NETWORK, payer: wallet.account.address });
       expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/);
       expect(await wallet.balance()).toBe(1_000_000n - PRICE);
-      expect((await stack.services.store.ledgerBalance(NETWORK, ASSET, PAY_TO)) - before).toBe(PRICE);
-      const [row] = (await stack.services.store.listPayments({ limit: 10_000 })).filter((p) => p.payer === wallet.account.address.toLowerCase());
+      expect((await stack.services.stores.payments.ledgerBalance(NETWORK, ASSET, PAY_TO)) - before).toBe(PRICE);
+      const [row] = (await stack.services.stores.payments.listPayments({ limit: 10_000 })).filter((p) => p.payer === wallet.account.address.toLowerCase());
       expect(row).toMatchObject({ method: 'x402', network: NETWORK, amount: PRICE, transaction: receipt.transaction, route: '/v2/brands/{identifier}', payTo: PAY_TO });
     });
   });
@@ -86,7 +86,7 @@ describeEachBackend('x402 payments', (backend) => {
       ['expired authorization', (r: PaymentRequired['accepts'][number]) => ({ ...r, maxTimeoutSeconds: 0 })],
       ['a signature for another token (EIP-712 domain)', (r: PaymentRequired['accepts'][number]) => ({ ...r, extra: { name: 'USD Coin', version: '2' } })],
     ])('%s: 402 payment_invalid with the challenge and its reason', async (_name, tamper) => {
-      const wallet = await newWallet(stack.services.store, 1_000_000n);
+      const wallet = await newWallet(stack.services.stores.payments, 1_000_000n);
       const before = await payments();
       const res = await get('/v2/brands/acme.com', await wallet.pay(challenge, tamper));
       expect(res.statusCode).toBe(402);
@@ -97,7 +97,7 @@ describeEachBackend('x402 payments', (backend) => {
     });
 
     it('a tampered signature: 402', async () => {
-      const wallet = await newWallet(stack.services.store, 1_000_000n);
+      const wallet = await newWallet(stack.services.stores.payments, 1_000_000n);
       const header = await wallet.pay(challenge);
       const payload = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as { payload: { signature: string } };
       const sig = payload.payload.signature;
@@ -109,7 +109,7 @@ describeEachBackend('x402 payments', (backend) => {
     });
 
     it('a wallet without the balance: 402 insufficient funds', async () => {
-      const wallet = await newWallet(stack.services.store, PRICE - 1n);
+      const wallet = await newWallet(stack.services.stores.payments, PRICE - 1n);
       const res = await get('/v2/brands/acme.com', await wallet.pay(challenge));
       expect(res.statusCode).toBe(402);
       expect(res.json<{ reason: string }>().reason).toContain('insufficient');
@@ -125,7 +125,7 @@ describeEachBackend('x402 payments', (backend) => {
 
   describe('one payment serves one answer', () => {
     it('refuses the same payment presented again', async () => {
-      const wallet = await newWallet(stack.services.store, 1_000_000n);
+      const wallet = await newWallet(stack.services.stores.payments, 1_000_000n);
       const header = await wallet.pay(challenge);
       expect((await get('/v2/brands/acme.com', header)).statusCode).toBe(200);
       const again = await get('/v2/brands/acme.com', header);
@@ -140,17 +140,17 @@ describeEachBackend('x402 payments', (backend) => {
     });
 
     it('serves exactly one of 50 concurrent copies of one payment and charges it once', async () => {
-      const wallet = await newWallet(stack.services.store, 1_000_000n);
+      const wallet = await newWallet(stack.services.stores.payments, 1_000_000n);
       const header = await wallet.pay(challenge);
       const answers = await Promise.all(Array.from({ length: 50 }, () => get('/v2/brands/acme.com', header)));
       expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
       expect(answers.filter((a) => a.statusCode === 402)).toHaveLength(49);
       expect(await wallet.balance()).toBe(1_000_000n - PRICE);
-      expect((await stack.services.store.listPayments({ limit: 10_000 })).filter((p) => p.payer === wallet.account.address.toLowerCase())).toHaveLength(1);
+      expect((await stack.services.stores.payments.listPayments({ limit: 10_000 })).filter((p) => p.payer === wallet.account.address.toLowerCase())).toHaveLength(1);
     });
 
     it('an API key wins over a payment: the key pays, the payment stays unused', async () => {
-      const wallet = await newWallet(stack.services.store, 1_000_000n);
+      const wallet = await newWallet(stack.services.stores.payments, 1_000_000n);
       const { key } = await stack.newKey();
       const res = await stack.app.inject({ method: 'GET', url: '/v2/brands/acme.com', headers: { ...bearer(key), 'payment-signature': await wallet.pay(challenge) } });
       expect(res.statusCode).toBe(200);
@@ -161,7 +161,7 @@ describeEachBackend('x402 payments', (backend) => {
 
   describe('only a returned brand is charged', () => {
     it('a 404 settles nothing, and the same payment then pays for a brand', async () => {
-      const wallet = await newWallet(stack.services.store, 1_000_000n);
+      const wallet = await newWallet(stack.services.stores.payments, 1_000_000n);
       const header = await wallet.pay(challenge);
       const missing = await get(`/v2/brands/${brandIdForDomain('never-indexed.test')}`, header);
       expect(missing.statusCode).toBe(404);
@@ -174,7 +174,7 @@ describeEachBackend('x402 payments', (backend) => {
     });
 
     it('cachedOnly on a brand not held (204) and the operator brand are free', async () => {
-      const wallet = await newWallet(stack.services.store, 1_000_000n);
+      const wallet = await newWallet(stack.services.stores.payments, 1_000_000n);
       const header = await wallet.pay(challenge);
       expect((await get('/v2/brands/never-held.test?cachedOnly=true', header)).statusCode).toBe(204);
       expect((await get('/v2/brands/operator.test', header)).statusCode).toBe(200);
@@ -184,7 +184,7 @@ describeEachBackend('x402 payments', (backend) => {
 
   describe('never served unpaid', () => {
     it('two payments against a balance that covers one: one brand served and paid, the other withheld', async () => {
-      const answers = await raceTwoPayments(stack.app, stack.services.store, '/v2/brands/acme.com');
+      const answers = await raceTwoPayments(stack.app, stack.services.stores.payments, '/v2/brands/acme.com');
       expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 402]);
       const refused = answers.find((a) => a.statusCode === 402);
       // Both verified against the same balance; the second settlement found it spent, so its brand was not sent.

@@ -69,7 +69,7 @@ async function presentAgain(baseUrl: string, signature: string | undefined): Pro
 }
 
 async function ledgerRows(stack: TestStack, transaction: string) {
-  return (await stack.services.store.listPayments({ limit: 10_000 })).filter((p) => p.transaction === transaction);
+  return (await stack.services.stores.payments.listPayments({ limit: 10_000 })).filter((p) => p.transaction === transaction);
 }
 
 function remoteFacilitatorSuite(name: string, openDatabase: () => Promise<SharedDatabase>): void {
@@ -179,7 +179,7 @@ function remoteFacilitatorSuite(name: string, openDatabase: () => Promise<Shared
           expect(validBefore).not.toBeNull();
           // A remote facilitator cannot be asked whether the transfer landed: once the authorization expired, the claim
           // is forgotten, and the transfer has no ledger row (docs/payments.md, "A process that stops mid-payment").
-          const payments = new X402Payments(stack.services.store, reconcilingSettings(stack), 'http://brandbase.test', createLogger({ level: 'silent' }), () => ({}), () => new Date((validBefore ?? new Date()).getTime() + 121_000));
+          const payments = new X402Payments(stack.services.stores.payments, reconcilingSettings(stack), 'http://brandbase.test', createLogger({ level: 'silent' }), () => ({}), () => new Date((validBefore ?? new Date()).getTime() + 121_000));
           expect(await payments.reconcile(120_000)).toEqual({ recorded: 0, released: 1 });
           expect(await claimValidBefore(stack, account.address)).toBeNull();
           expect(await ledgerRows(stack, transaction)).toEqual([]);
@@ -211,6 +211,6 @@ function reconcilingSettings(stack: TestStack) {
 
 /** When the unsettled claim of `payer`'s payment expires, or null when there is none. */
 async function claimValidBefore(stack: TestStack, payer: string): Promise<Date | null> {
-  const claims = await stack.services.store.unsettledPaymentClaims(new Date(Date.now() + 3_600_000));
+  const claims = await stack.services.stores.payments.unsettledPaymentClaims(new Date(Date.now() + 3_600_000));
   return claims.find((c) => c.payer === payer.toLowerCase())?.validBefore ?? null;
 }

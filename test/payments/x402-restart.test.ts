@@ -34,7 +34,7 @@ describeEachBackend('x402 restart', (backend) => {
     before = await startTestStack({}, { backend });
     const now = new Date();
     await before.services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
-    wallet = await newWallet(before.services.store, 1_000_000n);
+    wallet = await newWallet(before.services.stores.payments, 1_000_000n);
   });
 
   afterAll(async () => {
@@ -68,13 +68,13 @@ describeEachBackend('x402 restart', (backend) => {
       // The facilitator's transfer landed; the process stopped before writing its ledger row.
       const auth = authorizationOf(header);
       const transaction = ledgerTransactionHash(NETWORK, auth.from, auth.nonce);
-      await before.services.store.ledgerTransfer({ network: NETWORK, asset: ASSET, from: auth.from, to: auth.to, value: BigInt(auth.value), nonce: auth.nonce, transaction, at: new Date() });
+      await before.services.stores.payments.ledgerTransfer({ network: NETWORK, asset: ASSET, from: auth.from, to: auth.to, value: BigInt(auth.value), nonce: auth.nonce, transaction, at: new Date() });
       const balance = await wallet.balance();
       const stack = await restarted();
       expect((await stack.app.inject({ url: '/v2/brands/acme.com', headers: { 'payment-signature': header } })).statusCode).toBe(402);
       expect(await stack.services.payments?.reconcile(0)).toEqual({ recorded: 1, released: 0 });
       expect(await stack.services.payments?.reconcile(0)).toEqual({ recorded: 0, released: 0 });
-      const rows = (await stack.services.store.listPayments({ limit: 100 })).filter((p) => p.transaction === transaction);
+      const rows = (await stack.services.stores.payments.listPayments({ limit: 100 })).filter((p) => p.transaction === transaction);
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ amount: PRICE, route: ROUTE, payer: auth.from.toLowerCase() });
       expect((await stack.app.inject({ url: '/v2/brands/acme.com', headers: { 'payment-signature': header } })).statusCode).toBe(402);

@@ -7,7 +7,7 @@ import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import type { Store } from '../../src/store/store.js';
+import type { PaymentLedger } from '../../src/payments/payment-store.js';
 
 export const NETWORK = 'eip155:84532';
 export const ASSET = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
@@ -21,7 +21,7 @@ export interface Wallet {
   pay(challenge: PaymentRequired, tamper?: (r: PaymentRequirements) => PaymentRequirements): Promise<string>;
 }
 
-export async function newWallet(store: Store, funds: bigint): Promise<Wallet> {
+export async function newWallet(store: Pick<PaymentLedger, 'creditLedger' | 'ledgerBalance'>, funds: bigint): Promise<Wallet> {
   const account = privateKeyToAccount(generatePrivateKey());
   if (funds > 0n) await store.creditLedger(NETWORK, ASSET, account.address, funds);
   const scheme = new ExactEvmScheme(account);
@@ -53,7 +53,7 @@ interface Injector {
  * Two payments from a wallet that holds the price once, sent at the same moment: both verify (the balance covers
  * each), both are claimed, the first settlement spends the balance and the second fails. Returns both answers.
  */
-export async function raceTwoPayments(app: Injector, store: Store, url: string): Promise<{ statusCode: number; headers: Record<string, unknown>; body: string }[]> {
+export async function raceTwoPayments(app: Injector, store: Pick<PaymentLedger, 'creditLedger' | 'ledgerBalance'>, url: string): Promise<{ statusCode: number; headers: Record<string, unknown>; body: string }[]> {
   const challenge = challengeOf((await app.inject({ method: 'GET', url, headers: {} })).headers);
   const wallet = await newWallet(store, PRICE);
   const [a, b] = [await wallet.pay(challenge), await wallet.pay(challenge)];

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { embeddedFile } from '../../src/refdata/embedded-reference-data.js';
 import { importReferenceFile } from '../../src/refdata/import/import-file.js';
+import type { ReferenceDataTables } from '../../src/refdata/store/refdata-tables.js';
 import { openSqliteStore } from '../store/open-store.js';
 
 const FILES = [
@@ -17,12 +18,13 @@ const FILES = [
 ] as const;
 
 async function load(dir: string, intoEmpty: boolean): Promise<Record<string, unknown[]>> {
-  const { store, db } = await openSqliteStore({ file: path.join(dir, `${intoEmpty ? 'bulk' : 'upsert'}.sqlite`) });
+  const { store, stores, database } = await openSqliteStore({ file: path.join(dir, `${intoEmpty ? 'bulk' : 'upsert'}.sqlite`) });
   try {
     await store.migrate();
+    const db = database.tables<ReferenceDataTables>();
     const tables: Record<string, unknown[]> = {};
     for (const { file, format, table } of FILES) {
-      const report = await importReferenceFile(store, { file: embeddedFile(file), format, intoEmpty });
+      const report = await importReferenceFile(stores.referenceData, { file: embeddedFile(file), format, intoEmpty });
       expect(report.inserted).toBeGreaterThan(0);
       tables[table] = await db.selectFrom(table).selectAll().orderBy(table === 'ref_crypto_assets' ? 'symbol' : 'ticker_norm').orderBy(table === 'ref_crypto_assets' ? 'name' : 'mic').execute();
     }

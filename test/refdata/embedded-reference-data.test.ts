@@ -23,7 +23,7 @@ describe('embedded reference data', () => {
   });
 
   it('loads thousands of listings, ETFs and crypto assets, with provenance', async () => {
-    const { sources, imports } = await backends.store.referenceStatus();
+    const { sources, imports } = await backends.stores.referenceData.referenceStatus();
     const rows = (table: string) => sources.filter((s) => s.table === table).reduce((n, s) => n + s.rows, 0);
     expect(rows('listings')).toBeGreaterThan(5000);
     expect(rows('etfs')).toBeGreaterThan(5000);
@@ -33,7 +33,7 @@ describe('embedded reference data', () => {
   });
 
   it('answers the well-known tickers on their home exchange', async () => {
-    const { store } = backends;
+    const store = backends.stores.referenceData;
     expect(await store.listingByTickerAndMic('AAPL', 'XNAS')).toMatchObject({ domain: 'apple.com', primary: true });
     expect(await store.listingByTickerAndMic('7203', 'XTKS')).toMatchObject({ domain: 'global.toyota', primary: true });
     expect(await store.listingByTickerAndMic('SHEL', 'XLON')).toMatchObject({ domain: 'shell.com', country: 'GB', primary: true });
@@ -45,7 +45,7 @@ describe('embedded reference data', () => {
   });
 
   it("answers ETFs with the issuer's domain and crypto symbols with the project's", async () => {
-    const { store } = backends;
+    const store = backends.stores.referenceData;
     expect(await store.etfByTickerAndMic('SPY', 'ARCX')).toMatchObject({ issuerDomain: 'ssga.com' });
     expect((await store.etfsByTicker('IVV'))[0]).toMatchObject({ issuerDomain: 'ishares.com' });
     expect((await store.etfsByTicker('VOO'))[0]).toMatchObject({ issuerDomain: 'vanguard.com' });
@@ -56,7 +56,7 @@ describe('embedded reference data', () => {
   it('is not loaded again when the store is opened again', async () => {
     const again = await openBackends(loadConfig({ BRANDBASE_DATA_DIR: dir }));
     try {
-      expect((await again.store.referenceStatus()).imports).toHaveLength(3);
+      expect((await again.stores.referenceData.referenceStatus()).imports).toHaveLength(3);
     } finally {
       await again.close();
     }

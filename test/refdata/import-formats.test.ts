@@ -3,27 +3,55 @@
  * duplicates, a bad ISIN check digit, the README's known errors and a row that contradicts another source.
  */
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { importReferenceFile, UnknownFormatError } from '../../src/refdata/import/import-file.js';
-import type { Store } from '../../src/store/store.js';
+import type { ReferenceData } from '../../src/refdata/reference-data.js';
 import { tempSqlite } from '../store/temp-database.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/refdata/${name}`, import.meta.url));
 
+/**
+ * The imports in the order the tests below take them: later formats cross-check what earlier ones stored (curated
+ * domains need the US listings, a contradiction needs the stored ISIN), so a test starts from a store holding every
+ * import before its own, replayed into its own temp database: the tests share nothing and pass in any order.
+ */
+const IMPORTS = [
+  ['sec_company_tickers_exchange.json', 'sec-company-tickers-exchange'],
+  ['ftd_core_listings.csv', 'free-ticker-listings'],
+  ['fd_equities.csv', 'financedatabase-equities'],
+  ['fd_equities.csv', 'financedatabase-equities'],
+  ['fd_v1_equities.csv', 'financedatabase-v1-equities'],
+  ['ftd_identifiers.csv', 'free-ticker-identifiers'],
+  ['mrchartist_domains.json', 'mrchartist-domains'],
+  ['fd_etfs.csv', 'financedatabase-etfs'],
+  ['fd_cryptos.csv', 'financedatabase-cryptos'],
+  ['trustwallet_chains.json', 'trustwallet-chains'],
+  ['gleif_isin_lei.csv', 'gleif-isin-lei'],
+  ['wikidata.json', 'wikidata-json'],
+  ['wikidata.csv', 'wikidata-csv'],
+] as const;
+
 describe('reference data import', () => {
-  let store: Store;
-  let cleanup: () => Promise<void>;
+  let store: ReferenceData;
+  const cleanups: (() => Promise<void>)[] = [];
   const run = (file: string, format: string) => importReferenceFile(store, { file: fixture(file), format, sourceDate: '2026-01-02' });
 
-  beforeAll(async () => {
-    ({ store, cleanup } = await tempSqlite());
-    await store.migrate();
-  });
-  afterAll(async () => {
-    await cleanup();
+  /** A fresh temp store (this test's `store`) holding the imports listed before `file` (its first occurrence). */
+  async function importedBefore(file: (typeof IMPORTS)[number][0] | 'all'): Promise<void> {
+    const temp = await tempSqlite();
+    cleanups.push(temp.cleanup);
+    await temp.store.migrate();
+    store = temp.stores.referenceData;
+    const end = file === 'all' ? IMPORTS.length : IMPORTS.findIndex(([name]) => name === file);
+    for (const [name, format] of IMPORTS.slice(0, end)) await run(name, format);
+  }
+
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
   });
 
   it('SEC company_tickers_exchange.json: listings with share classes normalized; bad and duplicate rows reported', async () => {
+    await importedBefore('sec_company_tickers_exchange.json');
     const report = await run('sec_company_tickers_exchange.json', 'sec-company-tickers-exchange');
     expect(report).toMatchObject({ rowsRead: 7, inserted: 4 });
     expect(report.skipped['duplicate-in-file']?.count).toBe(1);
@@ -33,6 +61,7 @@ describe('reference data import', () => {
   });
 
   it('free-ticker-database listings: an ISIN on a homonymous listing and an ADR ISIN are dropped, ETFs get their issuer', async () => {
+    await importedBefore('ftd_core_listings.csv');
     const report = await run('ftd_core_listings.csv', 'free-ticker-listings');
     expect(report.corrected['isin-on-homonym']?.examples).toEqual(['Bursa::7203: JP3633400001']);
     expect(report.corrected['adr-isin-on-foreign-listing']?.examples).toEqual(['LSE::SHEL: US5949181045']);
@@ -45,6 +74,7 @@ describe('reference data import', () => {
   });
 
   it('FinanceDatabase equities: XJPX→XTKS, suffixes, ADR ISINs, IR subdomains, copied websites, bad check digits, contradictions', async () => {
+    await importedBefore('fd_equities.csv');
     const report = await run('fd_equities.csv', 'financedatabase-equities');
     expect(report.corrected['mic-XJPX-to-XTKS']?.count).toBe(2);
     expect(report.corrected['adr-isin-on-foreign-listing']?.examples).toEqual(['6758.T: US8356993076']);
@@ -66,12 +96,15 @@ describe('reference data import', () => {
   });
 
   it('a re-import of the same file changes nothing and reports every row as unchanged', async () => {
+    await importedBefore('fd_equities.csv');
+    await run('fd_equities.csv', 'financedatabase-equities');
     const report = await run('fd_equities.csv', 'financedatabase-equities');
     expect(report).toMatchObject({ inserted: 0, updated: 0 });
     expect(report.unchanged).toBe(11);
   });
 
   it('FinanceDatabase 2022 snapshot, free-ticker identifiers and curated domains fill and cross-check', async () => {
+    await importedBefore('fd_v1_equities.csv');
     const v1 = await run('fd_v1_equities.csv', 'financedatabase-v1-equities');
     expect(v1.skipped['unknown-exchange']?.count).toBe(1);
     expect(await store.listingByTickerAndMic('AAPL', 'XNAS')).toMatchObject({ domain: 'apple.com', primary: true });
@@ -86,6 +119,7 @@ describe('reference data import', () => {
   });
 
   it('FinanceDatabase ETFs: issuer domains from the curated table, duplicates and bad ISINs reported', async () => {
+    await importedBefore('fd_etfs.csv');
     const report = await run('fd_etfs.csv', 'financedatabase-etfs');
     expect(report.skipped['duplicate-in-file']?.count).toBe(1);
     expect(report.corrected['bad-isin-check-digit']?.count).toBe(1);
@@ -94,6 +128,7 @@ describe('reference data import', () => {
   });
 
   it('crypto assets: Trust Wallet chains outrank FinanceDatabase pairs; one asset per symbol', async () => {
+    await importedBefore('fd_cryptos.csv');
     const fd = await run('fd_cryptos.csv', 'financedatabase-cryptos');
     expect(fd).toMatchObject({ inserted: 3 });
     expect(fd.skipped['another-pair-of-the-asset']?.count).toBe(2);
@@ -105,6 +140,7 @@ describe('reference data import', () => {
   });
 
   it('GLEIF ISIN→LEI: streamed; bad check digits, bad LEIs and short rows are skipped', async () => {
+    await importedBefore('gleif_isin_lei.csv');
     const report = await run('gleif_isin_lei.csv', 'gleif-isin-lei');
     expect(report).toMatchObject({ rowsRead: 6, inserted: 2, unchanged: 0 });
     expect(report.skipped).toMatchObject({ 'bad-isin-check-digit': { count: 1 }, 'malformed-lei': { count: 1 }, 'malformed-row': { count: 1 } });
@@ -112,6 +148,7 @@ describe('reference data import', () => {
   });
 
   it('Wikidata SPARQL JSON and CSV: listings, ISIN→LEI, LEI→website and crypto codes', async () => {
+    await importedBefore('wikidata.json');
     const json = await run('wikidata.json', 'wikidata-json');
     expect(json.skipped['nothing-usable']?.count).toBe(1);
     expect(json.corrected['bad-isin-check-digit']?.count).toBe(1);
@@ -124,6 +161,7 @@ describe('reference data import', () => {
   });
 
   it('status counts rows per source and lists the imports; an unknown format is refused', async () => {
+    await importedBefore('all');
     const status = await store.referenceStatus();
     expect(status.sources.find((s) => s.table === 'listings' && s.source === 'sec')?.rows).toBe(4);
     expect(status.imports.length).toBeGreaterThanOrEqual(10);

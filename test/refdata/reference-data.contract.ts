@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Listing } from '../../src/refdata/reference-data.js';
+import type { Listing, ReferenceData } from '../../src/refdata/reference-data.js';
 import type { Store } from '../../src/store/store.js';
 
 function uniqueTicker(): string {
@@ -29,14 +29,17 @@ function listing(ticker: string, overrides: Partial<Listing> = {}): Listing {
   };
 }
 
-export function referenceDataContract(name: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+/** `store` migrates the database (every product's migrations); the contract runs on the reference data's own store. */
+export function referenceDataContract(name: string, open: () => Promise<{ store: Store; stores: { referenceData: ReferenceData }; cleanup: () => Promise<void> }>): void {
   describe(`ReferenceData contract: ${name}`, () => {
-    let store: Store;
+    let store: ReferenceData;
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
-      ({ store, cleanup } = await open());
-      await store.migrate();
+      const opened = await open();
+      ({ cleanup } = opened);
+      store = opened.stores.referenceData;
+      await opened.store.migrate();
     });
     afterAll(async () => {
       await cleanup();
@@ -104,13 +107,16 @@ export function referenceDataContract(name: string, open: () => Promise<{ store:
     });
 
     it('records imports and reports counts and dates per source', async () => {
+      // Its own source name, so the counts are this test's rows whatever other tests stored before it.
+      const source = `status-${randomBytes(3).toString('hex')}`;
+      await store.upsertListings([listing(uniqueTicker(), { source, sourceDate: '2026-01-01' }), listing(uniqueTicker(), { source, sourceDate: '2026-01-05' })]);
       await store.recordReferenceImport({ source: 'sec', format: 'sec-company-tickers-exchange', file: 'x.json', sourceDate: '2026-02-03', importedAt: new Date(), report: '{}' });
       expect(await store.hasReferenceImports()).toBe(true);
       const status = await store.referenceStatus();
       expect(status.imports.some((i) => i.file === 'x.json' && i.sourceDate === '2026-02-03')).toBe(true);
-      const listings = status.sources.find((s) => s.table === 'listings' && s.source === 'financedatabase');
-      expect(listings?.rows).toBeGreaterThan(0);
-      expect(listings?.sourceDate).toBe('2026-01-01');
+      const listings = status.sources.find((s) => s.table === 'listings' && s.source === source);
+      expect(listings?.rows).toBe(2);
+      expect(listings?.sourceDate).toBe('2026-01-05');
     });
   });
 }

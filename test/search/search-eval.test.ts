@@ -7,15 +7,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fillSearchStore, labelledQueries, scoreSearch } from '../../eval/search/search-eval.js';
-import type { Store } from '../../src/store/store.js';
+import type { TempDatabase } from '../store/temp-database.js';
 import { PG_URL, tempPostgres, tempSqlite } from '../store/temp-database.js';
 import { needsPostgres } from '../helpers/optional.js';
 
-async function check(open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): Promise<void> {
-  const { store, cleanup } = await open();
+async function check(open: () => Promise<TempDatabase>): Promise<void> {
+  const opened = await open();
+  const { cleanup } = opened;
   try {
-    await fillSearchStore(store);
-    const score = await scoreSearch(store);
+    await fillSearchStore(opened);
+    const score = await scoreSearch(opened.stores.search);
     expect(score.queries).toBeGreaterThanOrEqual(100);
     expect(score.top1 / score.queries, score.misses.join('\n')).toBeGreaterThanOrEqual(0.9);
     expect(score.top3 / score.queries, score.misses.join('\n')).toBeGreaterThanOrEqual(0.97);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { displayCompanyName, matchQuality, normalizeName, tickerNorm, tickerQuery, typoVariants } from '../../src/domain/search-text.js';
 import { rankRows } from '../../src/search/brand-search.js';
-import type { SearchNameRow } from '../../src/store/store.js';
+import type { SearchNameRow } from '../../src/search/search-store.js';
 
 function row(name: string, domain: string, overrides: Partial<SearchNameRow> = {}): SearchNameRow {
   return { domain, source: 'listing', name, norm: normalizeName(name), label: normalizeName(domain.split('.')[0] ?? ''), brandId: null, claimed: false, icon: null, qualityScore: null, sizeRank: 9, lookups: 0, ...overrides };

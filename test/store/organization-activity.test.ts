@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessPurchaseCompletion, AgentPayer } from '../../src/domain/access-purchases.js';
 import type { UsageEntry, UsageSource } from '../../src/domain/accounts.js';
 import type { PaymentClaim } from '../../src/domain/payments.js';
+import type { ProductStores } from '../../src/main/product-stores.js';
 import type { Store } from '../../src/store/store.js';
 import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from './temp-database.js';
 import { needsPostgres } from '../helpers/optional.js';
@@ -45,7 +46,7 @@ function completion(claim: PaymentClaim, payer: AgentPayer, paidAt: Date, usd: n
   };
 }
 
-async function buy(store: Store, address: string, paidAt: Date, usd: number) {
+async function buy(stores: ProductStores, address: string, paidAt: Date, usd: number) {
   const claim: PaymentClaim = {
     key: `x402:${NET}:${ASSET}:${address}:${hex(32)}`,
     method: 'x402',
@@ -58,8 +59,8 @@ async function buy(store: Store, address: string, paidAt: Date, usd: number) {
     claimedAt: paidAt,
     validBefore: new Date(paidAt.getTime() + 300_000),
   };
-  await store.claimPayment(claim);
-  const purchase = await store.completeAccessPurchase(completion(claim, { kind: 'wallet', network: NET, address }, paidAt, usd));
+  await stores.payments.claimPayment(claim);
+  const purchase = await stores.access.completeAccessPurchase(completion(claim, { kind: 'wallet', network: NET, address }, paidAt, usd));
   if (!purchase) throw new Error('purchase not written');
   return purchase;
 }
@@ -117,24 +118,24 @@ function organizationActivityContract(name: string, open: () => Promise<TempData
 
     it("lists the organization's purchases newest first (limited) and its MCP tokens, never another's", async () => {
       const address = hex(20);
-      const first = await buy(store, address, new Date('2026-03-02T10:00:00Z'), 5);
-      const topUp = await buy(store, address, new Date('2026-03-05T10:00:00Z'), 7);
-      const stranger = await buy(store, hex(20), new Date('2026-03-06T10:00:00Z'), 1);
+      const first = await buy(temp.stores, address, new Date('2026-03-02T10:00:00Z'), 5);
+      const topUp = await buy(temp.stores, address, new Date('2026-03-05T10:00:00Z'), 7);
+      const stranger = await buy(temp.stores, hex(20), new Date('2026-03-06T10:00:00Z'), 1);
       expect(topUp).toMatchObject({ orgId: first.orgId, topUp: true });
 
-      const purchases = await store.listAccessPurchases(first.orgId, 10);
+      const purchases = await temp.stores.access.listAccessPurchases(first.orgId, 10);
       expect(purchases.map((p) => [p.usd, p.credits, p.topUp])).toEqual([
         [7, 140, true],
         [5, 100, false],
       ]);
-      expect(purchases[0]).toEqual(await store.findAccessPurchase(topUp.paymentKey));
-      expect(await store.listAccessPurchases(first.orgId, 1)).toEqual([purchases[0]]);
+      expect(purchases[0]).toEqual(await temp.stores.access.findAccessPurchase(topUp.paymentKey));
+      expect(await temp.stores.access.listAccessPurchases(first.orgId, 1)).toEqual([purchases[0]]);
 
-      const tokens = await store.listMcpTokens(first.orgId);
+      const tokens = await temp.stores.access.listMcpTokens(first.orgId);
       expect(tokens).toHaveLength(1);
       expect(tokens[0]).toMatchObject({ orgId: first.orgId, apiKeyId: first.apiKeyId, revokedAt: null });
-      expect((await store.listMcpTokens(stranger.orgId)).map((t) => t.orgId)).toEqual([stranger.orgId]);
-      expect(await store.listAccessPurchases(rid('org'), 10)).toEqual([]);
+      expect((await temp.stores.access.listMcpTokens(stranger.orgId)).map((t) => t.orgId)).toEqual([stranger.orgId]);
+      expect(await temp.stores.access.listAccessPurchases(rid('org'), 10)).toEqual([]);
     });
   });
 }

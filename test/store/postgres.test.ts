@@ -1,14 +1,9 @@
 import { brandEventsContract } from './brand-events.contract.js';
-import { brandWriteLogContract } from './brand-write-log.contract.js';
 import { creditLeaseContract } from './credit-lease.contract.js';
 import { storeContract } from './store.contract.js';
-import { paymentStoreContract } from './payment-store.contract.js';
 import { webhookAdminContract } from './webhook-admin.contract.js';
-import { refreshStoreContract } from './refresh-store.contract.js';
 import { webhookDeliveryContract } from './webhook-delivery.contract.js';
 import { clientIdStoreContract } from './client-id-store.contract.js';
-import { searchIndexContract } from './search-index.contract.js';
-import { dashboardAccountContract } from './dashboard-account.contract.js';
 import { spawnStorePeer } from './store-peer-process.js';
 import { PG_URL, tempPostgres } from './temp-database.js';
 import { needsPostgres } from '../helpers/optional.js';
@@ -16,13 +11,9 @@ import { needsPostgres } from '../helpers/optional.js';
 // Runs when a PostgreSQL answers (BRANDBASE_TEST_PG_URL or the default local server; test/setup/global-setup.ts).
 needsPostgres.describe('PostgreSQL store', () => {
   storeContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
-  paymentStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   webhookAdminContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
-  refreshStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   webhookDeliveryContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   clientIdStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
-  searchIndexContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
-  dashboardAccountContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
 
   const withPeer = async () => {
     const url = PG_URL ?? '';
@@ -43,6 +34,5 @@ needsPostgres.describe('PostgreSQL store', () => {
   };
 
   brandEventsContract('PostgreSQL (fresh schema)', withPeer);
-  brandWriteLogContract('PostgreSQL (fresh schema)', withPeer);
   creditLeaseContract('PostgreSQL (fresh schema)', withPeer);
 });

@@ -1,25 +1,16 @@
 import { brandEventsContract } from './brand-events.contract.js';
-import { brandWriteLogContract } from './brand-write-log.contract.js';
 import { creditLeaseContract } from './credit-lease.contract.js';
 import { storeContract } from './store.contract.js';
-import { paymentStoreContract } from './payment-store.contract.js';
 import { webhookAdminContract } from './webhook-admin.contract.js';
-import { refreshStoreContract } from './refresh-store.contract.js';
 import { webhookDeliveryContract } from './webhook-delivery.contract.js';
 import { clientIdStoreContract } from './client-id-store.contract.js';
-import { searchIndexContract } from './search-index.contract.js';
-import { dashboardAccountContract } from './dashboard-account.contract.js';
 import { spawnStorePeer } from './store-peer-process.js';
 import { tempSqlite } from './temp-database.js';
 
 storeContract('SQLite (temp file)', tempSqlite);
-paymentStoreContract('SQLite (temp file)', tempSqlite);
 webhookAdminContract('SQLite (temp file)', tempSqlite);
-refreshStoreContract('SQLite (temp file)', tempSqlite);
 webhookDeliveryContract('SQLite (temp file)', tempSqlite);
 clientIdStoreContract('SQLite (temp file)', tempSqlite);
-searchIndexContract('SQLite (temp file)', tempSqlite);
-dashboardAccountContract('SQLite (temp file)', tempSqlite);
 
 // The peer is another OS process: two better-sqlite3 handles in one thread would only take turns.
 async function sqliteWithPeer() {
@@ -40,5 +31,4 @@ async function sqliteWithPeer() {
 }
 
 brandEventsContract('SQLite (temp file)', sqliteWithPeer);
-brandWriteLogContract('SQLite (temp file)', sqliteWithPeer);
 creditLeaseContract('SQLite (temp file)', sqliteWithPeer);

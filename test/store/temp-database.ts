@@ -27,7 +27,7 @@ export interface TempDatabase {
   db: Kysely<Database>;
   dialect: TestDialect;
   /** Another, independent connection (pool / better-sqlite3 handle) to the same database; closed by cleanup. */
-  openPeer(): Promise<{ store: Store; database: KernelDatabase; db: Kysely<Database> }>;
+  openPeer(): Promise<{ store: Store; stores: ProductStores; database: KernelDatabase; db: Kysely<Database> }>;
   cleanup(): Promise<void>;
 }
 

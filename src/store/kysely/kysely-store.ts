@@ -5,56 +5,36 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../../domain/accounts.js';
-import type { BrandSavedEvent } from '../../domain/brand-changes.js';
-import type { BrandStatus, BrandWrite, ClaimedBrandEvent, CrawlFailure, IdentifierRef, SaveBrandOptions, Store, StoredBrand } from '../store.js';
-import type { ReferenceData } from '../../refdata/reference-data.js';
+import type { ClaimedBrandEvent, Store } from '../store.js';
+import type { BrandStore, BrandWriteLog, RefreshStore } from '../../brands/brand-store.js';
 import * as events from './brand-event-log.js';
-import { decideBrandSave, markKeysToCompare } from '../../brands/brand-save-decision.js';
-import * as writes from './brand-write-log.js';
-import * as crawlFailures from './crawl-failure-memory.js';
-import * as refresh from './refresh-rows.js';
-import * as payments from './payment-rows.js';
-import * as access from './access-rows.js';
-import type { AccessDelivery, AccessPurchase, AccessPurchaseCompletion, AgentPayer, CardCharge, CardChargeResult, CardTokenRecord, McpTokenRecord } from '../../domain/access-purchases.js';
 import * as webhookDeliveries from './webhook-delivery-rows.js';
 import * as clientIds from './client-id-rows.js';
-import * as search from './search-rows.js';
-import * as dashboardAccounts from './dashboard-account-rows.js';
-import type { DashboardAccountStore } from '../store.js';
 import * as creditLeases from './credit-lease-rows.js';
 import type { CreditLeaseDebit } from '../credit-lease-store.js';
-import * as bulk from './bulk-brand-rows.js';
-import type { BulkBrand } from './bulk-brand-rows.js';
-import * as orgAccess from './org-access-rows.js';
 import { usageByDay } from './usage-by-day-rows.js';
 import type { DailyUsage } from '../store.js';
 import type { ClientIdRecord, ClientIdUsageEntry } from '../../domain/client-id-record.js';
 import type { ClientIdProduct } from '../../domain/client-ids.js';
-import type { SearchCandidateQuery, SearchNameRow } from '../store.js';
 import * as webhookAdmin from './webhook-admin-rows.js';
 import type { ClaimedWebhookDelivery, DisabledWebhook, WebhookAttemptRecord, WebhookFanOut } from '../store.js';
-import type { LedgerTransfer, PaymentClaim, PaymentQuery, PaymentRecord, PaymentTotal, StoredPaymentClaim } from '../../domain/payments.js';
 import { assertSafeInteger, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { Database as Db } from '../../db/database.js';
 import { migrateToLatest, type ProductMigrations } from '../../db/migrations.js';
 import { MIGRATIONS } from './migrations.js';
-import { KyselyReferenceData } from './reference-data-tables.js';
 import {
   apiKeyToRow,
-  brandToRow,
   contactsToColumn,
   creditGrantToRow,
   NEXT_CREDIT_GRANT_SEQ,
   organizationToRow,
   rowToApiKey,
-  rowToBrand,
   rowToCreditGrant,
   rowToOrganization,
   usageToRow,
 } from './row-mapping.js';
 import type { Database, OrganizationsTable } from './schema.js';
 import type { DialectQuirks } from '../../db/dialect-quirks.js';
-import type { BrandSaveHook } from '../../brands/brand-save-hooks.js';
 
 /** An aggregate as drivers return it: number (SQLite), text (PostgreSQL numeric) or bigint. */
 type Aggregate = number | string | bigint | null;
@@ -65,12 +45,6 @@ const PREPAID_BALANCE = sql<Aggregate>`(select coalesce(sum(g.credits), 0) from 
 
 function aggregate(value: Aggregate): number {
   return value === null ? 0 : toSafeInteger(value);
-}
-
-/** Identifiers deduplicated by (kind, value): PostgreSQL refuses to upsert the same row twice in one statement. */
-function uniqueIdentifiers(identifiers: IdentifierRef[]): IdentifierRef[] {
-  const byKey = new Map(identifiers.map((ref) => [`${ref.kind}\u0000${ref.value}`, ref]));
-  return [...byKey.values()];
 }
 
 function organizationPatchToRow(patch: OrganizationPatch): Partial<OrganizationsTable> {
@@ -94,163 +68,36 @@ function organizationPatchToRow(patch: OrganizationPatch): Partial<Organizations
 }
 
 export interface KyselyStoreOptions {
-  /** Kept by reference: main/ may register a hook that needs services built later (product-stores.ts). */
-  saveHooks?: readonly BrandSaveHook[];
+  /** The brands product's store (brands/store/, built by main/product-stores.ts): the brand members delegate to it. */
+  brands: BrandStore & BrandWriteLog & RefreshStore;
   migrations?: readonly ProductMigrations[];
 }
 
 export class KyselyStore implements Store {
   private readonly db: Kysely<Database>;
   private readonly quirks: DialectQuirks;
-  readonly #refdata: KyselyReferenceData;
-  private readonly saveHooks: readonly BrandSaveHook[];
+  private readonly brands: BrandStore & BrandWriteLog & RefreshStore;
   private readonly migrations: readonly ProductMigrations[];
 
   /**
-   * `saveHooks` run in every brand save's transaction, in order; `migrations` are what `migrate()` runs (main/'s
-   * product list; the store's own migrations alone when absent).
+   * `brands` answers the brand members; `migrations` are what `migrate()` runs (main/'s product list; the store's own
+   * migrations alone when absent).
    */
-  constructor(private readonly database: Db, options: KyselyStoreOptions = {}) {
-    this.saveHooks = options.saveHooks ?? [];
+  constructor(private readonly database: Db, options: KyselyStoreOptions) {
+    this.brands = options.brands;
     this.migrations = options.migrations ?? [MIGRATIONS];
     this.db = database.tables<Database>();
     this.quirks = database.quirks;
-    this.#refdata = new KyselyReferenceData(this.db, this.quirks);
   }
 
-  // ---- dashboard accounts (dashboard-account-rows.ts, migration 0021) ----
+  // ---- brands: the brands product's store (brands/store/kysely-brand-store.ts), until Store goes (issue 30) ----
 
-  createDashboardUser: DashboardAccountStore['createDashboardUser'] = (user) => dashboardAccounts.createDashboardUser(this.db, user);
-  findDashboardUserByEmail: DashboardAccountStore['findDashboardUserByEmail'] = (email) => dashboardAccounts.findDashboardUserByEmail(this.db, email);
-  getDashboardUser: DashboardAccountStore['getDashboardUser'] = (id) => dashboardAccounts.getDashboardUser(this.db, id);
-  deleteDashboardUser: DashboardAccountStore['deleteDashboardUser'] = (id) => dashboardAccounts.deleteDashboardUser(this.db, this.quirks, id);
-  setDashboardMembership: DashboardAccountStore['setDashboardMembership'] = (m) => dashboardAccounts.setDashboardMembership(this.db, m);
-  removeDashboardMembership: DashboardAccountStore['removeDashboardMembership'] = (u, o) => dashboardAccounts.removeDashboardMembership(this.db, u, o);
-  dashboardMembership: DashboardAccountStore['dashboardMembership'] = (u, o) => dashboardAccounts.dashboardMembership(this.db, u, o);
-  dashboardMemberships: DashboardAccountStore['dashboardMemberships'] = (u) => dashboardAccounts.dashboardMemberships(this.db, u);
-  listDashboardMembers: DashboardAccountStore['listDashboardMembers'] = (o) => dashboardAccounts.listDashboardMembers(this.db, o);
-  insertSignInToken: DashboardAccountStore['insertSignInToken'] = (t) => dashboardAccounts.insertSignInToken(this.db, t);
-  findSignInTokenByLinkHash: DashboardAccountStore['findSignInTokenByLinkHash'] = (h) => dashboardAccounts.findSignInTokenByLinkHash(this.db, h);
-  latestSignInToken: DashboardAccountStore['latestSignInToken'] = (u, now) => dashboardAccounts.latestSignInToken(this.db, u, now);
-  useSignInToken: DashboardAccountStore['useSignInToken'] = (id, at) => dashboardAccounts.useSignInToken(this.db, id, at);
-  addFailedSignInCode: DashboardAccountStore['addFailedSignInCode'] = (id) => dashboardAccounts.addFailedSignInCode(this.db, this.quirks, id);
-  countSignInRequests: DashboardAccountStore['countSignInRequests'] = (keys, at, since) => dashboardAccounts.countSignInRequests(this.db, keys, at, since);
-  forgetSignInRequests: DashboardAccountStore['forgetSignInRequests'] = (keys) => dashboardAccounts.forgetSignInRequests(this.db, keys);
-  insertDashboardSession: DashboardAccountStore['insertDashboardSession'] = (s) => dashboardAccounts.insertDashboardSession(this.db, s);
-  getDashboardSession: DashboardAccountStore['getDashboardSession'] = (id) => dashboardAccounts.getDashboardSession(this.db, id);
-  touchDashboardSession: DashboardAccountStore['touchDashboardSession'] = (id, at) => dashboardAccounts.touchDashboardSession(this.db, id, at);
-  listDashboardSessions: DashboardAccountStore['listDashboardSessions'] = (u, now) => dashboardAccounts.listDashboardSessions(this.db, u, now);
-  revokeDashboardSessions: DashboardAccountStore['revokeDashboardSessions'] = (u, at, scope) => dashboardAccounts.revokeDashboardSessions(this.db, u, at, scope);
-  dashboardSecret: DashboardAccountStore['dashboardSecret'] = (name, candidate, at) => dashboardAccounts.dashboardSecret(this.db, name, candidate, at);
-
-  // ---- reference data (reference-data-tables.ts) ----
-
-  listingsByTicker: ReferenceData['listingsByTicker'] = (t) => this.#refdata.listingsByTicker(t);
-  listingByTickerAndMic: ReferenceData['listingByTickerAndMic'] = (t, mic) => this.#refdata.listingByTickerAndMic(t, mic);
-  listingsByIsin: ReferenceData['listingsByIsin'] = (isin) => this.#refdata.listingsByIsin(isin);
-  etfsByTicker: ReferenceData['etfsByTicker'] = (t) => this.#refdata.etfsByTicker(t);
-  etfByTickerAndMic: ReferenceData['etfByTickerAndMic'] = (t, mic) => this.#refdata.etfByTickerAndMic(t, mic);
-  etfsByIsin: ReferenceData['etfsByIsin'] = (isin) => this.#refdata.etfsByIsin(isin);
-  cryptoBySymbol: ReferenceData['cryptoBySymbol'] = (s) => this.#refdata.cryptoBySymbol(s);
-  leiByIsin: ReferenceData['leiByIsin'] = (isin) => this.#refdata.leiByIsin(isin);
-  domainByLei: ReferenceData['domainByLei'] = (lei) => this.#refdata.domainByLei(lei);
-  upsertListings: ReferenceData['upsertListings'] = (rows) => this.#refdata.upsertListings(rows);
-  upsertEtfs: ReferenceData['upsertEtfs'] = (rows) => this.#refdata.upsertEtfs(rows);
-  upsertCryptoAssets: ReferenceData['upsertCryptoAssets'] = (rows) => this.#refdata.upsertCryptoAssets(rows);
-  upsertIsinLeis: ReferenceData['upsertIsinLeis'] = (rows) => this.#refdata.upsertIsinLeis(rows);
-  upsertLeiDomains: ReferenceData['upsertLeiDomains'] = (rows) => this.#refdata.upsertLeiDomains(rows);
-  insertIntoEmpty: ReferenceData['insertIntoEmpty'] = (batch) => this.#refdata.insertIntoEmpty(batch);
-  recordReferenceImport: ReferenceData['recordReferenceImport'] = (record) => this.#refdata.recordReferenceImport(record);
-  referenceStatus: ReferenceData['referenceStatus'] = () => this.#refdata.referenceStatus();
-  hasReferenceImports: ReferenceData['hasReferenceImports'] = () => this.#refdata.hasReferenceImports();
-
-  // ---- brands ----
-
-  async getBrand(id: string): Promise<StoredBrand | null> {
-    const row = await this.db.selectFrom('brands').selectAll().where('id', '=', id).executeTakeFirst();
-    return row === undefined ? null : rowToBrand(row);
-  }
-
-  async findBrandByIdentifier(ref: IdentifierRef): Promise<StoredBrand | null> {
-    const row = await this.db
-      .selectFrom('brand_identifiers as i')
-      .innerJoin('brands as b', 'b.id', 'i.brand_id')
-      .selectAll('b')
-      .where('i.kind', '=', ref.kind)
-      .where('i.value', '=', ref.value)
-      .executeTakeFirst();
-    return row === undefined ? null : rowToBrand(row);
-  }
-
-  /**
-   * Keeps the first `createdAt` of a brand saved again: it records when the brand entered the store. The
-   * `brand.saved` event is diffed against the record read under the write lock and written before the
-   * identifiers, so any failure of the transaction takes the event with it. The brand write log entry comes last:
-   * on PostgreSQL it holds a lock that serializes all saves until commit (brand-write-log.ts).
-   */
-  async saveBrand(stored: StoredBrand, identifiers: IdentifierRef[], options: SaveBrandOptions = {}): Promise<BrandSavedEvent> {
-    const row = brandToRow(stored);
-    const refs = uniqueIdentifiers(identifiers);
-    return this.quirks.writeTransaction(this.db, async (trx) => {
-      const previous = await events.previousBrandForSave(trx, this.quirks, row.id);
-      await trx
-        .insertInto('brands')
-        .values(row)
-        .onConflict((oc) =>
-          oc.column('id').doUpdateSet((eb) => ({
-            domain: eb.ref('excluded.domain'),
-            status: eb.ref('excluded.status'),
-            record: eb.ref('excluded.record'),
-            crawled_at: eb.ref('excluded.crawled_at'),
-            updated_at: eb.ref('excluded.updated_at'),
-          })),
-        )
-        .execute();
-      const marks = await refresh.readMarkSignatures(trx, markKeysToCompare(previous, stored));
-      const event = decideBrandSave(previous, stored, marks, new Date());
-      await events.appendBrandSavedEvent(trx, event);
-      if (refs.length > 0) {
-        await trx
-          .insertInto('brand_identifiers')
-          .values(refs.map((ref) => ({ kind: ref.kind, value: ref.value, brand_id: row.id })))
-          .onConflict((oc) => oc.columns(['kind', 'value']).doUpdateSet((eb) => ({ brand_id: eb.ref('excluded.brand_id') })))
-          .execute();
-      }
-      // The products kept in step with the record (palette, context and logo evidence, the search index, the palette
-      // render job) write in this transaction, through the hooks main/ registered (brands/brand-save-hooks.ts), before
-      // the write log's lock is taken.
-      const save = { previous, next: stored, identifiers: refs, options, at: event.occurredAt };
-      for (const hook of this.saveHooks) await hook.onBrandSaved(trx as Kysely<unknown>, save);
-      // Caches key brands by domain too: a domain moved here from another brand must be dropped from them.
-      const domains = [...new Set([row.domain, ...refs.filter((ref) => ref.kind === 'domain').map((ref) => ref.value)])];
-      await writes.appendBrandWrite(trx, this.quirks, row.id, domains, toMillis(event.occurredAt));
-      return event;
-    });
-  }
-
-  insertBrands(brands: readonly BulkBrand[]): Promise<number> {
-    return bulk.insertBrands(this.db, this.quirks, brands);
-  }
-
-  async setBrandStatus(id: string, status: BrandStatus, at: Date): Promise<boolean> {
-    return this.quirks.writeTransaction(this.db, async (trx) => {
-      const result = await trx.updateTable('brands').set({ status, updated_at: toMillis(at) }).where('id', '=', id).executeTakeFirst();
-      if (result.numUpdatedRows === 0n) return false;
-      for (const hook of this.saveHooks) await hook.onBrandStatus?.(trx as Kysely<unknown>, id, status);
-      await writes.appendBrandWrite(trx, this.quirks, id, [], Date.now());
-      return true;
-    });
-  }
-
-  async listIdentifiers(brandId: string): Promise<IdentifierRef[]> {
-    return this.db
-      .selectFrom('brand_identifiers')
-      .select(['kind', 'value'])
-      .where('brand_id', '=', brandId)
-      .orderBy('kind')
-      .orderBy('value')
-      .execute();
-  }
+  getBrand: Store['getBrand'] = (id) => this.brands.getBrand(id);
+  findBrandByIdentifier: Store['findBrandByIdentifier'] = (ref) => this.brands.findBrandByIdentifier(ref);
+  saveBrand: Store['saveBrand'] = (stored, identifiers, options) => this.brands.saveBrand(stored, identifiers, options);
+  insertBrands: Store['insertBrands'] = (brands) => this.brands.insertBrands(brands);
+  setBrandStatus: Store['setBrandStatus'] = (id, status, at) => this.brands.setBrandStatus(id, status, at);
+  listIdentifiers: Store['listIdentifiers'] = (brandId) => this.brands.listIdentifiers(brandId);
 
   // ---- client IDs (client-id-rows.ts, ADR 0033) ----
 
@@ -282,139 +129,18 @@ export class KyselyStore implements Store {
     return clientIds.clientIdUsage(this.db, orgId, product, period);
   }
 
-  // ---- the dashboard's organization pages (usage-by-day-rows.ts, org-access-rows.ts; issue 23) ----
+  // ---- the dashboard's organization pages (usage-by-day-rows.ts; issue 23) ----
 
   usageByDay(orgId: string, from: Date, to: Date): Promise<DailyUsage[]> {
     return usageByDay(this.db, orgId, from, to);
   }
 
-  listAccessPurchases(orgId: string, limit: number): Promise<AccessPurchase[]> {
-    return orgAccess.listAccessPurchases(this.db, orgId, limit);
-  }
+  // ---- crawl failure memory (brands/store/crawl-failure-memory.ts) ----
 
-  listMcpTokens(orgId: string): Promise<McpTokenRecord[]> {
-    return orgAccess.listMcpTokens(this.db, orgId);
-  }
-
-  // ---- search by name (search-rows.ts, ADR 0033) ----
-
-  searchNameCandidates(query: SearchCandidateQuery): Promise<SearchNameRow[]> {
-    return search.searchNameCandidates(this.db, this.quirks, query);
-  }
-
-  async similarNameCandidates(norm: string, limit: number): Promise<SearchNameRow[]> {
-    return search.similarNameCandidates(this.db, this.quirks, norm, limit);
-  }
-
-  searchLookups(brandIds: readonly string[]): Promise<Map<string, number>> {
-    return search.brandLookups(this.db, brandIds);
-  }
-
-  syncSearchReferenceNames(force = false): Promise<boolean> {
-    return search.syncReferenceNames(this.db, (fn) => this.quirks.writeTransaction(this.db, fn), force);
-  }
-
-  // ---- crawl failure memory (crawl-failure-memory.ts) ----
-
-  getCrawlFailure(domain: string): Promise<CrawlFailure | null> {
-    return crawlFailures.getCrawlFailure(this.db, domain);
-  }
-
-  recordCrawlFailure(failure: Omit<CrawlFailure, 'strikes'>): Promise<CrawlFailure> {
-    return crawlFailures.recordCrawlFailure(this.db, failure);
-  }
-
-  clearCrawlFailures(domains: readonly string[]): Promise<void> {
-    return crawlFailures.clearCrawlFailures(this.db, domains);
-  }
-
-  pruneCrawlFailures(before: Date): Promise<number> {
-    return crawlFailures.pruneCrawlFailures(this.db, before);
-  }
-
-  // ---- standing access (access-rows.ts, ADR 0029) ----
-
-  completeAccessPurchase(completion: AccessPurchaseCompletion): Promise<AccessPurchase | null> {
-    return access.completeAccessPurchase(this.db, this.quirks, completion);
-  }
-
-  findAccessPurchase(paymentKey: string): Promise<AccessPurchase | null> {
-    return access.findAccessPurchase(this.db, paymentKey);
-  }
-
-  takeAccessDelivery(paymentKey: string, at: Date, paidSince: Date, accept: (sealed: string | null) => boolean): Promise<AccessDelivery | null> {
-    return access.takeAccessDelivery(this.db, this.quirks, paymentKey, at, paidSince, accept);
-  }
-
-  wipeAccessSeals(before: Date): Promise<number> {
-    return access.wipeAccessSeals(this.db, before);
-  }
-
-  agentOfApiKey(apiKeyId: string): Promise<AgentPayer | null> {
-    return access.agentOfApiKey(this.db, apiKeyId);
-  }
-
-  findMcpTokenByHash(tokenHash: string): Promise<McpTokenRecord | null> {
-    return access.findMcpTokenByHash(this.db, tokenHash);
-  }
-
-  issueCardToken(token: CardTokenRecord): Promise<void> {
-    return access.issueCardToken(this.db, token);
-  }
-
-  chargeCardToken(charge: CardCharge): Promise<CardChargeResult> {
-    return access.chargeCardToken(this.db, this.quirks, charge);
-  }
-
-  cardTokenCharge(tokenHash: string): Promise<string | null> {
-    return access.cardTokenCharge(this.db, tokenHash);
-  }
-
-  // ---- payments (payment-rows.ts, ADR 0028) ----
-
-  claimPayment(claim: PaymentClaim): Promise<boolean> {
-    return payments.claimPayment(this.db, claim);
-  }
-
-  findPaymentClaim(key: string): Promise<StoredPaymentClaim | null> {
-    return payments.findPaymentClaim(this.db, key);
-  }
-
-  releasePaymentClaim(key: string): Promise<void> {
-    return payments.releasePaymentClaim(this.db, key);
-  }
-
-  recordPayment(payment: PaymentRecord): Promise<boolean> {
-    return payments.recordPayment(this.db, this.quirks, payment);
-  }
-
-  unsettledPaymentClaims(before: Date): Promise<PaymentClaim[]> {
-    return payments.unsettledPaymentClaims(this.db, before);
-  }
-
-  listPayments(query: PaymentQuery): Promise<PaymentRecord[]> {
-    return payments.listPayments(this.db, query);
-  }
-
-  summarizePayments(query: Omit<PaymentQuery, 'limit'>): Promise<PaymentTotal[]> {
-    return payments.summarizePayments(this.db, query);
-  }
-
-  ledgerBalance(network: string, asset: string, address: string): Promise<bigint> {
-    return payments.ledgerBalance(this.db, network, asset, address);
-  }
-
-  creditLedger(network: string, asset: string, address: string, amount: bigint): Promise<bigint> {
-    return payments.creditLedger(this.db, this.quirks, network, asset, address, amount);
-  }
-
-  ledgerAuthorization(network: string, asset: string, authorizer: string, nonce: string): Promise<string | null> {
-    return payments.ledgerAuthorization(this.db, network, asset, authorizer, nonce);
-  }
-
-  ledgerTransfer(transfer: LedgerTransfer): Promise<void> {
-    return payments.ledgerTransfer(this.db, this.quirks, transfer);
-  }
+  getCrawlFailure: Store['getCrawlFailure'] = (domain) => this.brands.getCrawlFailure(domain);
+  recordCrawlFailure: Store['recordCrawlFailure'] = (failure) => this.brands.recordCrawlFailure(failure);
+  clearCrawlFailures: Store['clearCrawlFailures'] = (domains) => this.brands.clearCrawlFailures(domains);
+  pruneCrawlFailures: Store['pruneCrawlFailures'] = (before) => this.brands.pruneCrawlFailures(before);
 
   // ---- webhook outbox (webhook-delivery-rows.ts, ADR 0031) ----
 
@@ -460,32 +186,26 @@ export class KyselyStore implements Store {
   listWebhookDeliveries: Store['listWebhookDeliveries'] = (orgId, webhookId, query) => webhookAdmin.listWebhookDeliveries(this.db, orgId, webhookId, query);
   listWebhookAttempts: Store['listWebhookAttempts'] = (deliveryIds) => webhookAdmin.listWebhookAttempts(this.db, deliveryIds);
 
-  // ---- refresh, popularity, analysis cache, mark signatures (refresh-rows.ts, migration 0014) ----
+  // ---- refresh, popularity, analysis cache, mark signatures (brands/store/refresh-rows.ts, migration 0014) ----
 
-  addBrandLookups: Store['addBrandLookups'] = (counts) => refresh.addBrandLookups(this.db, counts);
-  brandLookups: Store['brandLookups'] = (brandId) => refresh.brandLookups(this.db, brandId);
-  saveMarkSignatures: Store['saveMarkSignatures'] = (marks, at) => refresh.saveMarkSignatures(this.db, marks, at);
-  markSignatures: Store['markSignatures'] = (keys) => refresh.readMarkSignatures(this.db, keys);
-  loadAnalyses: Store['loadAnalyses'] = (domain, at) => refresh.loadAnalyses(this.db, domain, at);
-  saveAnalyses: Store['saveAnalyses'] = (domain, entries, at, maxRows) => refresh.saveAnalyses(this.db, domain, entries, at, maxRows);
-  analysisCacheSize: Store['analysisCacheSize'] = () => refresh.analysisCacheSize(this.db);
-  dueBrands: Store['dueBrands'] = (staleBefore, limit, failedSince) => refresh.dueBrands(this.db, staleBefore, limit, failedSince);
-  refreshCounts: Store['refreshCounts'] = (staleBefore) => refresh.refreshCounts(this.db, staleBefore);
-  acquireRefreshLease: Store['acquireRefreshLease'] = (name, holder, leaseMs, now) => refresh.acquireRefreshLease(this.db, name, holder, leaseMs, now);
-  releaseRefreshLease: Store['releaseRefreshLease'] = (name, holder, now) => refresh.releaseRefreshLease(this.db, name, holder, now);
-  recordRefreshRun: Store['recordRefreshRun'] = (name, run) => refresh.recordRefreshRun(this.db, name, run);
-  refreshState: Store['refreshState'] = (name) => refresh.readRefreshState(this.db, name);
+  addBrandLookups: Store['addBrandLookups'] = (counts) => this.brands.addBrandLookups(counts);
+  brandLookups: Store['brandLookups'] = (brandId) => this.brands.brandLookups(brandId);
+  saveMarkSignatures: Store['saveMarkSignatures'] = (marks, at) => this.brands.saveMarkSignatures(marks, at);
+  markSignatures: Store['markSignatures'] = (keys) => this.brands.markSignatures(keys);
+  loadAnalyses: Store['loadAnalyses'] = (domain, at) => this.brands.loadAnalyses(domain, at);
+  saveAnalyses: Store['saveAnalyses'] = (domain, entries, at, maxRows) => this.brands.saveAnalyses(domain, entries, at, maxRows);
+  analysisCacheSize: Store['analysisCacheSize'] = () => this.brands.analysisCacheSize();
+  dueBrands: Store['dueBrands'] = (staleBefore, limit, failedSince) => this.brands.dueBrands(staleBefore, limit, failedSince);
+  refreshCounts: Store['refreshCounts'] = (staleBefore) => this.brands.refreshCounts(staleBefore);
+  acquireRefreshLease: Store['acquireRefreshLease'] = (name, holder, leaseMs, now) => this.brands.acquireRefreshLease(name, holder, leaseMs, now);
+  releaseRefreshLease: Store['releaseRefreshLease'] = (name, holder, now) => this.brands.releaseRefreshLease(name, holder, now);
+  recordRefreshRun: Store['recordRefreshRun'] = (name, run) => this.brands.recordRefreshRun(name, run);
+  refreshState: Store['refreshState'] = (name) => this.brands.refreshState(name);
 
+  // ---- brand write log (brands/store/brand-write-log.ts) ----
 
-  // ---- brand write log (brand-write-log.ts) ----
-
-  latestBrandWrite(): Promise<number> {
-    return writes.latestBrandWrite(this.db);
-  }
-
-  brandWritesAfter(after: number, limit: number): Promise<BrandWrite[]> {
-    return writes.brandWritesAfter(this.db, after, limit);
-  }
+  latestBrandWrite: Store['latestBrandWrite'] = () => this.brands.latestBrandWrite();
+  brandWritesAfter: Store['brandWritesAfter'] = (after, limit) => this.brands.brandWritesAfter(after, limit);
 
   // ---- brand events (brand-event-log.ts) ----
 

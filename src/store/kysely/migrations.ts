@@ -7,40 +7,12 @@
 import type { Kysely, Migration } from 'kysely';
 import type { ProductMigrations } from '../../db/migrations.js';
 import { activeJobPredicate } from '../../jobs/sql/jobs-table.js';
-import { convertAssetUrlsToKeys } from './asset-key-migration.js';
 import { webhooksMigration } from './webhook-migration.js';
-import { refreshMigration } from './refresh-migration.js';
 import { webhookDeliveryMigration } from './webhook-delivery-migration.js';
-import { paymentsMigration } from './payment-migration.js';
-import { standingAccessMigration } from './access-migration.js';
-import { referenceDataMigration } from './reference-data-migration.js';
 import { clientIdsAndSearchMigration } from './search-migration.js';
-import { dashboardAccountMigration } from './dashboard-account-migration.js';
 import { creditLeaseMigration } from './credit-lease-migration.js';
 import { creditGrantSeqMigration } from './credit-grant-seq-migration.js';
 
-
-async function createBrandTables(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('brands')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('domain', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull())
-    .addColumn('record', 'text', (c) => c.notNull())
-    .addColumn('crawled_at', 'bigint', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('brands_domain_idx').on('brands').column('domain').execute();
-  await db.schema
-    .createTable('brand_identifiers')
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('value', 'text', (c) => c.notNull())
-    .addColumn('brand_id', 'text', (c) => c.notNull().references('brands.id').onDelete('cascade'))
-    .addPrimaryKeyConstraint('brand_identifiers_pk', ['kind', 'value'])
-    .execute();
-  await db.schema.createIndex('brand_identifiers_brand_id_idx').on('brand_identifiers').column('brand_id').execute();
-}
 
 async function createAccountTables(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -106,7 +78,6 @@ async function createJobs(db: Kysely<unknown>): Promise<void> {
 
 const initial: Migration = {
   async up(db) {
-    await createBrandTables(db);
     await createAccountTables(db);
     await createUsageLedger(db);
     await createJobs(db);
@@ -195,11 +166,6 @@ const brandEvents: Migration = {
   },
 };
 
-/** Asset URLs in brand records become content keys; answers render the URL (asset-key-migration.ts, ADR 0011). */
-const assetKeys: Migration = {
-  up: async (db) => void (await convertAssetUrlsToKeys(db)),
-};
-
 /** Ordered by name; the Migrator applies them in that order. */
 /**
  * Fair queueing (ADR 0015): who queued each job, so claims take turns between organizations and one
@@ -212,40 +178,10 @@ const fairQueue: Migration = {
   },
 };
 
-/**
- * The crawl failure memory moves from each process's memory into the store, so every API process, worker and
- * `brandbase crawl` sees the same failures (ADR 0016). Read by primary key on a lookup miss; pruned by age.
- */
-const crawlFailures: Migration = {
+/** 0014, the brand events' part (the brands' part: brands/store/refresh-migration.ts): what webhooks announce for a save. */
+const refreshAnnounce: Migration = {
   async up(db) {
-    await db.schema
-      .createTable('crawl_failures')
-      .addColumn('domain', 'text', (c) => c.primaryKey())
-      .addColumn('reason', 'text', (c) => c.notNull())
-      .addColumn('message', 'text', (c) => c.notNull())
-      .addColumn('strikes', 'integer', (c) => c.notNull())
-      .addColumn('failed_at', 'bigint', (c) => c.notNull())
-      .execute();
-    await db.schema.createIndex('crawl_failures_failed_at_idx').on('crawl_failures').column('failed_at').execute();
-  },
-};
-
-/**
- * The brand write log (ADR 0017): every brand save and status change, numbered in commit order, so each API
- * process can drop the cached brands another process wrote. `seq` is taken as max + 1 under the write lock (a
- * plain bigint on both dialects: no autoincrement/identity syntax to tell apart, and no gaps from rollbacks).
- */
-const brandWrites: Migration = {
-  async up(db) {
-    await db.schema
-      .createTable('brand_writes')
-      .addColumn('seq', 'bigint', (c) => c.primaryKey())
-      .addColumn('brand_id', 'text', (c) => c.notNull())
-      .addColumn('domains', 'text', (c) => c.notNull())
-      .addColumn('created_at', 'bigint', (c) => c.notNull())
-      .execute();
-    // Pruning deletes by age.
-    await db.schema.createIndex('brand_writes_created_at_idx').on('brand_writes').column('created_at').execute();
+    await db.schema.alterTable('brand_events').addColumn('announce', 'text').execute();
   },
 };
 
@@ -254,18 +190,11 @@ export const MIGRATIONS: ProductMigrations = {
   '0001_initial': initial,
   '0002_billing': billing,
   '0003_brand_events': brandEvents,
-  '0004_asset_keys': assetKeys,
   '0005_fair_queue': fairQueue,
-  '0006_crawl_failures': crawlFailures,
-  '0007_brand_writes': brandWrites,
-  '0008_reference_data': referenceDataMigration,
-  '0010_payments': paymentsMigration,
-  '0012_standing_access': standingAccessMigration,
   '0013_webhooks': webhooksMigration,
-  '0014_refresh': refreshMigration,
+  '0014_refresh': refreshAnnounce,
   '0015_webhook_delivery': webhookDeliveryMigration,
   '0017_client_ids_and_search': clientIdsAndSearchMigration,
   '0020_credit_leases': creditLeaseMigration,
-  '0021_dashboard_accounts': dashboardAccountMigration,
   '0023_credit_grant_seq': creditGrantSeqMigration,
 };

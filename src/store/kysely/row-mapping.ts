@@ -2,35 +2,11 @@
  * Row <-> port-type mapping for KyselyStore. Pure functions: no queries here.
  */
 import { sql } from 'kysely';
-import type { Brand } from '../../domain/brand.js';
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, UsageEntry } from '../../domain/accounts.js';
-import type { StoredBrand } from '../store.js';
 import { assertSafeInteger, fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
-import type { ApiKeysTable, BrandsTable, CreditGrantsTable, OrganizationsTable, UsageLedgerTable } from './schema.js';
-
-export function brandToRow(stored: StoredBrand): BrandsTable {
-  // The palette is built per request (spec 2.8); it is never part of the stored record.
-  const { palette: _palette, ...record } = stored.brand;
-  return {
-    id: stored.brand.id,
-    domain: stored.brand.domain,
-    status: stored.status,
-    record: JSON.stringify(record),
-    crawled_at: toMillis(stored.crawledAt),
-    created_at: toMillis(stored.createdAt),
-    updated_at: toMillis(stored.updatedAt),
-  };
-}
-
-export function rowToBrand(row: BrandsTable): StoredBrand {
-  return {
-    brand: JSON.parse(row.record) as Brand,
-    status: row.status,
-    crawledAt: fromMillis(row.crawled_at),
-    createdAt: fromMillis(row.created_at),
-    updatedAt: fromMillis(row.updated_at),
-  };
-}
+import type { ApiKeysTable, CreditGrantsTable, OrganizationsTable, UsageLedgerTable } from './schema.js';
+// Brand rows are the brands product's (issue 30); brand-event-log.ts still reads them through this file.
+export { rowToBrand } from '../../brands/store/brand-rows.js';
 
 function nullableInteger(value: number | string | bigint | null): number | null {
   return value === null ? null : toSafeInteger(value);
