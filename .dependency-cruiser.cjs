@@ -114,10 +114,10 @@ module.exports = {
     },
     {
       name: 'transports-use-billing-services',
-      comment: 'Transports reach billing/ through its services (accounts, authentication, billing, its administration, client IDs, the period rule), never its meters, leases, limiters or secrets.',
+      comment: 'Transports reach billing/ through its services (accounts, billing, its administration, client IDs, the period rule), never its meters, leases, limiters or secrets; nor its authenticators: a credential is verified only by the resolver main/ hands them (usecases/credential-payer.ts, ADR 0047).',
       severity: 'error',
       from: { path: '^src/(cli|http|mcp)/' },
-      to: { path: '^src/billing/', pathNot: '^src/billing/(accounts|authenticator|mcp-token-authenticator|billing|billing-admin|billing-period|client-ids)\\.ts$' },
+      to: { path: '^src/billing/', pathNot: '^src/billing/(accounts|billing|billing-admin|billing-period|client-ids)\\.ts$' },
     },
     {
       name: 'routes-charge-through-use-cases',

@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { AssetUrls } from '../src/assets/asset-urls.js';
 import { Billing } from '../src/billing/billing.js';
+import { noMailer } from '../src/billing/mailer.js';
 import { UsageMeter } from '../src/billing/usage-meter.js';
 import { newId } from '../src/domain/ids.js';
 import { newWebhookSecret } from '../src/domain/webhooks.js';
@@ -100,7 +101,7 @@ async function setUp(store: Store, queue: JobQueue, box: ReturnType<typeof seale
   const webhooks = await store.listWebhooks(orgId, null, 1);
   await store.addWebhookSubscriptions(orgId, webhooks[0]?.id ?? '', [domain], now);
   const meter = new UsageMeter(store);
-  const billing = new Billing({ store, meter, mailer: null, logger: silentLogger(), defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
+  const billing = new Billing({ store, meter, mailer: noMailer, logger: silentLogger(), defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
   const poster = new WebhookPoster({ hostMap: { [HOOK_HOST]: `127.0.0.1:${receiverPort}` } });
   const payer = new DeliveryBilling({ accounts: store, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(null) });
   const sender = new WebhookSender({ queue, store, box, poster, payer, notices: null, logger: silentLogger() }, { leaseMs: 60_000 });

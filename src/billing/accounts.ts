@@ -16,6 +16,11 @@ export interface CreatedApiKey {
 export interface AccountDefaults {
   freeQuota: number;
   paidQuota: number;
+  /**
+   * This process's cache of verified keys (the Authenticator): a revoked key is dropped from it at once, other
+   * processes' caches within BRANDBASE_KEY_CACHE_MS. Absent where no key is verified (the CLI).
+   */
+  verifiedKeys?: { forget(keyId: string): void };
 }
 
 export class AccountError extends Error {
@@ -74,6 +79,7 @@ export class Accounts {
     const revoked = await this.store.revokeApiKey(keyId, this.now());
     const key = revoked ? await this.store.getApiKey(keyId) : null;
     if (!key) throw new AccountError('key_not_found', `No API key with id ${keyId}.`);
+    this.defaults.verifiedKeys?.forget(keyId);
     return key;
   }
 

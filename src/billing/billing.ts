@@ -130,7 +130,7 @@ type NoticeState = { state: 'done' } | { state: 'no-contacts' } | { state: 'retr
 export class Billing {
   private readonly store: Store;
   private readonly meter: UsageMeter;
-  private readonly mailer: Mailer | null;
+  private readonly mailer: Mailer;
   private readonly logger: Logger;
   private readonly now: () => Date;
   private readonly defaults: BillingDefaults;
@@ -144,7 +144,7 @@ export class Billing {
   private readonly creditsCharged: CounterMetric<'reason'>;
   private readonly chargedBy = new Map<string, BoundCounter>();
 
-  constructor(deps: { store: Store; meter: UsageMeter; mailer: Mailer | null; logger: Logger; now?: () => Date; defaults: BillingDefaults; metrics?: MetricsRegistry }) {
+  constructor(deps: { store: Store; meter: UsageMeter; mailer: Mailer; logger: Logger; now?: () => Date; defaults: BillingDefaults; metrics?: MetricsRegistry }) {
     this.creditsCharged = (deps.metrics ?? NO_METRICS).counter('brandbase_credits_charged_total', 'Credits charged to organizations, by settlement reason.', ['reason']);
     this.store = deps.store;
     this.meter = deps.meter;
@@ -281,7 +281,7 @@ export class Billing {
 
   private async sendWarning(org: Organization, periodKey: string, threshold: number, quotaUsed: number, prepaidBalance: number, key: string): Promise<void> {
     const log = { orgId: org.id, period: periodKey, threshold };
-    if (!this.mailer) {
+    if (!this.mailer.sends) {
       this.logger.warn(log, 'usage warning not sent: no mail server configured (BRANDBASE_SMTP_URL is empty)');
       return;
     }

@@ -62,7 +62,7 @@ export interface DashboardAccountsOptions {
   /** Billing's organizations: a membership names one. */
   organizations: Pick<AccountStore, 'getOrganization'>;
   keys: () => Promise<DashboardKeys>;
-  mailer: Mailer | null;
+  mailer: Mailer;
   logger: Logger;
   publicUrl: string;
   now?: () => Date;
@@ -80,7 +80,7 @@ export class DashboardAccounts {
   readonly #store: DashboardAccountStore;
   readonly #organizations: DashboardAccountsOptions['organizations'];
   readonly #keys: () => Promise<DashboardKeys>;
-  readonly #mailer: Mailer | null;
+  readonly #mailer: Mailer;
   readonly #logger: Logger;
   readonly #publicUrl: string;
   readonly #now: () => Date;
@@ -97,7 +97,7 @@ export class DashboardAccounts {
 
   /** Whether sign-in by email can work at all (an SMTP server is configured). */
   get canMail(): boolean {
-    return this.#mailer !== null;
+    return this.#mailer.sends;
   }
 
   // ---- sign-in ----
@@ -110,12 +110,11 @@ export class DashboardAccounts {
     const email = normalizeEmail(input.email);
     if (email === null) return 'invalid_email';
     if (!(await this.#admit([{ key: `email:${email}`, limit: SIGN_IN_PER_EMAIL }], input.clientAddress))) return 'rate_limited';
-    if (!this.#mailer) return 'no_mailer';
+    if (!this.#mailer.sends) return 'no_mailer';
     const user = await this.#store.findDashboardUserByEmail(email);
     if (!user) return 'accepted';
     const { link, code } = await this.#issueToken(user);
-    const mailer = this.#mailer;
-    void mailer.send(signInEmail(user.email, link, code)).catch((error: unknown) => {
+    void this.#mailer.send(signInEmail(user.email, link, code)).catch((error: unknown) => {
       // The error's code only: SMTP errors quote the recipient, and addresses are never logged.
       const code = typeof error === 'object' && error !== null ? String((error as { code?: unknown }).code ?? 'unknown') : 'unknown';
       this.#logger.error({ userId: user.id, code }, 'dashboard sign-in email could not be sent');

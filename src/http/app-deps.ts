@@ -1,10 +1,7 @@
-import type { Authenticator } from '../billing/authenticator.js';
-import type { Billing } from '../billing/billing.js';
+import type { Organization } from '../domain/accounts.js';
 import type { AssetStore } from '../assets/asset-store.js';
 import type { Logger } from '../platform/logger.js';
 import type { MetricsRegistry } from '../platform/metrics.js';
-import type { X402Payments } from '../payments/x402-payments.js';
-import type { MppPayments } from '../payments/mpp-payments.js';
 import type { StandingAccess } from '../payments/standing-access.js';
 import type { UseCaseDeps } from '../usecases/use-case-deps.js';
 import type { CdnDeps } from './cdn/cdn-deps.js';
@@ -13,7 +10,8 @@ import type { WebhookManagement } from '../webhooks/management/webhook-managemen
 import type { McpDeps } from '../mcp/mcp-tools.js';
 import type { BrandPageDeps } from './pages/brand/brand-page-deps.js';
 import type { OrgPagesDeps } from './pages/dashboard/org-pages-deps.js';
-import type { DashboardAccounts } from '../dashboard-accounts/dashboard-accounts.js';
+import type { ActiveSession, DashboardAccounts } from '../dashboard-accounts/dashboard-accounts.js';
+import type { CredentialPayers } from '../usecases/credential-payer.js';
 import type { Accounts } from '../billing/accounts.js';
 
 /** Everything the HTTP layer needs; main/ builds it from Config. Routes parse, call one use case, shape the answer. */
@@ -22,14 +20,14 @@ export interface AppDeps {
   publicUrl: string;
   /** Whose X-Forwarded-For gives the client address (`request.ip`): Config.trustProxy; unset trusts none. */
   trustProxy?: boolean | string[];
-  authenticator: Authenticator;
   /**
-   * Admission of API-key payers (plan, credits, throughput), read only where a credential becomes a payer
-   * (credentials.ts, mcp-route.ts); issue 31 item 1 moves that into the one credential-to-payer path.
+   * The one credential-to-payer resolver (usecases/credential-payer.ts), built once by main/: API keys, MCP tokens,
+   * dashboard sessions (bearer and cookie), x402 and MPP payments (`noPayments` when off), and the admission of keyed
+   * payers. Routes, the viewer, GraphQL, the MCP server and the dashboard all go through it.
    */
-  billing: Billing;
+  credentials: CredentialPayers<ActiveSession>;
   /** An organization's usage this period (the viewer and the dashboard's overview). */
-  orgUsage: Pick<Billing, 'usage'>;
+  orgUsage: { usage(org: Organization): Promise<{ used: number; quota: number }> };
   usecases: UseCaseDeps;
   assets: AssetStore;
   /** Readiness probe: resolves when the store answers. */
@@ -44,10 +42,6 @@ export interface AppDeps {
   metrics: { registry: MetricsRegistry; token: string | null };
   /** An oversize request body is read and discarded up to this many bytes before its 413 (body-limit.ts). */
   discardBodyMaxBytes: number;
-  /** Pay-per-request over x402 (ADR 0028); null when payments are off (BRANDBASE_PAYMENTS=off). */
-  payments?: X402Payments | null;
-  /** Pay-per-request over MPP (`Authorization: Payment`); null when off. */
-  mpp?: MppPayments | null;
   /** Standing access (`POST /v2/agents/access`, ADR 0029); `noStandingAccess` (501) when payments are off. */
   access: StandingAccess;
   /** Webhook management behind `POST /graphql`. */

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createMcpServer } from '../mcp/mcp-server.js';
 import { mcpTools, type McpCaller } from '../mcp/mcp-tools.js';
 import type { AppDeps } from './app-deps.js';
-import { credentialPayers, authenticate } from './credentials.js';
+import { authenticate } from './credentials.js';
 
 /** MCP tokens and API keys; no credential answers 401 with `WWW-Authenticate: Bearer` (the resolver's `mcp` answer). */
 const MCP_ROUTE = { method: 'POST', template: '/mcp', missing: 'mcp', mcpTokens: true } as const;
@@ -33,8 +33,7 @@ export function registerMcpRoute(app: FastifyInstance, deps: AppDeps): void {
   const summary = 'MCP server (Streamable HTTP, stateless): tools get_brand, brand_search, get_brand_context, enrich_transaction, build_logo_urls';
   app.post('/mcp', { schema: { summary, tags: ['mcp'], docResponses } }, async (request, reply) => {
     const principal = await authenticate(deps, request, MCP_ROUTE);
-    const credentials = credentialPayers(deps);
-    const caller: McpCaller = { orgId: principal.org.id, ip: request.ip, payer: () => credentials.admit(principal, 'lookup') };
+    const caller: McpCaller = { orgId: principal.org.id, ip: request.ip, payer: () => deps.credentials.admit(principal, 'lookup') };
     return serve(request, reply, createMcpServer(tools, mcp.tools, caller, { version: mcp.version, logger: deps.logger }));
   });
   for (const method of ['GET', 'DELETE'] as const) {

@@ -28,6 +28,15 @@ export function paymentRequiredBody(publicUrl: string, route: string): Record<st
   };
 }
 
+/** The viewer's 401 without a credential: where to buy a key instead (spec 7.1, `agentAccess`). */
+export function agentAccessBody(publicUrl: string): Record<string, unknown> {
+  return {
+    offer: `${publicUrl}/v2/agents/access`,
+    description: `No API key? ${STANDING_ACCESS_SUMMARY}`,
+    documentation: docUrl(publicUrl, 'standingAccess'),
+  };
+}
+
 export function notFoundPayment(publicUrl: string): Record<string, unknown> {
   return {
     payment: {

@@ -9,6 +9,7 @@ import { Accounts } from '../billing/accounts.js';
 import { BillingAdmin } from '../billing/billing-admin.js';
 import { billingDefaults } from '../billing/billing-defaults.js';
 import { ClientIds } from '../billing/client-ids.js';
+import { noMailer } from '../billing/mailer.js';
 import { BrandAdmin } from '../brands/brand-admin.js';
 import { RefreshScheduler } from '../brands/refresh-scheduler.js';
 import type { Config } from '../config/config.js';
@@ -54,7 +55,7 @@ export function adminServicesFor(config: Readonly<Config>, backends: Backends): 
     refresh: new RefreshScheduler({ store: stores.brands, queue, logger: silentLogger() }, refreshSettingsFor(config)),
     async dashboard() {
       const [{ DashboardAccounts }, { lazyDashboardKeys }] = await Promise.all([import('../dashboard-accounts/dashboard-accounts.js'), import('../dashboard-accounts/dashboard-secrets.js')]);
-      return new DashboardAccounts({ store: stores.dashboardAccounts, organizations: store, keys: lazyDashboardKeys(stores.dashboardAccounts, config.sessionSecret), mailer: null, logger: silentLogger(), publicUrl: config.publicUrl });
+      return new DashboardAccounts({ store: stores.dashboardAccounts, organizations: store, keys: lazyDashboardKeys(stores.dashboardAccounts, config.sessionSecret), mailer: noMailer, logger: silentLogger(), publicUrl: config.publicUrl });
     },
     async webhooks() {
       const [{ lazySealedBox, webhookManagementFor }, { CrawlScheduler }] = await Promise.all([import('./webhook-services.js'), import('../brands/crawl-scheduler.js')]);

@@ -2,6 +2,7 @@ import type { AppDeps } from '../http/app-deps.js';
 import { docUrl } from '../http/doc-urls.js';
 import { noStandingAccess } from '../payments/standing-access.js';
 import { cdnDepsFor } from './cdn-deps.js';
+import { credentialPayersFor } from './credential-payers.js';
 import { mcpDepsFor } from './mcp-deps.js';
 import { brandPageDepsFor } from './brand-page-deps.js';
 import { orgPagesDepsFor } from './org-pages-deps.js';
@@ -16,8 +17,7 @@ export function appDepsFor(services: Services, clock: () => number = Date.now): 
     logger: services.logger,
     publicUrl: services.config.publicUrl,
     trustProxy: services.config.trustProxy,
-    authenticator: services.authenticator,
-    billing: services.billing,
+    credentials: credentialPayersFor(services),
     orgUsage: services.billing,
     usecases: services.usecases,
     assets: services.assets,
@@ -25,8 +25,6 @@ export function appDepsFor(services: Services, clock: () => number = Date.now): 
     pingQueue: async () => void (await services.queue.depth()),
     metrics: { registry: services.metrics, token: services.config.metrics.token },
     discardBodyMaxBytes: services.config.discardBodyMaxBytes,
-    payments: services.payments,
-    mpp: services.mpp,
     access: services.access ?? noStandingAccess(docUrl(services.config.publicUrl, 'standingAccess')),
     webhooks: services.webhooks,
     search: { gate: services.clientIdGate, brands: services.brandSearch },

@@ -1,7 +1,6 @@
 /** The MCP server's dependencies (http/mcp-route.ts, ADR 0037), from the services. */
 import { readFileSync } from 'node:fs';
 import type { McpDeps } from '../mcp/mcp-tools.js';
-import { McpTokenAuthenticator } from '../billing/mcp-token-authenticator.js';
 import type { Services } from './services.js';
 
 function packageVersion(): string {
@@ -25,12 +24,6 @@ export function mcpDepsFor(services: Services): McpDeps {
       clientIdOf: async (orgId) => (await store.listClientIds(orgId)).find((c) => c.revokedAt === null && !c.requireReferrer)?.id,
       logoBaseUrl: config.cdn.baseUrl,
     },
-    // MCP tokens are standing access's; the key and organization they name are billing's.
-    tokens: new McpTokenAuthenticator({
-      findMcpTokenByHash: (hash) => services.stores.access.findMcpTokenByHash(hash),
-      getApiKey: (id) => store.getApiKey(id),
-      getOrganization: (id) => store.getOrganization(id),
-    }),
     version: packageVersion(),
   };
 }

@@ -7,7 +7,7 @@ import { Authenticator } from '../billing/authenticator.js';
 import { UsageMeter } from '../billing/usage-meter.js';
 import { Billing } from '../billing/billing.js';
 import { billingDefaults } from '../billing/billing-defaults.js';
-import { createSmtpMailer } from '../billing/mailer.js';
+import { createSmtpMailer, noMailer } from '../billing/mailer.js';
 import { BatchLookup } from '../brands/batch-lookup.js';
 import { BrandCache } from '../brands/brand-cache.js';
 import { BrandCacheSync } from '../brands/brand-cache-sync.js';
@@ -178,7 +178,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     onLeaseError: (err) => logger.warn({ err }, 'credit lease could not be renewed or given back; it expires on its own'),
     leases: config.creditLeases,
   });
-  const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : null;
+  const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : noMailer;
   const billing = new Billing({ store, meter, mailer, logger, defaults: billingDefaults(config), metrics });
   const scheduler = new CrawlScheduler(queue, config.queueMaxDepth, () => listeners.forEach((wake) => wake()), config.queueMaxPerOrg);
   const popularity = new PopularityCounter(stores.brands, { flushMs: config.refresh.popularityFlushMs, onFlushError: (err) => logger.warn({ err }, 'brand popularity flush failed; retrying') });
@@ -189,6 +189,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   const webhookDelivery = webhookDeliveryFor(config, { store, queue, events: stores.events, billing, box: sealedBox, mailer, logger, assetUrls });
   // Client IDs, their gate and search by name (issue 20, ADR 0033).
   const clientIdParts = clientIdServicesFor(config, store, stores.search, logger, assetUrls);
+  const authenticator = new Authenticator(store, config.keyCacheMs, Date.now, config.keyCacheMb * 1024 * 1024);
   const usecases: UseCaseDeps = {
     lookup,
     batch,
@@ -213,8 +214,9 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     queue,
     assets,
     fetcher,
-    accounts: new Accounts(store, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota }),
-    authenticator: new Authenticator(store, config.keyCacheMs, Date.now, config.keyCacheMb * 1024 * 1024),
+    // A key revoked here (the dashboard) is dropped from this process's verified-key cache at once.
+    accounts: new Accounts(store, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota, verifiedKeys: authenticator }),
+    authenticator,
     dashboardAccounts: new DashboardAccounts({ store: stores.dashboardAccounts, organizations: store, keys: lazyDashboardKeys(stores.dashboardAccounts, config.sessionSecret), mailer, logger, publicUrl: config.publicUrl }),
     meter,
     billing,

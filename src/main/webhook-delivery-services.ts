@@ -21,7 +21,7 @@ import { WebhookSender } from '../webhooks/delivery/webhook-sender.js';
 
 export function webhookDeliveryFor(
   config: Readonly<Config>,
-  deps: { store: Store; queue: JobQueue; events: BrandEventStore; billing: Billing; box: SealedBox; mailer: Mailer | null; logger: Logger; assetUrls: AssetUrls },
+  deps: { store: Store; queue: JobQueue; events: BrandEventStore; billing: Billing; box: SealedBox; mailer: Mailer; logger: Logger; assetUrls: AssetUrls },
 ): WebhookDeliveryEngine {
   const { store, queue, billing, box, mailer, logger } = deps;
   const settings = config.webhookDelivery;

@@ -22,7 +22,6 @@ import type { Payer, UsageSnapshot } from '../usecases/payer.js';
 import { searchBrands, type SearchUseCaseDeps } from '../usecases/search-brands.js';
 import type { UseCaseDeps } from '../usecases/use-case-deps.js';
 import { buildLogoUrls } from './logo-url-builder.js';
-import type { McpTokenAuthenticator } from '../billing/mcp-token-authenticator.js';
 
 /** What the tools run on; main/ builds it once. */
 export interface McpToolDeps {
@@ -36,10 +35,12 @@ export interface McpToolDeps {
   logoBaseUrl: string | null;
 }
 
-/** What the MCP endpoint needs (http/mcp-route.ts); main/ builds it. */
+/**
+ * What the MCP endpoint needs (http/mcp-route.ts); main/ builds it. Its callers are authenticated by the one
+ * credential-to-payer resolver (AppDeps.credentials), which holds the MCP tokens.
+ */
 export interface McpDeps {
   tools: McpToolDeps;
-  tokens: McpTokenAuthenticator;
   /** Reported as the server's version in `initialize`. */
   version: string;
 }

@@ -11,9 +11,9 @@
  *    one transaction; then exactly one response takes delivery (a conditional update) and the sealed copy of the
  *    secrets is wiped. An error after settlement answers 503 `access_purchase_pending`: retry the exact request.
  */
-import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
+import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server';
-import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
+import type { PaymentRequirements } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { Credential, Receipt } from 'mppx';
 import { evm, Mppx } from 'mppx/server';
@@ -34,7 +34,7 @@ import { openAccessSecrets, sealAccessSecrets, type AccessSecrets } from './acce
 import { ledgerTransactionHash } from './ledger-evm-signer.js';
 import { MPP_HEADERS } from './mpp-payments.js';
 import type { Presented } from './presented-payment.js';
-import { authorizationOf, embeddedFacilitator, X402_HEADERS } from './x402-payments.js';
+import { embeddedFacilitator, readPaymentSignature, X402_HEADERS } from './x402-payments.js';
 import type { CardPayments, CardSaleHooks } from './access-card.js';
 
 /** The stablecoin's decimals (USDC-style assets: 6), as in MppPayments. */
@@ -326,15 +326,7 @@ export class AccessSales {
   }
 
   async #presentX402(usd: number, header: string): Promise<Presented> {
-    let decoded: unknown;
-    try {
-      decoded = decodePaymentSignatureHeader(header);
-    } catch {
-      throw new ApiError('payment_malformed');
-    }
-    const auth = authorizationOf(decoded);
-    if (auth === null) throw new ApiError('payment_malformed');
-    const payload = decoded as PaymentPayload;
+    const { payload, authorization: auth } = readPaymentSignature(header);
     const s = this.o.settings;
     const claim = this.#claim('x402', auth.from, auth.to, auth.value, auth.validBefore, auth.nonce);
     return {

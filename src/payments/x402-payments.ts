@@ -47,6 +47,22 @@ export function authorizationOf(payload: unknown): Authorization | null {
   return a as unknown as Authorization;
 }
 
+/**
+ * Reads a `PAYMENT-SIGNATURE` header: its payload and the authorization this server relies on; 400
+ * `payment_malformed` when it cannot be read. Pay-per-request and standing access read it here alike.
+ */
+export function readPaymentSignature(header: string): { payload: PaymentPayload; authorization: Authorization } {
+  let decoded: unknown;
+  try {
+    decoded = decodePaymentSignatureHeader(header);
+  } catch {
+    throw new ApiError('payment_malformed');
+  }
+  const authorization = authorizationOf(decoded);
+  if (authorization === null) throw new ApiError('payment_malformed');
+  return { payload: decoded as PaymentPayload, authorization };
+}
+
 /** The embedded facilitator: the official facilitator code over the store's ledger. */
 export function embeddedFacilitator(ledger: PaymentLedger, settings: X402Settings): FacilitatorClient {
   const facilitator = new x402Facilitator();
@@ -134,14 +150,7 @@ export class X402Payments implements PaymentProtocol {
    */
   async verify(header: string, paidRoute: PaidRoute): Promise<PaidRequest> {
     const route = paidRoute.template;
-    let decoded: unknown;
-    try {
-      decoded = decodePaymentSignatureHeader(header);
-    } catch {
-      throw new ApiError('payment_malformed');
-    }
-    const authorization = authorizationOf(decoded);
-    if (authorization === null) throw new ApiError('payment_malformed');
+    const { authorization } = readPaymentSignature(header);
     await this.#initialized();
     const context = this.#contextOf(paidRoute, header);
     const result = await this.#http.processHTTPRequest(context);

@@ -15,6 +15,9 @@ import { ApiKeyPayer } from './api-key-payer.js';
 import type { Payer } from './payer.js';
 import { PaymentPayer, type PaidRequest } from './payment-payer.js';
 
+/** The key and organization a credential acts for; transports take the type from here, never from billing/. */
+export type { Principal } from '../billing/authenticator.js';
+
 /** The strings a transport read from its request; nothing interpreted yet. */
 export interface PresentedCredential {
   /** The `Authorization` header as sent. */
@@ -78,13 +81,25 @@ export function paidRequestScope(route: PaidRoute): string {
   return `${route.method} ${route.template} ${route.request}`;
 }
 
-/** A way to pay per request (x402, MPP; payments/ implements it): its 402 challenge and its verification. */
+/**
+ * A way to pay per request (x402, MPP; payments/ implements it): its 402 challenge and its verification. A protocol
+ * that is switched off is `noPayments`, never null: it answers "no payment offered" (null) to both questions.
+ */
 export interface PaymentProtocol {
-  /** The headers of this protocol's challenge on a 402 for `route`. */
-  challenge(route: PaidRoute): Promise<Record<string, string>>;
-  /** Verifies the proof for `route` (a 400 or 402 ApiError when refused); claimed later by the payer's hold. */
-  verify(proof: string, route: PaidRoute): Promise<PaidRequest>;
+  /** The headers of this protocol's challenge on a 402 for `route`; null when this protocol offers no payment. */
+  challenge(route: PaidRoute): Promise<Record<string, string> | null>;
+  /**
+   * Verifies the proof for `route` (a 400 or 402 ApiError when refused); claimed later by the payer's hold. Null when
+   * this protocol offers no payment: the proof is then no credential at all.
+   */
+  verify(proof: string, route: PaidRoute): Promise<PaidRequest | null>;
 }
+
+/** The protocol of a server that takes no such payment (BRANDBASE_PAYMENTS=off, BRANDBASE_MPP=off): offers none. */
+export const noPayments: PaymentProtocol = {
+  challenge: () => Promise.resolve(null),
+  verify: () => Promise.resolve(null),
+};
 
 /** What a route answers when no credential is sent (spec 7.1). */
 export type MissingAnswer =
@@ -123,14 +138,15 @@ export interface SessionReader<S> {
 
 export interface CredentialPayerDeps<S = unknown> {
   apiKeys: TokenAuthenticator;
-  /** MCP tokens (standing access, spec 5.3); null where no MCP server is offered. */
-  mcpTokens: TokenAuthenticator | null;
-  sessions: SessionReader<S> | null;
+  /** MCP tokens (standing access, spec 5.3): accepted on routes that say so (the MCP server). */
+  mcpTokens: TokenAuthenticator;
+  /** Dashboard sessions (ADR 0043): the viewer's bearer session and the dashboard's cookie. */
+  sessions: SessionReader<S>;
   /** Admission of API-key payers (plan, credits, throughput) and their holds. */
   billing: Billing;
-  /** Pay per request; null when payments are off. */
-  x402: PaymentProtocol | null;
-  mpp: PaymentProtocol | null;
+  /** Pay per request; `noPayments` when payments (or MPP) are off. */
+  x402: PaymentProtocol;
+  mpp: PaymentProtocol;
   /** The bodies refusals carry: the 402 of a route template, the viewer's standing-access offer. */
   bodies: { paymentRequired(template: string): Record<string, unknown>; agentAccess(): Record<string, unknown> };
 }
@@ -157,7 +173,7 @@ export class CredentialPayers<S = unknown> {
         if (credential.token.startsWith(CLIENT_ID_PREFIX)) throw new ApiError('client_id_not_accepted');
         return this.deps.apiKeys.authenticate(credential.token);
       case 'mcp-token':
-        if (route.mcpTokens && this.deps.mcpTokens) return this.deps.mcpTokens.authenticate(credential.token);
+        if (route.mcpTokens) return this.deps.mcpTokens.authenticate(credential.token);
         return this.deps.apiKeys.authenticate(credential.token);
       case 'mpp':
         // `Authorization: Payment` where no payment is taken is not a Bearer header (spec 7.1: 401 malformed).
@@ -181,8 +197,11 @@ export class CredentialPayers<S = unknown> {
     const keyed = credential.kind === 'api-key' || credential.kind === 'mcp-token' || credential.kind === 'session';
     if (keyed) return this.admit(await this.principal(credential, route), routeClass);
     const paid = payable(route, routeClass) ? { method: route.method, template: route.template, request: request() } : null;
-    if (paid && credential.kind === 'x402' && this.deps.x402) return new PaymentPayer(await this.deps.x402.verify(credential.proof, paid));
-    if (paid && credential.kind === 'mpp' && this.deps.mpp) return new PaymentPayer(await this.deps.mpp.verify(credential.proof, paid));
+    if (paid && (credential.kind === 'x402' || credential.kind === 'mpp')) {
+      // A protocol that is off (`noPayments`) verifies nothing: the proof is then answered as no credential.
+      const verified = await this.deps[credential.kind].verify(credential.proof, paid);
+      if (verified) return new PaymentPayer(verified);
+    }
     if (credential.kind === 'none' || credential.kind === 'x402') {
       if (credential.kind === 'none' && credential.clientIdSent) throw new ApiError('client_id_not_accepted');
       throw await this.#missing(route, paid);
@@ -198,18 +217,18 @@ export class CredentialPayers<S = unknown> {
 
   /**
    * The dashboard session of a session token sent as a bearer token (the viewer, spec 5.4); 403 `invalid_session`
-   * when bad, revoked or expired; null when the credential is no session token or no dashboard is offered.
+   * when bad, revoked or expired; null when the credential is no session token.
    */
   async bearerSession(credential: Credential): Promise<S | null> {
-    if (credential.kind !== 'session' || this.deps.sessions === null) return null;
+    if (credential.kind !== 'session') return null;
     const active = await this.deps.sessions.readSession(credential.token);
     if (active === null) throw new ApiError('invalid_session');
     return active;
   }
 
-  /** The dashboard session of a session token carried by the dashboard's cookie; null when bad or not offered. */
+  /** The dashboard session of a session token carried by the dashboard's cookie; null when bad, revoked or expired. */
   cookieSession(token: string): Promise<S | null> {
-    return this.deps.sessions ? this.deps.sessions.readSession(token) : Promise.resolve(null);
+    return this.deps.sessions.readSession(token);
   }
 
   /** The refusal of a request without credential (spec 7.1); a payable route's 402 carries both challenges. */
@@ -227,9 +246,9 @@ export class CredentialPayers<S = unknown> {
   }
 
   async #challenges(paid: PaidRoute): Promise<Record<string, string>> {
-    const { x402, mpp } = this.deps;
-    if (!x402 && !mpp) return {};
-    const [x, m] = await Promise.all([x402 ? x402.challenge(paid) : {}, mpp ? mpp.challenge(paid) : {}]);
+    const [x, m] = await Promise.all([this.deps.x402.challenge(paid), this.deps.mpp.challenge(paid)]);
+    // No protocol offers a payment (payments off): the 402 carries no challenge, as a plain refusal.
+    if (!x && !m) return {};
     return { ...x, ...m, 'cache-control': 'no-store' };
   }
 }

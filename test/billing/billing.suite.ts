@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/billing/authenticator.js';
 import { Billing, type BillingDefaults, type Hold } from '../../src/billing/billing.js';
-import { createSmtpMailer, type Mailer } from '../../src/billing/mailer.js';
+import { createSmtpMailer, noMailer, type Mailer } from '../../src/billing/mailer.js';
 import { UsageMeter } from '../../src/billing/usage-meter.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { newId } from '../../src/domain/ids.js';
@@ -69,7 +69,7 @@ export function billingSuite(name: string, open: () => Promise<TempDatabase>): v
       return createLogger({ level: 'info', destination });
     }
 
-    function makeBilling(opts: { store?: Store; mailer?: Mailer | null; defaults?: BillingDefaults; reloadMs?: number } = {}): Billing {
+    function makeBilling(opts: { store?: Store; mailer?: Mailer; defaults?: BillingDefaults; reloadMs?: number } = {}): Billing {
       const store = opts.store ?? db.store;
       const meter = new UsageMeter(store, clock, { reloadMs: opts.reloadMs ?? 5000 });
       const mailer = opts.mailer === undefined ? createSmtpMailer(smtp.url, 'Brandbase <billing@brandbase.test>') : opts.mailer;
@@ -480,7 +480,7 @@ export function billingSuite(name: string, open: () => Promise<TempDatabase>): v
         expect(smtp.messages).toHaveLength(0);
         expect(logLines.join('')).toContain('usage warning not sent: the organization has no billing contacts');
         logLines.length = 0;
-        const noMail = makeBilling({ mailer: null });
+        const noMail = makeBilling({ mailer: noMailer });
         const q = await newOrg({ quota: 10, billingContacts: ['billing@acme.test'] });
         await spend(noMail, q, 10);
         await noMail.close();
@@ -496,7 +496,7 @@ export function billingSuite(name: string, open: () => Promise<TempDatabase>): v
       });
 
       it('a failed send gives the claim back so a later attempt can send it', async () => {
-        const broken: Mailer = { send: () => Promise.reject(new Error('connection refused')) };
+        const broken: Mailer = { sends: true, send: () => Promise.reject(new Error('connection refused')) };
         const failing = makeBilling({ mailer: broken });
         const p = await newOrg({ quota: 10, billingContacts: ['billing@acme.test'] });
         await spend(failing, p, 8);

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { createSmtpMailer } from '../../src/billing/mailer.js';
+import { createSmtpMailer, noMailer } from '../../src/billing/mailer.js';
 import { DashboardAccounts } from '../../src/dashboard-accounts/dashboard-accounts.js';
 import { lazyDashboardKeys } from '../../src/dashboard-accounts/dashboard-secrets.js';
 import { MAX_FAILED_CODES, SIGN_IN_PER_ADDRESS, SIGN_IN_PER_EMAIL, SIGN_IN_TOKEN_TTL_MS } from '../../src/dashboard-accounts/sign-in-rules.js';
@@ -197,7 +197,7 @@ describeEachBackend('dashboard security', (backend) => {
 
     it('without an SMTP server the sign-in page says so and answers 503 to the form', async () => {
       const { services } = stack;
-      const noMail = new DashboardAccounts({ store: services.stores.dashboardAccounts, organizations: services.store, keys: lazyDashboardKeys(services.stores.dashboardAccounts, null), mailer: null, logger: services.logger, publicUrl: services.config.publicUrl });
+      const noMail = new DashboardAccounts({ store: services.stores.dashboardAccounts, organizations: services.store, keys: lazyDashboardKeys(services.stores.dashboardAccounts, null), mailer: noMailer, logger: services.logger, publicUrl: services.config.publicUrl });
       const offline = await buildApp({ ...appDepsFor(services), dashboard: noMail });
       try {
         expect((await offline.inject({ method: 'GET', url: '/dashboard/sign-in' })).body).toContain('brandbase users link');

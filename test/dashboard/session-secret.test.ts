@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
+import { noMailer } from '../../src/billing/mailer.js';
 import { DashboardAccounts } from '../../src/dashboard-accounts/dashboard-accounts.js';
 import { lazyDashboardKeys } from '../../src/dashboard-accounts/dashboard-secrets.js';
 import { createLogger } from '../../src/platform/logger.js';
@@ -19,7 +20,7 @@ let orgId: string;
 
 /** A "process": its own DashboardAccounts, with its own lazily resolved keys, over the shared store. */
 function processOn(secret: string | null): DashboardAccounts {
-  return new DashboardAccounts({ store: accounts, organizations: store, keys: lazyDashboardKeys(accounts, secret), mailer: null, logger: createLogger({ level: 'silent' }), publicUrl: 'http://brandbase.test' });
+  return new DashboardAccounts({ store: accounts, organizations: store, keys: lazyDashboardKeys(accounts, secret), mailer: noMailer, logger: createLogger({ level: 'silent' }), publicUrl: 'http://brandbase.test' });
 }
 
 beforeAll(async () => {

@@ -10,6 +10,7 @@ import { Accounts } from '../../src/billing/accounts.js';
 import { Authenticator } from '../../src/billing/authenticator.js';
 import { Billing } from '../../src/billing/billing.js';
 import { UsageMeter } from '../../src/billing/usage-meter.js';
+import { noMailer } from '../../src/billing/mailer.js';
 import { BatchLookup } from '../../src/brands/batch-lookup.js';
 import { BrandCache } from '../../src/brands/brand-cache.js';
 import { BrandIndexer } from '../../src/brands/brand-indexer.js';
@@ -50,7 +51,7 @@ interface Stack {
 
 function stackOn(db: TempDatabase, store: BrandStore = db.store, overrides: Partial<UseCaseDeps> = {}): Stack {
   const meter = new UsageMeter(db.store, () => new Date());
-  const billing = new Billing({ store: db.store, meter, mailer: null, logger: silentLogger(), defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
+  const billing = new Billing({ store: db.store, meter, mailer: noMailer, logger: silentLogger(), defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
   const cache = new BrandCache(60_000, new AssetUrls('http://brandbase.test/assets/'));
   const indexer = new BrandIndexer(store, () => Promise.resolve({ ok: false, reason: 'unreachable', message: 'no site in this test' }), silentLogger());
   const lookup = new BrandLookup(store, cache, indexer);

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { apiKeyUrn, organizationUrn } from '../../domain/ids.js';
 import type { AppDeps } from '../app-deps.js';
-import { credentialOf, credentialPayers } from '../credentials.js';
+import { credentialOf } from '../credentials.js';
 import { ErrorBody } from '../schemas/route-schemas.js';
 import { UserViewerBody, userViewer } from './viewer-user.js';
 
@@ -42,7 +42,7 @@ export function registerViewerRoute(app: FastifyInstance, deps: AppDeps): void {
     { schema: { summary: 'The calling credential and its credit usage', tags: ['account'], response: { 200: Type.Union([ViewerBody, UserViewerBody]), 401: ErrorBody, 403: ErrorBody } } },
     async (request, reply) => {
       // A dashboard session token (ADR 0043) answers the user-session shape; API keys go on exactly as before.
-      const credentials = credentialPayers(deps);
+      const credentials = deps.credentials;
       const credential = credentialOf(request);
       const session = await credentials.bearerSession(credential);
       if (session !== null) return reply.send(await userViewer(deps, session));

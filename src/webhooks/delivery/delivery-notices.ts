@@ -14,7 +14,7 @@ export const ABANDON_NOTICE_INTERVAL_MS = 24 * 60 * 60 * 1000;
 export class DeliveryNotices {
   constructor(
     private readonly store: Pick<AccountStore, 'getOrganization'> & Pick<WebhookDeliveryStore, 'claimAbandonNotice'>,
-    private readonly mailer: Mailer | null,
+    private readonly mailer: Mailer,
     private readonly logger: Logger,
   ) {}
 
@@ -47,7 +47,7 @@ export class DeliveryNotices {
   }
 
   async #send(orgId: string, log: Record<string, string>, subject: string, lines: string[]): Promise<void> {
-    if (this.mailer === null) {
+    if (!this.mailer.sends) {
       this.logger.warn(log, 'webhook notice not sent: no mail server configured (BRANDBASE_SMTP_URL is empty)');
       return;
     }

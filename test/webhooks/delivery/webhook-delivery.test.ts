@@ -9,7 +9,7 @@ import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AssetUrls } from '../../../src/assets/asset-urls.js';
 import { Billing } from '../../../src/billing/billing.js';
-import { createSmtpMailer } from '../../../src/billing/mailer.js';
+import { createSmtpMailer, noMailer } from '../../../src/billing/mailer.js';
 import { UsageMeter } from '../../../src/billing/usage-meter.js';
 import { newWebhookSecret } from '../../../src/domain/webhooks.js';
 import { silentLogger } from '../../../src/platform/logger.js';
@@ -67,12 +67,12 @@ const PATIENT_TIMEOUT_MS = 600_000;
 
 function engine(options: { payer?: 'billing' | DeliveryPayer; timeoutMs?: number; mail?: SmtpSink; port?: number } = {}): Engine {
   const meter = new UsageMeter(db.store, clock);
-  const billing = new Billing({ store: db.store, meter, mailer: null, logger: silentLogger(), now: clock, defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
+  const billing = new Billing({ store: db.store, meter, mailer: noMailer, logger: silentLogger(), now: clock, defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
   const poster = new WebhookPoster({ hostMap: { [HOOK_HOST]: `127.0.0.1:${options.port ?? receiver.port}` }, timeoutMs: options.timeoutMs ?? PATIENT_TIMEOUT_MS });
   const payer = options.payer === undefined || options.payer === 'billing'
     ? new DeliveryBilling({ accounts: db.store, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(CONFIGURED_OPERATOR_DOMAIN) })
     : options.payer;
-  const mailer = options.mail ? createSmtpMailer(options.mail.url, 'Brandbase <hooks@brandbase.test>') : null;
+  const mailer = options.mail ? createSmtpMailer(options.mail.url, 'Brandbase <hooks@brandbase.test>') : noMailer;
   const sender = new WebhookSender(
     { queue: db.stores.queue, store: db.store, box, poster, payer, notices: new DeliveryNotices(db.store, mailer, silentLogger()), logger: silentLogger() },
     { now: clock, random: () => 0.5, leaseMs: 60_000 },

@@ -7,7 +7,6 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ActiveSession } from '../../../dashboard-accounts/dashboard-accounts.js';
 import type { AppDeps } from '../../app-deps.js';
-import { credentialPayers } from '../../credentials.js';
 import { html, page, PAGE_SECURITY_HEADERS, type Html } from '../html.js';
 
 export interface DashboardSession {
@@ -79,7 +78,7 @@ export function dashboardHeaders(reply: FastifyReply): FastifyReply {
 export async function currentSession(deps: AppDeps, request: FastifyRequest): Promise<ActiveSession | null> {
   const token = readCookie(request, SESSION_COOKIE);
   if (!token) return null;
-  return credentialPayers(deps).cookieSession(token);
+  return deps.credentials.cookieSession(token);
 }
 
 /** Takes the one-time notice (and deletes its cookie). */

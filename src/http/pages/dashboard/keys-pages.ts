@@ -72,9 +72,8 @@ export function registerKeysPages(app: FastifyInstance, deps: AppDeps): void {
     if (!session || !checkCsrf(session, request, reply)) return reply;
     const key = (await accounts.listApiKeys(orgId)).find((k) => k.id === keyId);
     if (!key) return sendKeysPage(deps, reply, session, 404, html`<p class="error" role="alert">There is no such key in this organization.</p>`);
+    // Accounts also drops it from this process's verified-key cache (the one main/ hands it).
     await accounts.revokeApiKey(key.id);
-    // This process's verified-key cache forgets it at once; other processes within BRANDBASE_KEY_CACHE_MS.
-    deps.authenticator.forget(key.id);
     return redirectWithNotice(deps, reply, keysBase(orgId), `Key “${key.name}” is revoked.`);
   });
 }
