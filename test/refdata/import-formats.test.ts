@@ -1,58 +1,29 @@
 /**
  * Every import format on small files (test/fixtures/refdata/), into a real temp SQLite store: malformed rows,
  * duplicates, a bad ISIN check digit, the README's known errors and a row that contradicts another source.
- * The imports are a story (later sources are cross-checked against what earlier ones stored): each test starts from
- * a fresh store holding the story's imports before its own step, so it passes in any order (the suite runs shuffled).
  */
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importReferenceFile, UnknownFormatError } from '../../src/refdata/import/import-file.js';
 import type { Store } from '../../src/store/store.js';
 import { tempSqlite } from '../store/temp-database.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/refdata/${name}`, import.meta.url));
 
-/** The story's imports in order, each under the step (the test) that makes it. */
-const STORY = [
-  ['sec', 'sec_company_tickers_exchange.json', 'sec-company-tickers-exchange'],
-  ['free-ticker-listings', 'ftd_core_listings.csv', 'free-ticker-listings'],
-  ['financedatabase-equities', 'fd_equities.csv', 'financedatabase-equities'],
-  ['re-import', 'fd_equities.csv', 'financedatabase-equities'],
-  ['identifiers', 'fd_v1_equities.csv', 'financedatabase-v1-equities'],
-  ['identifiers', 'ftd_identifiers.csv', 'free-ticker-identifiers'],
-  ['identifiers', 'mrchartist_domains.json', 'mrchartist-domains'],
-  ['etfs', 'fd_etfs.csv', 'financedatabase-etfs'],
-  ['crypto', 'fd_cryptos.csv', 'financedatabase-cryptos'],
-  ['crypto', 'trustwallet_chains.json', 'trustwallet-chains'],
-  ['gleif', 'gleif_isin_lei.csv', 'gleif-isin-lei'],
-  ['wikidata', 'wikidata.json', 'wikidata-json'],
-  ['wikidata', 'wikidata.csv', 'wikidata-csv'],
-] as const;
-type Step = (typeof STORY)[number][0] | 'status';
-
 describe('reference data import', () => {
   let store: Store;
   let cleanup: () => Promise<void>;
   const run = (file: string, format: string) => importReferenceFile(store, { file: fixture(file), format, sourceDate: '2026-01-02' });
 
-  beforeEach(async () => {
+  beforeAll(async () => {
     ({ store, cleanup } = await tempSqlite());
     await store.migrate();
   });
-  afterEach(async () => {
+  afterAll(async () => {
     await cleanup();
   });
 
-  /** Imports, into this test's fresh store, every file of the story that comes before `step` (all of them for 'status'). */
-  async function importsBefore(step: Step): Promise<void> {
-    for (const [at, file, format] of STORY) {
-      if (at === step) return;
-      await run(file, format);
-    }
-  }
-
   it('SEC company_tickers_exchange.json: listings with share classes normalized; bad and duplicate rows reported', async () => {
-    await importsBefore('sec'); // the first step: nothing before it
     const report = await run('sec_company_tickers_exchange.json', 'sec-company-tickers-exchange');
     expect(report).toMatchObject({ rowsRead: 7, inserted: 4 });
     expect(report.skipped['duplicate-in-file']?.count).toBe(1);
@@ -62,7 +33,6 @@ describe('reference data import', () => {
   });
 
   it('free-ticker-database listings: an ISIN on a homonymous listing and an ADR ISIN are dropped, ETFs get their issuer', async () => {
-    await importsBefore('free-ticker-listings');
     const report = await run('ftd_core_listings.csv', 'free-ticker-listings');
     expect(report.corrected['isin-on-homonym']?.examples).toEqual(['Bursa::7203: JP3633400001']);
     expect(report.corrected['adr-isin-on-foreign-listing']?.examples).toEqual(['LSE::SHEL: US5949181045']);
@@ -75,7 +45,6 @@ describe('reference data import', () => {
   });
 
   it('FinanceDatabase equities: XJPX→XTKS, suffixes, ADR ISINs, IR subdomains, copied websites, bad check digits, contradictions', async () => {
-    await importsBefore('financedatabase-equities');
     const report = await run('fd_equities.csv', 'financedatabase-equities');
     expect(report.corrected['mic-XJPX-to-XTKS']?.count).toBe(2);
     expect(report.corrected['adr-isin-on-foreign-listing']?.examples).toEqual(['6758.T: US8356993076']);
@@ -97,14 +66,12 @@ describe('reference data import', () => {
   });
 
   it('a re-import of the same file changes nothing and reports every row as unchanged', async () => {
-    await importsBefore('re-import');
     const report = await run('fd_equities.csv', 'financedatabase-equities');
     expect(report).toMatchObject({ inserted: 0, updated: 0 });
     expect(report.unchanged).toBe(11);
   });
 
   it('FinanceDatabase 2022 snapshot, free-ticker identifiers and curated domains fill and cross-check', async () => {
-    await importsBefore('identifiers');
     const v1 = await run('fd_v1_equities.csv', 'financedatabase-v1-equities');
     expect(v1.skipped['unknown-exchange']?.count).toBe(1);
     expect(await store.listingByTickerAndMic('AAPL', 'XNAS')).toMatchObject({ domain: 'apple.com', primary: true });
@@ -119,7 +86,6 @@ describe('reference data import', () => {
   });
 
   it('FinanceDatabase ETFs: issuer domains from the curated table, duplicates and bad ISINs reported', async () => {
-    await importsBefore('etfs');
     const report = await run('fd_etfs.csv', 'financedatabase-etfs');
     expect(report.skipped['duplicate-in-file']?.count).toBe(1);
     expect(report.corrected['bad-isin-check-digit']?.count).toBe(1);
@@ -128,7 +94,6 @@ describe('reference data import', () => {
   });
 
   it('crypto assets: Trust Wallet chains outrank FinanceDatabase pairs; one asset per symbol', async () => {
-    await importsBefore('crypto');
     const fd = await run('fd_cryptos.csv', 'financedatabase-cryptos');
     expect(fd).toMatchObject({ inserted: 3 });
     expect(fd.skipped['another-pair-of-the-asset']?.count).toBe(2);
@@ -140,7 +105,6 @@ describe('reference data import', () => {
   });
 
   it('GLEIF ISIN→LEI: streamed; bad check digits, bad LEIs and short rows are skipped', async () => {
-    await importsBefore('gleif');
     const report = await run('gleif_isin_lei.csv', 'gleif-isin-lei');
     expect(report).toMatchObject({ rowsRead: 6, inserted: 2, unchanged: 0 });
     expect(report.skipped).toMatchObject({ 'bad-isin-check-digit': { count: 1 }, 'malformed-lei': { count: 1 }, 'malformed-row': { count: 1 } });
@@ -148,7 +112,6 @@ describe('reference data import', () => {
   });
 
   it('Wikidata SPARQL JSON and CSV: listings, ISIN→LEI, LEI→website and crypto codes', async () => {
-    await importsBefore('wikidata');
     const json = await run('wikidata.json', 'wikidata-json');
     expect(json.skipped['nothing-usable']?.count).toBe(1);
     expect(json.corrected['bad-isin-check-digit']?.count).toBe(1);
@@ -161,7 +124,6 @@ describe('reference data import', () => {
   });
 
   it('status counts rows per source and lists the imports; an unknown format is refused', async () => {
-    await importsBefore('status');
     const status = await store.referenceStatus();
     expect(status.sources.find((s) => s.table === 'listings' && s.source === 'sec')?.rows).toBe(4);
     expect(status.imports.length).toBeGreaterThanOrEqual(10);
