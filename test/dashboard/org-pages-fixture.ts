@@ -2,7 +2,8 @@
  * What the organization-page tests (client IDs, usage, billing, webhooks, payments; issue 23) start from: the real
  * service on a temp SQLite store mailing a real SMTP test server, two organizations (A with an owner and a member,
  * B with its own owner), those people signed in through the emailed link, form posts through inject, and a
- * Chromium page on the same app listening on loopback, signed in with the owner's session cookie.
+ * Chromium page on the same app listening on loopback, signed in with the owner's session cookie. `newOrgs()` makes
+ * another such pair with people of its own, so each test reads only what it made (the suite runs shuffled).
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { LightMyRequestResponse } from 'fastify';
@@ -19,14 +20,20 @@ export interface Person {
   csrfToken: string;
 }
 
-export interface OrgPagesFixture {
-  stack: TestStack;
-  smtp: SmtpSink;
+/** Organization A (an owner and a member) and organization B (its own owner), the people signed in. */
+export interface OrgPair {
   orgA: string;
   orgB: string;
   ownerA: Person;
   memberA: Person;
   ownerB: Person;
+}
+
+export interface OrgPagesFixture extends OrgPair {
+  stack: TestStack;
+  smtp: SmtpSink;
+  /** A fresh pair for one test: new organizations (A on `plan`/`quota`, default paid/1000) and new people. */
+  newOrgs(options?: { plan?: Plan; quota?: number }): Promise<OrgPair>;
   get(person: Person, path: string): Promise<LightMyRequestResponse>;
   /** A form post with the person's CSRF token (unless `_csrf` is given), as the page's own form sends it. */
   post(person: Person, path: string, fields?: Record<string, string | string[]>, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
@@ -48,26 +55,31 @@ function setCookie(answer: LightMyRequestResponse, name: string): string | null 
   return found ? (found.split(';')[0] ?? null) : null;
 }
 
+/** Two organizations and their people, signed in through the emailed link; `tag` keeps the addresses apart. */
+async function makeOrgs(stack: TestStack, smtp: SmtpSink, options: { plan?: Plan; quota?: number }, tag: string): Promise<OrgPair> {
+  const { services, app } = stack;
+  const orgA = (await services.accounts.createOrganization({ name: 'Acme Widgets', plan: options.plan ?? 'paid', quota: options.quota ?? 1000 })).id;
+  const orgB = (await services.accounts.createOrganization({ name: 'Other Co', plan: 'paid', quota: 1000 })).id;
+  const [ownerAEmail, memberAEmail, ownerBEmail] = [`owner${tag}@acme.test`, `member${tag}@acme.test`, `owner${tag}@other.test`];
+  await addMember(services, orgA, ownerAEmail, 'owner');
+  await addMember(services, orgA, memberAEmail, 'member');
+  await addMember(services, orgB, ownerBEmail, 'owner');
+  const person = async (email: string): Promise<Person> => ({ email, ...(await signInThroughEmail(app, smtp, email)) });
+  return { orgA, orgB, ownerA: await person(ownerAEmail), memberA: await person(memberAEmail), ownerB: await person(ownerBEmail) };
+}
+
 export async function startOrgPages(options: { plan?: Plan; quota?: number; env?: Record<string, string>; backend?: Backend } = {}): Promise<OrgPagesFixture> {
   const smtp = await startSmtpSink();
   const stack = await startTestStack({ BRANDBASE_SMTP_URL: smtp.url, BRANDBASE_CLIENT_ID_CACHE_MS: '0', ...options.env }, { backend: options.backend });
-  const { services, app } = stack;
-  const plan = options.plan ?? 'paid';
-  const orgA = (await services.accounts.createOrganization({ name: 'Acme Widgets', plan, quota: options.quota ?? 1000 })).id;
-  const orgB = (await services.accounts.createOrganization({ name: 'Other Co', plan: 'paid', quota: 1000 })).id;
-  await addMember(services, orgA, 'owner@acme.test', 'owner');
-  await addMember(services, orgA, 'member@acme.test', 'member');
-  await addMember(services, orgB, 'owner@other.test', 'owner');
-  const person = async (email: string): Promise<Person> => ({ email, ...(await signInThroughEmail(app, smtp, email)) });
-  const [ownerA, memberA, ownerB] = [await person('owner@acme.test'), await person('member@acme.test'), await person('owner@other.test')];
+  const { app } = stack;
+  const first = await makeOrgs(stack, smtp, options, '');
+  // A sequence, not a random tag: the addresses of each pair are unique in this fixture's store.
+  let pairs = 0;
   return {
     stack,
     smtp,
-    orgA,
-    orgB,
-    ownerA,
-    memberA,
-    ownerB,
+    ...first,
+    newOrgs: (pairOptions = {}) => makeOrgs(stack, smtp, pairOptions, `-${++pairs}`),
     get: (p, path) => app.inject({ method: 'GET', url: path, headers: { cookie: p.cookie } }),
     post: (p, path, fields = {}, headers = {}) =>
       app.inject({ method: 'POST', url: path, headers: { ...FORM, cookie: p.cookie, ...headers }, payload: body({ _csrf: p.csrfToken, ...fields }) }),

@@ -10,7 +10,7 @@ import { newId } from '../../src/domain/ids.js';
 import type { Principal } from '../../src/billing/authenticator.js';
 import { axisMax, usageDays } from '../../src/http/pages/dashboard/usage-chart.js';
 import { addMember } from '../helpers/dashboard-sign-in.js';
-import { openBrowser, startOrgPages, textOf, type OrgPagesFixture } from './org-pages-fixture.js';
+import { openBrowser, startOrgPages, textOf, type OrgPagesFixture, type OrgPair } from './org-pages-fixture.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { needsChromium } from '../helpers/optional.js';
 
@@ -22,20 +22,27 @@ describeEachBackend('usage page', (backend) => {
   const today = new Date().toISOString().slice(0, 10);
 
   beforeAll(async () => {
-    // Quota 5 and a $10 spending limit: the seventh credit of the period is overage.
-    f = await startOrgPages({ quota: 5, backend });
-    await f.stack.services.store.updateOrganization(f.orgA, { spendingLimitCents: 1000 });
-    // Three credits charged on the first day of the period, as the ledger holds them.
-    await f.stack.services.store.appendUsage([{ id: newId('use'), orgId: f.orgA, keyId: null, credits: 3, reason: 'brand.lookup', source: 'quota', createdAt: period.start }]);
+    f = await startOrgPages({ backend });
   });
   afterAll(async () => f?.close());
 
+  /**
+   * A fresh organization pair for one test. A has quota 5 and a $10 spending limit (the seventh credit of the period
+   * is overage) and three credits charged on the first day of the period, as the ledger holds them.
+   */
+  async function usageOrgs(): Promise<OrgPair> {
+    const orgs = await f.newOrgs({ quota: 5 });
+    await f.stack.services.store.updateOrganization(orgs.orgA, { spendingLimitCents: 1000 });
+    await f.stack.services.store.appendUsage([{ id: newId('use'), orgId: orgs.orgA, keyId: null, credits: 3, reason: 'brand.lookup', source: 'quota', createdAt: period.start }]);
+    return orgs;
+  }
+
   /** Charges credits through the billing meter, as a lookup with an API key of the organization does. */
-  async function charge(credits: number): Promise<void> {
+  async function charge(orgId: string, credits: number): Promise<void> {
     const { services } = f.stack;
-    const org = await services.store.getOrganization(f.orgA);
-    const [key] = await services.accounts.listApiKeys(f.orgA);
-    const keyRecord = key ?? (await services.store.getApiKey((await services.accounts.createApiKey({ orgId: f.orgA })).id));
+    const org = await services.store.getOrganization(orgId);
+    const [key] = await services.accounts.listApiKeys(orgId);
+    const keyRecord = key ?? (await services.store.getApiKey((await services.accounts.createApiKey({ orgId })).id));
     if (!org || !keyRecord) throw new Error('no organization or key');
     const principal: Principal = { org, key: keyRecord };
     for (let i = 0; i < credits; i++) (await services.billing.reserve(principal, 1, 'single')).settle(1, 'brand.lookup');
@@ -52,8 +59,9 @@ describeEachBackend('usage page', (backend) => {
 
   describe('usage page', () => {
     it('shows the period, quota, overage in credits and dollars, and a day-by-day chart and table that agree', async () => {
-      await charge(4); // 2 more from the quota (5 in all), then 2 overage credits: $0.20
-      const res = await f.get(f.ownerA, page(f.orgA));
+      const o = await usageOrgs();
+      await charge(o.orgA, 4); // 2 more from the quota (5 in all), then 2 overage credits: $0.20
+      const res = await f.get(o.ownerA, page(o.orgA));
       expect(res.statusCode).toBe(200);
       expect(res.headers['cache-control']).toBe('no-store');
       const text = textOf(res.body);
@@ -83,26 +91,31 @@ describeEachBackend('usage page', (backend) => {
     });
 
     it('moves when more credits are charged', async () => {
-      await charge(1);
-      const text = textOf((await f.get(f.memberA, page(f.orgA))).body);
+      const o = await usageOrgs();
+      await charge(o.orgA, 4);
+      expect(textOf((await f.get(o.memberA, page(o.orgA))).body)).toContain('Credits used 7 all sources');
+      await charge(o.orgA, 1);
+      const text = textOf((await f.get(o.memberA, page(o.orgA))).body);
       expect(text).toContain('Credits used 8 all sources');
       expect(text).toContain('3 credits, $0.30 so far');
-      expect(tableRows((await f.get(f.ownerA, page(f.orgA))).body).get(today)?.[4]).toBe(8);
+      expect(tableRows((await f.get(o.ownerA, page(o.orgA))).body).get(today)?.[4]).toBe(8);
     });
 
     it('says overage is not available on the free plan', async () => {
+      const o = await f.newOrgs();
       const free = await f.stack.services.accounts.createOrganization({ name: 'Free Co', plan: 'free', quota: 100 });
-      await addMember(f.stack.services, free.id, f.ownerA.email, 'member');
-      const text = textOf((await f.get(f.ownerA, page(free.id))).body);
+      await addMember(f.stack.services, free.id, o.ownerA.email, 'member');
+      const text = textOf((await f.get(o.ownerA, page(free.id))).body);
       expect(text).toContain('Overage is not available on the free plan');
       expect(text).toContain('0 of 100 used');
     });
 
     it("answers 404 for another organization's usage, and sends signed-out visitors to sign in", async () => {
-      const res = await f.get(f.ownerB, page(f.orgA));
+      const o = await usageOrgs();
+      const res = await f.get(o.ownerB, page(o.orgA));
       expect(res.statusCode).toBe(404);
       expect(res.body).not.toContain('Credits used');
-      expect((await f.stack.app.inject({ method: 'GET', url: page(f.orgA) })).headers.location).toBe('/dashboard/sign-in');
+      expect((await f.stack.app.inject({ method: 'GET', url: page(o.orgA) })).headers.location).toBe('/dashboard/sign-in');
     });
   });
 
@@ -124,9 +137,11 @@ describeEachBackend('usage page', (backend) => {
   // The browser checks render what the inject tests above already read on both backends: once, on SQLite.
   if (backend === 'sqlite') needsChromium('browser').describe('usage page in Chromium', () => {
     it('has no serious accessibility violations and no horizontal overflow at 375 and 1440 px', async () => {
-      const browser = await openBrowser(f, f.ownerA);
+      const o = await usageOrgs();
+      await charge(o.orgA, 4);
+      const browser = await openBrowser(f, o.ownerA);
       try {
-        expect(await browser.open(page(f.orgA))).toBe(200);
+        expect(await browser.open(page(o.orgA))).toBe(200);
         const { violations, overflow } = await browser.check('dashboard-usage');
         expect(violations).toEqual([]);
         expect(overflow).toEqual({ 375: 0, 1440: 0 });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../helpers/dashboard-sign-in.js';
 import { eventually, until } from '../helpers/until.js';
 import { startReceiver, type WebhookReceiver } from '../webhooks/delivery/webhook-receiver.js';
-import { openBrowser, startOrgPages, textOf, type OrgPagesFixture } from './org-pages-fixture.js';
+import { openBrowser, startOrgPages, textOf, type OrgPagesFixture, type OrgPair } from './org-pages-fixture.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { needsChromium } from '../helpers/optional.js';
 
@@ -32,21 +32,15 @@ describeEachBackend('webhooks page', (backend) => {
     await receiver?.close();
   });
 
-  async function orgA() {
-    const org = await f.stack.services.store.getOrganization(f.orgA);
-    if (!org) throw new Error('no organization');
-    return org;
-  }
-
   async function hooksOf(orgId: string) {
     const org = await f.stack.services.store.getOrganization(orgId);
     if (!org) throw new Error('no organization');
     return (await f.stack.services.webhooks.list(org, {})).edges.map((e) => e.node);
   }
 
-  /** Adds an endpoint through the page; returns its id and the secret shown once. */
-  async function addEndpoint(name: string): Promise<{ id: string; secret: string; body: string }> {
-    const res = await f.post(f.ownerA, list(f.orgA), { url: HOOK_URL, name, events: ['brand.rebranded', 'brand.updated'], authorization: 'Bearer receiver-token' });
+  /** Adds an endpoint through organization A's page; returns its id and the secret shown once. */
+  async function addEndpoint(o: OrgPair, name: string): Promise<{ id: string; secret: string; body: string }> {
+    const res = await f.post(o.ownerA, list(o.orgA), { url: HOOK_URL, name, events: ['brand.rebranded', 'brand.updated'], authorization: 'Bearer receiver-token' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const secret = /id="secret" class="secret" readonly value="(whsec_[^"]+)"/.exec(res.body)?.[1];
@@ -55,56 +49,67 @@ describeEachBackend('webhooks page', (backend) => {
     return { id, secret, body: res.body };
   }
 
-  describe('webhooks pages', () => {
-    let hook: { id: string; secret: string };
+  /** A fresh organization pair for one test, and one endpoint its owner added on A's page. */
+  async function orgsWithHook(): Promise<{ o: OrgPair; hook: { id: string; secret: string } }> {
+    const o = await f.newOrgs();
+    const hook = await addEndpoint(o, 'Orders <service>');
+    return { o, hook };
+  }
 
+  describe('webhooks pages', () => {
     it('adds an endpoint and shows its signing secret once', async () => {
-      const added = await addEndpoint('Orders <service>');
-      hook = added;
+      const o = await f.newOrgs();
+      const added = await addEndpoint(o, 'Orders <service>');
       expect(textOf(added.body)).toContain('it is not shown again');
-      const [stored] = await hooksOf(f.orgA);
+      const [stored] = await hooksOf(o.orgA);
       expect(stored).toMatchObject({ id: added.id, name: 'Orders <service>', url: HOOK_URL, events: ['brand.rebranded', 'brand.updated'], enabled: true, hasAuthorization: true });
-      const later = await f.get(f.ownerA, `${list(f.orgA)}/${added.id}`);
+      const later = await f.get(o.ownerA, `${list(o.orgA)}/${added.id}`);
       expect(later.statusCode).toBe(200);
       expect(later.body).not.toContain(added.secret);
       expect(later.body).not.toContain('receiver-token');
       expect(later.body).toContain('Orders &lt;service&gt;');
-      expect(textOf((await f.get(f.ownerA, list(f.orgA))).body)).toContain(HOOK_URL);
+      expect(textOf((await f.get(o.ownerA, list(o.orgA))).body)).toContain(HOOK_URL);
     });
 
     it('refuses a URL the policy does not allow, keeping what was typed', async () => {
-      const res = await f.post(f.ownerA, list(f.orgA), { url: 'ftp://files.example/in', name: 'typo name', events: 'brand.updated' });
+      const { o } = await orgsWithHook();
+      const res = await f.post(o.ownerA, list(o.orgA), { url: 'ftp://files.example/in', name: 'typo name', events: 'brand.updated' });
       expect(res.statusCode).toBe(400);
       expect(textOf(res.body)).toContain('Invalid webhook URL: scheme ftp: is not allowed.');
       expect(res.body).toContain('value="ftp://files.example/in"');
       expect(res.body).toContain('value="typo name"');
-      const none = await f.post(f.ownerA, list(f.orgA), { url: HOOK_URL, name: 'no events' });
+      const none = await f.post(o.ownerA, list(o.orgA), { url: HOOK_URL, name: 'no events' });
       expect(none.statusCode).toBe(400);
       expect(textOf(none.body)).toContain('events must not be empty');
-      expect(await hooksOf(f.orgA)).toHaveLength(1);
+      expect(await hooksOf(o.orgA)).toHaveLength(1);
     });
 
     it('subscribes and unsubscribes domains, reporting entries that are not domains', async () => {
-      const res = await f.post(f.ownerA, `${list(f.orgA)}/${hook.id}/subscriptions`, { domains: 'shop.acme-widgets.com\nnot a domain!\nexample.org' });
+      const { o, hook } = await orgsWithHook();
+      const res = await f.post(o.ownerA, `${list(o.orgA)}/${hook.id}/subscriptions`, { domains: 'shop.acme-widgets.com\nnot a domain!\nexample.org' });
       expect(res.statusCode).toBe(303);
-      const shown = textOf((await f.follow(f.ownerA, res)).body);
+      const shown = textOf((await f.follow(o.ownerA, res)).body);
       expect(shown).toContain('2 domains subscribed.');
       expect(shown).toContain('Not domains, skipped: not a domain!');
       expect(shown).toContain('acme-widgets.com');
-      const org = await orgA();
+      const org = await f.stack.services.store.getOrganization(o.orgA);
+      if (!org) throw new Error('no organization');
       const subs = async () => (await f.stack.services.webhooks.subscriptions(org, hook.id, {})).edges.map((e) => e.node.domain);
       expect(await subs()).toEqual(['acme-widgets.com', 'example.org']);
-      await f.post(f.ownerA, `${list(f.orgA)}/${hook.id}/subscriptions/remove`, { domains: 'example.org' });
+      await f.post(o.ownerA, `${list(o.orgA)}/${hook.id}/subscriptions/remove`, { domains: 'example.org' });
       expect(await subs()).toEqual(['acme-widgets.com']);
     });
 
     it('sends a test event the receiver verifies with standardwebhooks, and shows the delivery with its attempt', async () => {
-      const before = receiver.requests.length;
-      const res = await f.post(f.ownerA, `${list(f.orgA)}/${hook.id}/test`, { domain: '' });
+      const { o, hook } = await orgsWithHook();
+      const res = await f.post(o.ownerA, `${list(o.orgA)}/${hook.id}/test`, { domain: '' });
       expect(res.statusCode).toBe(303);
-      expect(textOf((await f.follow(f.ownerA, res)).body)).toMatch(/Test event queued \(delivery msg_[a-z2-7]+, brand example\.com\)/);
-      await until(() => receiver.requests.length > before, 'the test event at the receiver');
-      const request = receiver.requests[before];
+      const queued = /Test event queued \(delivery (msg_[a-z2-7]+), brand example\.com\)/.exec(textOf((await f.follow(o.ownerA, res)).body));
+      expect(queued).not.toBeNull();
+      // The receiver is the fixture's: this test's event is the request carrying its delivery id.
+      const ofThisEvent = () => receiver.requests.find((r) => r.headers['webhook-id'] === queued?.[1]);
+      await until(() => ofThisEvent() !== undefined, 'the test event at the receiver');
+      const request = ofThisEvent();
       if (!request) throw new Error('no request');
       const payload = new Webhook(hook.secret).verify(request.body, request.headers) as { type: string; data: { brand: { domain: string } } };
       expect(payload.type).toBe('webhook.test');
@@ -112,7 +117,7 @@ describeEachBackend('webhooks page', (backend) => {
       expect(request.headers['authorization']).toBe('Bearer receiver-token');
 
       const pageText = await eventually(
-        async () => textOf((await f.get(f.memberA, `${list(f.orgA)}/${hook.id}`)).body),
+        async () => textOf((await f.get(o.memberA, `${list(o.orgA)}/${hook.id}`)).body),
         (text) => text.includes('delivered'),
       );
       expect(pageText).toMatch(/webhook\.test example\.com delivered — 1 attempt/);
@@ -120,100 +125,112 @@ describeEachBackend('webhooks page', (backend) => {
     });
 
     it('refuses a test event naming a brand that is not held, with a clear error', async () => {
-      const res = await f.post(f.ownerA, `${list(f.orgA)}/${hook.id}/test`, { domain: 'never-crawled-brand.com' });
+      const { o, hook } = await orgsWithHook();
+      const res = await f.post(o.ownerA, `${list(o.orgA)}/${hook.id}/test`, { domain: 'never-crawled-brand.com' });
       expect(res.statusCode).toBe(400);
       expect(textOf(res.body)).toContain('no brand is held for never-crawled-brand.com');
     });
 
     it('disables and enables the endpoint, saves settings, rotates the secret and deletes it', async () => {
-      await f.post(f.ownerA, `${list(f.orgA)}/${hook.id}/enabled`, { enabled: '0' });
-      expect((await hooksOf(f.orgA))[0]).toMatchObject({ enabled: false, disabledReason: 'manual' });
-      expect(textOf((await f.get(f.ownerA, `${list(f.orgA)}/${hook.id}`)).body)).toContain('State: disabled');
-      await f.post(f.ownerA, `${list(f.orgA)}/${hook.id}/enabled`, { enabled: '1' });
-      expect((await hooksOf(f.orgA))[0]?.enabled).toBe(true);
+      const { o, hook } = await orgsWithHook();
+      await f.post(o.ownerA, `${list(o.orgA)}/${hook.id}/enabled`, { enabled: '0' });
+      expect((await hooksOf(o.orgA))[0]).toMatchObject({ enabled: false, disabledReason: 'manual' });
+      expect(textOf((await f.get(o.ownerA, `${list(o.orgA)}/${hook.id}`)).body)).toContain('State: disabled');
+      await f.post(o.ownerA, `${list(o.orgA)}/${hook.id}/enabled`, { enabled: '1' });
+      expect((await hooksOf(o.orgA))[0]?.enabled).toBe(true);
 
-      const saved = await f.post(f.ownerA, `${list(f.orgA)}/${hook.id}`, { url: HOOK_URL, name: 'Renamed', events: 'brand.rebranded', removeAuthorization: '1' });
+      const saved = await f.post(o.ownerA, `${list(o.orgA)}/${hook.id}`, { url: HOOK_URL, name: 'Renamed', events: 'brand.rebranded', removeAuthorization: '1' });
       expect(saved.statusCode).toBe(303);
-      expect((await hooksOf(f.orgA))[0]).toMatchObject({ name: 'Renamed', events: ['brand.rebranded'], hasAuthorization: false });
+      expect((await hooksOf(o.orgA))[0]).toMatchObject({ name: 'Renamed', events: ['brand.rebranded'], hasAuthorization: false });
 
-      const rotated = await f.post(f.ownerA, `${list(f.orgA)}/${hook.id}/rotate`);
+      const rotated = await f.post(o.ownerA, `${list(o.orgA)}/${hook.id}/rotate`);
       expect(rotated.statusCode).toBe(200);
       const secret = /value="(whsec_[^"]+)"/.exec(rotated.body)?.[1];
       expect(secret).toMatch(/^whsec_/);
       expect(secret).not.toBe(hook.secret);
 
-      const second = await addEndpoint('To delete');
-      const unconfirmed = await f.post(f.ownerA, `${list(f.orgA)}/${second.id}/delete`);
+      const second = await addEndpoint(o, 'To delete');
+      const unconfirmed = await f.post(o.ownerA, `${list(o.orgA)}/${second.id}/delete`);
       expect(unconfirmed.statusCode).toBe(400);
       expect(textOf(unconfirmed.body)).toContain('Not deleted: tick the box to confirm');
-      expect(await hooksOf(f.orgA)).toHaveLength(2);
-      const deleted = await f.post(f.ownerA, `${list(f.orgA)}/${second.id}/delete`, { confirm: '1' });
+      expect(await hooksOf(o.orgA)).toHaveLength(2);
+      const deleted = await f.post(o.ownerA, `${list(o.orgA)}/${second.id}/delete`, { confirm: '1' });
       expect(deleted.statusCode).toBe(303);
-      expect((await hooksOf(f.orgA)).map((w) => w.id)).toEqual([hook.id]);
-      expect((await f.get(f.ownerA, `${list(f.orgA)}/${second.id}`)).statusCode).toBe(404);
+      expect((await hooksOf(o.orgA)).map((w) => w.id)).toEqual([hook.id]);
+      expect((await f.get(o.ownerA, `${list(o.orgA)}/${second.id}`)).statusCode).toBe(404);
     });
 
     it('lets members look but not change anything (owners only), and never shows them a secret', async () => {
-      const view = await f.get(f.memberA, `${list(f.orgA)}/${hook.id}`);
+      const { o, hook } = await orgsWithHook();
+      const view = await f.get(o.memberA, `${list(o.orgA)}/${hook.id}`);
       expect(view.statusCode).toBe(200);
       expect(view.body).not.toContain('/rotate"');
       expect(view.body).not.toContain('/test"');
       expect(view.body).not.toContain('/delete"');
-      expect(textOf((await f.get(f.memberA, list(f.orgA))).body)).toContain('only owners add and change webhooks');
+      expect(textOf((await f.get(o.memberA, list(o.orgA))).body)).toContain('only owners add and change webhooks');
       for (const [path, fields] of [
-        [list(f.orgA), { url: HOOK_URL }],
-        [`${list(f.orgA)}/${hook.id}/rotate`, {}],
-        [`${list(f.orgA)}/${hook.id}/test`, {}],
-        [`${list(f.orgA)}/${hook.id}/delete`, { confirm: '1' }],
-        [`${list(f.orgA)}/${hook.id}/enabled`, { enabled: '0' }],
+        [list(o.orgA), { url: HOOK_URL }],
+        [`${list(o.orgA)}/${hook.id}/rotate`, {}],
+        [`${list(o.orgA)}/${hook.id}/test`, {}],
+        [`${list(o.orgA)}/${hook.id}/delete`, { confirm: '1' }],
+        [`${list(o.orgA)}/${hook.id}/enabled`, { enabled: '0' }],
       ] as const) {
-        expect((await f.post(f.memberA, path, fields)).statusCode).toBe(403);
+        expect((await f.post(o.memberA, path, fields)).statusCode).toBe(403);
       }
-      expect((await hooksOf(f.orgA)).map((w) => [w.id, w.enabled])).toEqual([[hook.id, true]]);
+      expect((await hooksOf(o.orgA)).map((w) => [w.id, w.enabled])).toEqual([[hook.id, true]]);
     });
 
     it('refuses posts without the CSRF token', async () => {
-      expect((await f.post(f.ownerA, `${list(f.orgA)}/${hook.id}/delete`, { _csrf: '', confirm: '1' })).statusCode).toBe(403);
-      expect((await f.post(f.ownerA, `${list(f.orgA)}/${hook.id}/delete`, { confirm: '1' }, { origin: 'https://evil.example' })).statusCode).toBe(403);
-      expect(await hooksOf(f.orgA)).toHaveLength(1);
+      const { o, hook } = await orgsWithHook();
+      expect((await f.post(o.ownerA, `${list(o.orgA)}/${hook.id}/delete`, { _csrf: '', confirm: '1' })).statusCode).toBe(403);
+      expect((await f.post(o.ownerA, `${list(o.orgA)}/${hook.id}/delete`, { confirm: '1' }, { origin: 'https://evil.example' })).statusCode).toBe(403);
+      expect(await hooksOf(o.orgA)).toHaveLength(1);
     });
 
     it("answers 404 for another organization's webhooks and sends them no test event", async () => {
-      const orgB = await f.stack.services.store.getOrganization(f.orgB);
+      const o = await f.newOrgs();
+      const orgB = await f.stack.services.store.getOrganization(o.orgB);
       if (!orgB) throw new Error('no organization');
       const theirs = await f.stack.services.webhooks.create(orgB, { url: HOOK_URL, name: 'theirs' });
-      expect((await f.get(f.ownerA, list(f.orgB))).statusCode).toBe(404);
-      expect((await f.get(f.ownerA, `${list(f.orgA)}/${theirs.webhook.id}`)).statusCode).toBe(404);
+      expect((await f.get(o.ownerA, list(o.orgB))).statusCode).toBe(404);
+      expect((await f.get(o.ownerA, `${list(o.orgA)}/${theirs.webhook.id}`)).statusCode).toBe(404);
       for (const action of ['test', 'delete', 'rotate', 'subscriptions']) {
-        expect((await f.post(f.ownerA, `${list(f.orgA)}/${theirs.webhook.id}/${action}`, { domains: 'x.com', confirm: '1' })).statusCode).toBe(404);
-        expect((await f.post(f.ownerA, `${list(f.orgA)}/${theirs.webhook.id}/${action}`, { domains: 'x.com' })).statusCode).toBe(404);
+        expect((await f.post(o.ownerA, `${list(o.orgA)}/${theirs.webhook.id}/${action}`, { domains: 'x.com', confirm: '1' })).statusCode).toBe(404);
+        expect((await f.post(o.ownerA, `${list(o.orgA)}/${theirs.webhook.id}/${action}`, { domains: 'x.com' })).statusCode).toBe(404);
       }
       const deliveries = await f.stack.services.webhooks.deliveries(orgB, theirs.webhook.id, {});
       expect(deliveries.edges).toEqual([]);
-      expect((await hooksOf(f.orgB)).map((w) => w.id)).toEqual([theirs.webhook.id]);
+      expect((await hooksOf(o.orgB)).map((w) => w.id)).toEqual([theirs.webhook.id]);
     });
 
     it('tells free-plan organizations that webhooks need a paid plan and refuses changes', async () => {
+      const o = await f.newOrgs();
       const free = await f.stack.services.accounts.createOrganization({ name: 'Free Co', plan: 'free', quota: 100 });
-      await addMember(f.stack.services, free.id, f.ownerA.email, 'owner');
-      const res = await f.get(f.ownerA, list(free.id));
+      await addMember(f.stack.services, free.id, o.ownerA.email, 'owner');
+      const res = await f.get(o.ownerA, list(free.id));
       expect(res.statusCode).toBe(200);
       expect(textOf(res.body)).toContain('Webhooks are available on paid plans only');
-      expect((await f.post(f.ownerA, list(free.id), { url: HOOK_URL, events: 'brand.updated' })).statusCode).toBe(403);
+      expect((await f.post(o.ownerA, list(free.id), { url: HOOK_URL, events: 'brand.updated' })).statusCode).toBe(403);
     });
   });
 
   // The browser checks render what the inject tests above already read on both backends: once, on SQLite.
   if (backend === 'sqlite') needsChromium('browser').describe('webhooks pages in Chromium', () => {
     it('have no serious accessibility violations and no horizontal overflow at 375 and 1440 px', async () => {
-      const [hook] = await hooksOf(f.orgA);
-      const browser = await openBrowser(f, f.ownerA);
+      const { o, hook } = await orgsWithHook();
+      // A delivered test event, so the endpoint's page shows a delivery with its attempts (the details opened below).
+      expect((await f.post(o.ownerA, `${list(o.orgA)}/${hook.id}/test`, { domain: '' })).statusCode).toBe(303);
+      await eventually(
+        async () => textOf((await f.get(o.ownerA, `${list(o.orgA)}/${hook.id}`)).body),
+        (text) => text.includes('delivered'),
+      );
+      const browser = await openBrowser(f, o.ownerA);
       try {
-        expect(await browser.open(list(f.orgA))).toBe(200);
+        expect(await browser.open(list(o.orgA))).toBe(200);
         const listed = await browser.check('dashboard-webhooks');
         expect(listed.violations).toEqual([]);
         expect(listed.overflow).toEqual({ 375: 0, 1440: 0 });
-        expect(await browser.open(`${list(f.orgA)}/${hook?.id}`)).toBe(200);
+        expect(await browser.open(`${list(o.orgA)}/${hook.id}`)).toBe(200);
         await browser.page.locator('details summary').first().click();
         const detail = await browser.check('dashboard-webhook');
         expect(detail.violations).toEqual([]);

@@ -19,6 +19,13 @@ describeEachBackend('financial identifiers', (backend) => {
   const head = (url: string) => stack.app.inject({ method: 'HEAD', url, headers: bearer(key) });
   const homepageHits = (): number => sites.sites.northwind.requests.filter((p) => p === '/').length;
 
+  /** Makes AAPL held (resolved to apple.com, indexed live, identifiers attached) by looking it up; its brand. */
+  async function holdApple(): Promise<Brand> {
+    const res = await get('/v2/brands/ticker/AAPL');
+    expect(res.statusCode).toBe(200);
+    return res.json();
+  }
+
   beforeAll(async () => {
     sites = await startFixtureSites();
     const northwind = sites.sites.northwind.address;
@@ -46,9 +53,7 @@ describeEachBackend('financial identifiers', (backend) => {
     let brand: Brand;
 
     beforeAll(async () => {
-      const res = await get('/v2/brands/ticker/AAPL');
-      expect(res.statusCode).toBe(200);
-      brand = res.json();
+      brand = await holdApple();
     }, 60_000);
 
     it("answers the company's brand, indexed from its website", () => {
@@ -151,7 +156,9 @@ describeEachBackend('financial identifiers', (backend) => {
   });
 
   describe('batch, HEAD and industries on the typed forms', () => {
+    // Each test holds AAPL itself (a lookup), whichever tests ran before it.
     it('reads {type, value} objects: held answers 200, a resolvable but unindexed one is queued, an unknown one 404', async () => {
+      await holdApple();
       const res = await stack.app.inject({
         method: 'POST',
         url: '/v2/brands/batch',
@@ -174,6 +181,7 @@ describeEachBackend('financial identifiers', (backend) => {
     });
 
     it('HEAD: a held ticker 200; an unindexed one 404 and nothing queued (spec 4.2: only domains queue); a bad ISIN 400', async () => {
+      await holdApple();
       expect((await head('/v2/brands/ticker/AAPL')).statusCode).toBe(200);
       expect((await head('/v2/brands/isin/US0378331005')).statusCode).toBe(200);
       expect((await head('/v2/brands/ticker/7203.T')).statusCode).toBe(404);
@@ -181,6 +189,7 @@ describeEachBackend('financial identifiers', (backend) => {
     });
 
     it('industries on the typed routes read what is held', async () => {
+      await holdApple();
       const held = await get('/v2/brands/ticker/AAPL/company/industries');
       expect(held.statusCode).toBe(200);
       expect(held.json()).toEqual({ industries: expect.any(Array) });

@@ -8,7 +8,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateMcpToken } from '../../src/billing/mcp-token-secret.js';
 import type { BrandContext } from '../../src/domain/brand-context.js';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
@@ -21,13 +21,35 @@ describeEachBackend('MCP server', (backend) => {
   let sites: ContextSites;
   let stack: TestStack;
   let address: string;
-  let mcpToken: string;
-  let apiKey: string;
-  let orgId: string;
-  /** The API key standing access sold with the token. */
-  let keyId: string;
-  let clientId: string;
   const clients: Client[] = [];
+
+  /** What standing access sold: the MCP token, the API key beside it (and its id), the organization and its client ID. */
+  interface Access {
+    mcpToken: string;
+    apiKey: string;
+    keyId: string;
+    orgId: string;
+    clientId: string;
+  }
+
+  /** Standing access bought as an agent buys it, by a wallet of its own: the 402, a signed x402 payment, the key and token once. */
+  async function buyAccess(): Promise<Access> {
+    const wallet = await newWallet(stack.services.stores.payments, 100_000_000n);
+    const offer = await stack.app.inject({ method: 'POST', url: '/v2/agents/access?usd=1' });
+    const bought = await stack.app.inject({ method: 'POST', url: '/v2/agents/access?usd=1', headers: { 'payment-signature': await wallet.pay(challengeOf(offer.headers)) } });
+    expect(bought.statusCode, bought.body).toBe(200);
+    const body = bought.json<{ mcpToken: string; apiKey: string; organization: { id: string }; key: { id: string } }>();
+    const orgId = body.organization.id;
+    const clientId = (await stack.services.clientIds.create(orgId, { name: 'agent' })).id;
+    return { mcpToken: body.mcpToken, apiKey: body.apiKey, keyId: body.key.id, orgId, clientId };
+  }
+
+  /** Makes Fernhollow held, through the lookup route with a key of its own (no credit of the test's organization). */
+  async function holdFernhollow(): Promise<void> {
+    const { key } = await stack.newKey();
+    const res = await stack.app.inject({ method: 'GET', url: `/v2/brands/${FERNHOLLOW}`, headers: bearer(key) });
+    expect(res.statusCode, res.body).toBe(200);
+  }
 
   async function connect(token: string | null): Promise<Client> {
     const client = new Client({ name: 'brandbase-test', version: '1.0.0' });
@@ -45,7 +67,7 @@ describeEachBackend('MCP server', (backend) => {
   const costOf = (result: CallToolResult): unknown => result._meta?.['brandbase/cost'];
 
   /** The organization's prepaid credits left (standing access sells prepaid credits), read exactly. */
-  async function prepaidBalance(): Promise<number> {
+  async function prepaidBalance(orgId: string): Promise<number> {
     const org = await stack.services.store.getOrganization(orgId);
     if (!org) throw new Error('no org');
     await stack.services.meter.flush();
@@ -56,16 +78,6 @@ describeEachBackend('MCP server', (backend) => {
     sites = await startContextSites(1);
     stack = await startTestStack({ BRANDBASE_CRAWL_HOSTS: JSON.stringify(sites.served.hostMap) }, { backend });
     address = await stack.app.listen({ port: 0, host: '127.0.0.1' });
-    // Standing access, bought as an agent buys it: the 402, a signed x402 payment, the key and token once.
-    const wallet = await newWallet(stack.services.stores.payments, 100_000_000n);
-    const offer = await stack.app.inject({ method: 'POST', url: '/v2/agents/access?usd=1' });
-    const bought = await stack.app.inject({ method: 'POST', url: '/v2/agents/access?usd=1', headers: { 'payment-signature': await wallet.pay(challengeOf(offer.headers)) } });
-    expect(bought.statusCode, bought.body).toBe(200);
-    const body = bought.json<{ mcpToken: string; apiKey: string; organization: { id: string }; key: { id: string } }>();
-    keyId = body.key.id;
-    ({ mcpToken, apiKey } = body);
-    orgId = body.organization.id;
-    clientId = (await stack.services.clientIds.create(orgId, { name: 'agent' })).id;
   }, 120_000);
 
   afterAll(async () => {
@@ -75,9 +87,12 @@ describeEachBackend('MCP server', (backend) => {
   });
 
   describe('with the MCP token standing access sold', () => {
+    // Each test buys its own access: its own organization, prepaid balance, key and token.
+    let access: Access;
     let client: Client;
-    beforeAll(async () => {
-      client = await connect(mcpToken);
+    beforeEach(async () => {
+      access = await buyAccess();
+      client = await connect(access.mcpToken);
     });
 
     it('lists the tools, each with a JSON schema', async () => {
@@ -92,16 +107,16 @@ describeEachBackend('MCP server', (backend) => {
     });
 
     it('get_brand returns the record as the route does, for one credit', async () => {
-      const before = await prepaidBalance();
+      const before = await prepaidBalance(access.orgId);
       const result = await call(client, 'get_brand', { identifier: FERNHOLLOW });
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(costOf(result)).toBe(1);
       const record = JSON.parse(textOf(result)) as { domain: string; name: string };
       expect(record).toMatchObject({ domain: FERNHOLLOW, name: 'Fernhollow' });
       expect(result.structuredContent).toEqual(record);
-      const viaRoute = await stack.app.inject({ method: 'GET', url: `/v2/brands/${FERNHOLLOW}`, headers: bearer(apiKey) });
+      const viaRoute = await stack.app.inject({ method: 'GET', url: `/v2/brands/${FERNHOLLOW}`, headers: bearer(access.apiKey) });
       expect(viaRoute.json()).toEqual(record);
-      expect(before - (await prepaidBalance())).toBe(2);
+      expect(before - (await prepaidBalance(access.orgId))).toBe(2);
     });
 
     it('get_brand_context answers Markdown (JSON on request) with the facts of the route, for one credit', async () => {
@@ -112,7 +127,7 @@ describeEachBackend('MCP server', (backend) => {
       expect(facts.headings[0]).toEqual({ level: 1, text: 'Fernhollow' });
       expect(facts.unsafe).toEqual([]);
       const json = await call(client, 'get_brand_context', { identifier: FERNHOLLOW, format: 'json' });
-      const viaRoute = await stack.app.inject({ method: 'GET', url: `/v2/context/${FERNHOLLOW}`, headers: bearer(apiKey) });
+      const viaRoute = await stack.app.inject({ method: 'GET', url: `/v2/context/${FERNHOLLOW}`, headers: bearer(access.apiKey) });
       const routeBody = viaRoute.json<BrandContext>();
       const toolBody = JSON.parse(textOf(json)) as BrandContext;
       expect({ ...toolBody, meta: { ...toolBody.meta, resolved_at: '' } }).toEqual({ ...routeBody, meta: { ...routeBody.meta, resolved_at: '' } });
@@ -120,10 +135,11 @@ describeEachBackend('MCP server', (backend) => {
     });
 
     it('enrich_transaction names the merchant of a descriptor as the route does, for one credit; no confident match is a free tool error', async () => {
+      await holdFernhollow();
       const descriptor = { transactionLabel: 'FERNHOLLOW* INV 2231', countryCode: 'nl' };
       const result = await call(client, 'enrich_transaction', descriptor);
-      const viaRoute = await stack.app.inject({ method: 'POST', url: '/v2/brands/transaction', headers: bearer(apiKey), payload: descriptor });
-      // Fernhollow is held (get_brand above indexed it): the matcher finds it by name among held brands.
+      const viaRoute = await stack.app.inject({ method: 'POST', url: '/v2/brands/transaction', headers: bearer(access.apiKey), payload: descriptor });
+      // Fernhollow is held (holdFernhollow): the matcher finds it by name among held brands.
       expect(viaRoute.statusCode, viaRoute.body).toBe(200);
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(costOf(result)).toBe(1);
@@ -131,16 +147,17 @@ describeEachBackend('MCP server', (backend) => {
       expect(answer.brand).toEqual(viaRoute.json());
       expect(answer.match).toMatchObject({ domain: FERNHOLLOW, alias: viaRoute.headers['x-bf-matched-alias'], source: viaRoute.headers['x-bf-match-source'] });
       expect(answer.match.confidence.toFixed(2)).toBe(viaRoute.headers['x-bf-match-confidence']);
-      const before = await prepaidBalance();
+      const before = await prepaidBalance(access.orgId);
       const none = await call(client, 'enrich_transaction', { transactionLabel: 'XQZV 99812 ZZKQ PLMB', countryCode: 'US' });
       expect(none.isError).toBe(true);
       expect(JSON.parse(textOf(none))).toMatchObject({ status: 400, message: 'Failed to enrich transaction' });
       expect(costOf(none)).toBe(0);
       await expect(call(client, 'enrich_transaction', { transactionLabel: 'SQ *BLUE BOTTLE' })).rejects.toThrow(/Invalid arguments/);
-      expect(await prepaidBalance()).toBe(before);
+      expect(await prepaidBalance(access.orgId)).toBe(before);
     });
 
     it("brand_search finds the held brand by name through the organization's client ID", async () => {
+      await holdFernhollow();
       const result = await call(client, 'brand_search', { name: 'Fernhollow', limit: 3 });
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(costOf(result)).toBe(0);
@@ -149,24 +166,25 @@ describeEachBackend('MCP server', (backend) => {
     });
 
     it('build_logo_urls builds CDN URLs with the client ID, and the CDN serves them', async () => {
+      await holdFernhollow();
       const result = await call(client, 'build_logo_urls', { identifier: FERNHOLLOW, type: 'icon', size: 64 });
       expect(result.isError, textOf(result)).toBeFalsy();
       const built = JSON.parse(textOf(result)) as { urls: { type: string; url: string }[]; clientId: string };
-      expect(built.clientId).toBe(clientId);
-      expect(built.urls).toEqual([{ type: 'icon', url: `${stack.services.config.cdn.baseUrl}/domain/${FERNHOLLOW}/type/icon/w/64/h/64.png?c=${clientId}` }]);
+      expect(built.clientId).toBe(access.clientId);
+      expect(built.urls).toEqual([{ type: 'icon', url: `${stack.services.config.cdn.baseUrl}/domain/${FERNHOLLOW}/type/icon/w/64/h/64.png?c=${access.clientId}` }]);
       const image = await fetch(built.urls[0]?.url.replace(stack.services.config.publicUrl, address) ?? '');
       expect(image.status).toBe(200);
       expect(image.headers.get('content-type')).toBe('image/png');
     });
 
     it('arguments that do not match the schema are refused by the protocol, and nothing is charged', async () => {
-      const before = await prepaidBalance();
+      const before = await prepaidBalance(access.orgId);
       await expect(call(client, 'get_brand', { identifier: '' })).rejects.toThrow(/Invalid arguments for get_brand/);
       await expect(call(client, 'get_brand', { domain: FERNHOLLOW })).rejects.toThrow(/Invalid arguments/);
       const bad = await call(client, 'get_brand', { identifier: 'not a domain at all' });
       expect(bad.isError).toBe(true);
       expect(JSON.parse(textOf(bad))).toMatchObject({ code: 'invalid_identifier', status: 400 });
-      expect(await prepaidBalance()).toBe(before);
+      expect(await prepaidBalance(access.orgId)).toBe(before);
     });
   });
 
@@ -186,6 +204,7 @@ describeEachBackend('MCP server', (backend) => {
     });
 
     it('an API key works as well', async () => {
+      const { apiKey } = await buyAccess();
       const client = await connect(apiKey);
       expect((await client.listTools()).tools.length).toBe(5);
     });
@@ -207,6 +226,7 @@ describeEachBackend('MCP server', (backend) => {
     });
 
     it('revoking the key the token was sold with ends the token on its next request', async () => {
+      const { mcpToken, keyId } = await buyAccess();
       const client = await connect(mcpToken);
       expect((await client.listTools()).tools.length).toBe(5);
       expect(await stack.services.store.revokeApiKey(keyId, new Date())).toBe(true);
@@ -214,6 +234,7 @@ describeEachBackend('MCP server', (backend) => {
     });
 
     it('GET and DELETE answer 405: the server is stateless', async () => {
+      const { mcpToken } = await buyAccess();
       for (const method of ['GET', 'DELETE']) {
         const res = await fetch(`${address}/mcp`, { method, headers: { authorization: `Bearer ${mcpToken}` } });
         expect(res.status, method).toBe(405);
