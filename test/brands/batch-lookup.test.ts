@@ -12,6 +12,7 @@ import { CrawlScheduler } from '../../src/brands/crawl-scheduler.js';
 import { SqlJobQueue } from '../../src/jobs/sql/sql-job-queue.js';
 import { silentLogger } from '../../src/platform/logger.js';
 import type { IdentifierRef, Store } from '../../src/store/store.js';
+import { UNBOUNDED_BUDGET_MS } from '../helpers/unbounded-budget.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { tempSqlite, type TempDatabase } from '../store/temp-database.js';
 
@@ -64,7 +65,7 @@ describe('BatchLookup budgets', () => {
 
   it('an item whose lookup fails is 500; the others are answered', async () => {
     const lookup = batchLookup(degradedStore(db.store, 'none', Promise.resolve(), 'broken.test'));
-    const outcomes = await lookup.resolve(['broken.test', 'acme.com'], { cachedOnly: false, allowNsfw: undefined, itemTimeoutMs: 1000 });
+    const outcomes = await lookup.resolve(['broken.test', 'acme.com'], { cachedOnly: false, allowNsfw: undefined, itemTimeoutMs: UNBOUNDED_BUDGET_MS });
     expect(outcomes.map((o) => o.status)).toEqual([500, 200]);
   });
 
@@ -72,7 +73,7 @@ describe('BatchLookup budgets', () => {
     const cache = new BrandCache(60_000, new AssetUrls('http://brandbase.test/assets/'));
     const indexer = new BrandIndexer(db.store, async () => ({ ok: false, reason: 'unreachable', message: '' }), silentLogger());
     const lookup = new BatchLookup(new BrandLookup(db.store, cache, indexer), new CrawlScheduler(new SqlJobQueue(db.database), 1));
-    const outcomes = await lookup.resolve(['one.test', 'two.test'], { cachedOnly: false, allowNsfw: undefined, itemTimeoutMs: 1000 });
+    const outcomes = await lookup.resolve(['one.test', 'two.test'], { cachedOnly: false, allowNsfw: undefined, itemTimeoutMs: UNBOUNDED_BUDGET_MS });
     expect(outcomes.map((o) => o.status).sort()).toEqual([202, 500]);
   });
 });

@@ -69,6 +69,13 @@ describeEachBackend('standing access', (backend) => {
     await stack?.close();
   });
 
+  /** The service on a loopback port, started by whichever test needs it first (the tests run in any order). */
+  let address: Promise<string> | undefined;
+  function listening(): Promise<string> {
+    address ??= app.listen({ port: 0, host: '127.0.0.1' });
+    return address;
+  }
+
   function post(target: FastifyInstance, usd: string, headers: Record<string, string> = {}) {
     return target.inject({ method: 'POST', url: `/v2/agents/access?usd=${usd}`, headers });
   }
@@ -150,7 +157,7 @@ describeEachBackend('standing access', (backend) => {
   describe('buying and using standing access on loopback', () => {
     it('@x402/fetch buys a key; the key looks up a brand and the prepaid credits go down by one; the viewer names the wallet', async () => {
       const wallet = await newWallet(stack.services.store, 10n * USD);
-      const address = await app.listen({ port: 0, host: '127.0.0.1' });
+      const address = await listening();
       // The client's own spend cap defaults to $1 a payment: an agent buying access raises it for this purchase.
       const paidFetch = wrapFetchWithPaymentFromConfig(fetch, { schemes: [{ network: NETWORK, client: new ExactEvmScheme(wallet.account) }], spendControls: { maxAmountPerPayment: '$2' } });
       const res = await paidFetch(`${address}/v2/agents/access?usd=2`, { method: 'POST' });
@@ -186,7 +193,7 @@ describeEachBackend('standing access', (backend) => {
     it('the mppx client buys a key the same way and spends it', async () => {
       const account = (await newWallet(stack.services.store, 10n * USD)).account;
       const mppx = Mppx.create({ methods: [evm.charge({ account, networks: [84532], authorization: { name: 'USDC', version: '2' } })], polyfill: false });
-      const address = await app.listen({ port: 0, host: '127.0.0.1' }).catch(() => `http://127.0.0.1:${(app.server.address() as { port: number }).port}`);
+      const address = await listening();
       const res = await mppx.fetch(`${address}/v2/agents/access?usd=3`, { method: 'POST' });
       expect(res.status).toBe(200);
       expect(Receipt.fromResponse(res)).toMatchObject({ method: 'evm', status: 'success' });
