@@ -13,6 +13,7 @@ import type { Brand } from '../../src/domain/brand.js';
 import { LogoCdnUrls } from '../../src/cdn/logo-cdn-urls.js';
 import { FIXTURE_HOSTS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';
 import { freePort, runJson, startServer, type ServerProcess } from '../helpers/brandbase-process.js';
+import { UNBOUNDED_BUDGETS_ENV } from '../helpers/unbounded-budget.js';
 
 let sites: FixtureSites;
 const dataDirs: string[] = [];
@@ -28,7 +29,7 @@ interface OwnService {
 async function ownService(): Promise<OwnService> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'brandbase-cdn-'));
   dataDirs.push(dataDir);
-  const env = { BRANDBASE_DATA_DIR: dataDir, BRANDBASE_CRAWL_HOSTS: JSON.stringify(sites.hostMap), BRANDBASE_KEY_CACHE_MS: '0', BRANDBASE_CLIENT_ID_CACHE_MS: '0' };
+  const env = { BRANDBASE_DATA_DIR: dataDir, BRANDBASE_CRAWL_HOSTS: JSON.stringify(sites.hostMap), BRANDBASE_KEY_CACHE_MS: '0', BRANDBASE_CLIENT_ID_CACHE_MS: '0', ...UNBOUNDED_BUDGETS_ENV };
   const org = await runJson(['orgs', 'create', '--name', 'Logo wall', '--plan', 'paid'], env);
   const key = String((await runJson(['keys', 'create', '--org', String(org.id)], env)).key);
   const clientId = String((await runJson(['client-ids', 'create', '--org', String(org.id), '--referrer', 'shop.example'], env)).id);

@@ -15,6 +15,7 @@ import { FERNHOLLOW, QUIETPINE, startContextSites, type ContextSites } from './c
 import { profileTexts, untraceable } from './context-trace.js';
 import { labelled, markdownFacts } from './markdown-facts.js';
 import { describeEachBackend } from '../helpers/backends.js';
+import { UNBOUNDED_BUDGETS_ENV } from '../helpers/unbounded-budget.js';
 
 describeEachBackend('context route', (backend) => {
   let sites: ContextSites;
@@ -27,7 +28,7 @@ describeEachBackend('context route', (backend) => {
     sites = await startContextSites(2);
     // `refused.test` is mapped to a port nothing listens on: its crawl fails at once.
     const hostMap = { ...sites.served.hostMap, 'refused.test': '127.0.0.1:9' };
-    stack = await startTestStack({ BRANDBASE_CRAWL_HOSTS: JSON.stringify(hostMap) }, { backend });
+    stack = await startTestStack({ BRANDBASE_CRAWL_HOSTS: JSON.stringify(hostMap), ...UNBOUNDED_BUDGETS_ENV }, { backend });
     ({ key } = await stack.newKey({ quota: 1000 }));
   }, 120_000);
 

@@ -7,10 +7,13 @@
 export const UNBOUNDED_BUDGET_MS = 60 * 60 * 1000;
 
 /**
- * The service settings for a crawl budget that cannot fire in a test: the crawl budget, and the job lease that
- * config requires to be longer than the budget plus the kill grace.
+ * The service settings that make its wall-clock budgets unable to fire in a test that expects success: the crawl
+ * budget (with the job lease config requires to be longer than it plus the kill grace), a batch item's budget and
+ * the CSS parse time of a crawl.
  */
-export const UNBOUNDED_CRAWL_ENV: Readonly<Record<string, string>> = {
+export const UNBOUNDED_BUDGETS_ENV: Readonly<Record<string, string>> = {
   BRANDBASE_CRAWL_TIMEOUT_MS: String(UNBOUNDED_BUDGET_MS),
   BRANDBASE_JOB_LEASE_MS: String(2 * UNBOUNDED_BUDGET_MS),
+  BRANDBASE_BATCH_ITEM_TIMEOUT_MS: String(UNBOUNDED_BUDGET_MS),
+  BRANDBASE_CSS_PARSE_TIME_MS: String(UNBOUNDED_BUDGET_MS),
 };

@@ -8,7 +8,7 @@ import { FIXTURE_HOSTS, startFixtureSites, type FixtureSites } from '../helpers/
 import { runJson, startServer, type ServerProcess } from '../helpers/brandbase-process.js';
 import { describeEachBackend, openBackendDatabase } from '../helpers/backends.js';
 import type { SharedDatabase } from '../helpers/shared-database.js';
-import { UNBOUNDED_CRAWL_ENV } from '../helpers/unbounded-budget.js';
+import { UNBOUNDED_BUDGETS_ENV } from '../helpers/unbounded-budget.js';
 
 describeEachBackend('transaction route on a real server', (backend) => {
   let sites: FixtureSites;
@@ -21,7 +21,7 @@ describeEachBackend('transaction route on a real server', (backend) => {
   beforeAll(async () => {
     sites = await startFixtureSites();
     database = await openBackendDatabase(backend);
-    env = { ...database.env, BRANDBASE_CRAWL_HOSTS: JSON.stringify(sites.hostMap), BRANDBASE_KEY_CACHE_MS: '0', ...UNBOUNDED_CRAWL_ENV };
+    env = { ...database.env, BRANDBASE_CRAWL_HOSTS: JSON.stringify(sites.hostMap), BRANDBASE_KEY_CACHE_MS: '0', ...UNBOUNDED_BUDGETS_ENV };
     const org = await runJson(['orgs', 'create', '--name', 'Ledger app', '--plan', 'paid', '--quota', '10'], env);
     orgId = String(org.id);
     key = String((await runJson(['keys', 'create', '--org', orgId, '--name', 'ci'], env)).key);

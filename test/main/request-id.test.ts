@@ -13,6 +13,7 @@ import type { WorkerPool } from '../../src/jobs/worker-pool.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { FIXTURE_HOSTS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
+import { UNBOUNDED_BUDGETS_ENV } from '../helpers/unbounded-budget.js';
 
 type Line = Record<string, unknown>;
 
@@ -39,6 +40,7 @@ beforeAll(async () => {
     BRANDBASE_CRAWL_ISOLATION: 'off',
     BRANDBASE_PALETTE_RENDER: 'off',
     BRANDBASE_REFRESH: 'off',
+    ...UNBOUNDED_BUDGETS_ENV,
   };
   api = await startTestStack(env);
   ({ key } = await api.newKey({ quota: 100 }));
