@@ -11,7 +11,7 @@ import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from '@x4
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { Receipt } from 'mppx';
 import { evm, Mppx } from 'mppx/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
 import { appDepsFor } from '../../src/main/app-deps.js';
 import { AccessSales } from '../../src/payments/access-sales.js';
@@ -32,6 +32,8 @@ describeEachBackend('standing access', (backend) => {
   /** The same service with an AccessSales whose clock and pre-delivery fault the tests control. */
   let clocked: FastifyInstance;
   let offsetMs = 0;
+  /** While set, the sales clock stands still at this instant (plus offsetMs): a busy machine cannot move a purchase out of its retry window between two requests. */
+  let heldAt: number | null = null;
   let failNext = 0;
   const delivered: AccessPurchase[] = [];
 
@@ -50,7 +52,7 @@ describeEachBackend('standing access', (backend) => {
       installationKey: () => installationKey,
       logger: stack.services.logger,
       onCredits: (orgId) => stack.services.meter.forget(orgId),
-      now: () => new Date(Date.now() + offsetMs),
+      now: () => new Date((heldAt ?? Date.now()) + offsetMs),
       beforeDelivery: (purchase) => {
         delivered.push(purchase);
         if (failNext > 0) {
@@ -62,6 +64,12 @@ describeEachBackend('standing access', (backend) => {
     });
     clocked = await buildApp({ ...appDepsFor(stack.services), access: sales });
     await clocked.ready();
+  });
+
+  afterEach(() => {
+    offsetMs = 0;
+    heldAt = null;
+    failNext = 0;
   });
 
   afterAll(async () => {
@@ -264,6 +272,7 @@ describeEachBackend('standing access', (backend) => {
   describe('exactly-once delivery', () => {
     it('a retry of the exact request within three minutes of an error that said to retry gets the key, once', async () => {
       const { wallet, header } = await signedPurchase(clocked, '1');
+      heldAt = Date.now();
       failNext = 1;
       const failed = await post(clocked, '1', { 'payment-signature': header });
       expect(failed.statusCode).toBe(503);
@@ -338,6 +347,7 @@ describeEachBackend('standing access', (backend) => {
 
     it('after three minutes the same payment answers 409, never the key', async () => {
       const { wallet, header } = await signedPurchase(clocked, '1');
+      heldAt = Date.now();
       failNext = 1;
       expect((await post(clocked, '1', { 'payment-signature': header })).statusCode).toBe(503);
       offsetMs = 180_001;
