@@ -23,7 +23,7 @@ import { useProcessTimeouts } from '../helpers/process-timeouts.js';
 import { tempAssets, type TempAssets } from '../helpers/temp-assets.js';
 import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
 import { needsPostgres } from '../helpers/optional.js';
-import { UNBOUNDED_BUDGET_MS } from '../helpers/unbounded-budget.js';
+import { UNBOUNDED_BUDGET_MS, UNBOUNDED_BUDGETS_ENV } from '../helpers/unbounded-budget.js';
 
 // One case starts a crawl worker process, which loads the crawler through tsx: timeouts sized for a busy machine.
 useProcessTimeouts();
@@ -126,7 +126,7 @@ describe('analysis memo without a store', () => {
 describe('analysis cache across a crawl worker process (the default isolation, ADR 0014)', () => {
   it('the known analyses go to the worker with the crawl, and its reuse comes back', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-reuse-pool-'));
-    const config = loadConfig({ BRANDBASE_DATA_DIR: dir, BRANDBASE_CRAWL_HOSTS: JSON.stringify(sites.hostMap), BRANDBASE_CRAWL_TIMEOUT_MS: String(UNBOUNDED_BUDGET_MS) });
+    const config = loadConfig({ BRANDBASE_DATA_DIR: dir, BRANDBASE_CRAWL_HOSTS: JSON.stringify(sites.hostMap), ...UNBOUNDED_BUDGETS_ENV });
     const crawler = new IsolatedCrawler({ entry: crawlWorkerEntry(), config, assetsDir: path.join(dir, 'assets'), logger: silentLogger(), mode: 'process', workers: 1, memoryMb: 1024, heapMb: 1024, hardLimitMs: UNBOUNDED_BUDGET_MS });
     try {
       const first = await crawler.crawl(FIXTURE_HOSTS.northwind);
