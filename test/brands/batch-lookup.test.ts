@@ -2,7 +2,7 @@
  * BatchLookup's per-item budgets on a real SQLite store. A slow or failing database is simulated by wrapping the
  * real store's read (the port is the boundary); everything else is the real code.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AssetUrls } from '../../src/assets/asset-urls.js';
 import { BrandCache } from '../../src/brands/brand-cache.js';
 import { BatchLookup } from '../../src/brands/batch-lookup.js';
@@ -49,16 +49,26 @@ function batchLookup(store: Store): BatchLookup {
 
 describe('BatchLookup budgets', () => {
   it('an item not answered within its time budget is 504 timeout; the others are answered', async () => {
-    // The slow read does not end until the batch has answered: the batch cannot have waited for it (no clock).
+    // The slow read does not end until the batch has answered: the batch cannot have waited for it. The budget's
+    // timers are fake: the clock moves past the budget only once the other two items have answered (their timers
+    // cleared), so however slow the machine, they are answered in time and the slow one is not.
     let unblock!: () => void;
     const slow = new Promise<void>((resolve) => (unblock = resolve));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       const lookup = batchLookup(degradedStore(db.store, 'slow.test', slow, 'none'));
-      // A budget the other two reads meet even on a starved machine; the slow one never can.
-      const outcomes = await lookup.resolve(['acme.com', 'slow.test', 'AAPL'], { cachedOnly: true, allowNsfw: undefined, itemTimeoutMs: 2_000 });
+      const answered = lookup.resolve(['acme.com', 'slow.test', 'AAPL'], { cachedOnly: true, allowNsfw: undefined, itemTimeoutMs: 2_000 });
+      expect(vi.getTimerCount()).toBe(3);
+      // Yields to the event loop (real setImmediate, not a clock) until only the slow item's budget is left.
+      while (vi.getTimerCount() > 1) await new Promise((resolve) => setImmediate(resolve));
+      await vi.advanceTimersByTimeAsync(1_999);
+      expect(vi.getTimerCount()).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      const outcomes = await answered;
       expect(outcomes.map((o) => o.status)).toEqual([200, 504, 204]);
       expect(outcomes[1]).toEqual({ status: 504, code: 'timeout' });
     } finally {
+      vi.useRealTimers();
       unblock();
     }
   });
