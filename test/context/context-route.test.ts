@@ -30,7 +30,7 @@ describeEachBackend('context route', (backend) => {
     const hostMap = { ...sites.served.hostMap, 'refused.test': '127.0.0.1:9' };
     stack = await startTestStack({ BRANDBASE_CRAWL_HOSTS: JSON.stringify(hostMap), ...UNBOUNDED_BUDGETS_ENV }, { backend });
     ({ key } = await stack.newKey({ quota: 1000 }));
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await stack?.close();
@@ -50,7 +50,7 @@ describeEachBackend('context route', (backend) => {
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
       json = res.json();
       firstUsage = usage(res);
-    }, 120_000);
+    });
 
     it('has the shape clients parse, with the brand it belongs to', () => {
       expect(Object.keys(json)).toEqual(['meta', 'identity', 'positioning', 'brand', 'links']);
@@ -145,7 +145,7 @@ describeEachBackend('context route', (backend) => {
       expect(await wallet.balance()).toBe(1_000_000n - PRICE);
       const rows = (await stack.services.store.listPayments({ limit: 1000 })).filter((p) => p.payer === wallet.account.address.toLowerCase());
       expect(rows.map((p) => p.route)).toEqual(['/v2/context/{identifier}']);
-    }, 120_000);
+    });
 
     it('400 for an identifier that is not a domain, URL or email, never billed', async () => {
       const { key: own } = await stack.newKey({ quota: 10 });

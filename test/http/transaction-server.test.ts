@@ -26,7 +26,8 @@ describeEachBackend('transaction route on a real server', (backend) => {
     orgId = String(org.id);
     key = String((await runJson(['keys', 'create', '--org', orgId, '--name', 'ci'], env)).key);
     server = await startServer(env);
-  }, 180_000);
+    // The hook timeout is the process tests' one (process-timeouts.ts): two CLI runs and a server start.
+  });
 
   afterAll(async () => {
     server?.child.kill('SIGTERM');
