@@ -47,10 +47,12 @@ export async function migrateToLatest(database: Database, products: readonly Pro
   let { error, results } = await migrator.migrateToLatest();
   // Kysely looks for its migration tables by introspecting every schema's tables; on PostgreSQL a table that another
   // schema's owner drops between the catalog read and its cast fails that look-up with undefined_table (42P01) before
-  // any migration ran; a whole schema dropped meanwhile fails it with invalid_schema_name (3F000). Migrating is
+  // any migration ran; a whole schema dropped meanwhile fails it with invalid_schema_name (3F000), and a column
+  // another schema's migration drops or renames meanwhile fails its serial-sequence read with undefined_column
+  // (42703; seen with another file's schema migrating beside this one in a shuffled run). Migrating is
   // idempotent, so such a failure is tried again, after a growing pause: a neighbour creating and dropping tables in
   // a burst (pg-boss makes one per queue) can fail several look-ups in a row. About 10 s in all at most.
-  for (let tries = 0; tries < 8 && error !== undefined && results === undefined && isUndefinedTable(error); tries++) {
+  for (let tries = 0; tries < 8 && error !== undefined && results === undefined && isNeighbourCatalogChange(error); tries++) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 50 * 2 ** tries)));
     ({ error, results } = await migrator.migrateToLatest());
   }
@@ -60,7 +62,7 @@ export async function migrateToLatest(database: Database, products: readonly Pro
   }
 }
 
-function isUndefinedTable(error: unknown): boolean {
+function isNeighbourCatalogChange(error: unknown): boolean {
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  return code === '42P01' || code === '3F000';
+  return code === '42P01' || code === '3F000' || code === '42703';
 }

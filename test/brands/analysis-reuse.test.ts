@@ -23,6 +23,7 @@ import { useProcessTimeouts } from '../helpers/process-timeouts.js';
 import { tempAssets, type TempAssets } from '../helpers/temp-assets.js';
 import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
 import { needsPostgres } from '../helpers/optional.js';
+import { UNBOUNDED_BUDGET_MS, UNBOUNDED_BUDGETS_ENV } from '../helpers/unbounded-budget.js';
 
 // One case starts a crawl worker process, which loads the crawler through tsx: timeouts sized for a busy machine.
 useProcessTimeouts();
@@ -35,7 +36,7 @@ afterAll(async () => sites?.close());
 
 function indexerOver(store: Store, assets: TempAssets): BrandIndexer {
   const fetcher = new SafeFetcher({ hostMap: sites.hostMap });
-  return new BrandIndexer(store, (domain, _owner, known) => crawlBrand(domain, { fetcher, assets, knownAnalyses: known ?? [] }, { timeoutMs: 30_000 }), silentLogger());
+  return new BrandIndexer(store, (domain, _owner, known) => crawlBrand(domain, { fetcher, assets, knownAnalyses: known ?? [] }, { timeoutMs: UNBOUNDED_BUDGET_MS }), silentLogger());
 }
 
 function ok(outcome: IndexOutcome): Extract<IndexOutcome, { ok: true }> {
@@ -47,19 +48,23 @@ function reuseSuite(name: string, open: () => Promise<TempDatabase>): void {
   describe(`analysis cache: ${name}`, () => {
     let db: TempDatabase;
     let assets: TempAssets;
+    /** The first crawl of northwind.test, made here so every test finds it whatever order they run in. */
+    let first: Extract<IndexOutcome, { ok: true }>;
+    /** The analyses that first crawl stored. */
+    let cached: Awaited<ReturnType<Store['loadAnalyses']>>;
     beforeAll(async () => {
       db = await open();
       await db.store.migrate();
       assets = tempAssets();
+      first = ok(await indexerOver(db.store, assets).index(FIXTURE_HOSTS.northwind));
+      cached = await db.store.loadAnalyses(FIXTURE_HOSTS.northwind, new Date());
     });
     afterAll(async () => db?.cleanup());
 
     it('a re-crawl of an unchanged site reuses every analysis, and saves the same record', async () => {
       const indexer = indexerOver(db.store, assets);
-      const first = ok(await indexer.index(FIXTURE_HOSTS.northwind));
       expect(first.analysis?.hits).toBe(0);
       expect(first.analysis?.misses).toBeGreaterThanOrEqual(3);
-      const cached = await db.store.loadAnalyses(FIXTURE_HOSTS.northwind, new Date());
       // One entry per file analysed, plus the stored bytes of converted files (the favicon.ico's PNG).
       expect(cached.filter((e) => !e.key.startsWith('stored:')).length).toBe(first.analysis?.misses);
       expect(cached.some((e) => e.key.startsWith('stored:'))).toBe(true);
@@ -89,8 +94,9 @@ function reuseSuite(name: string, open: () => Promise<TempDatabase>): void {
       const lumen = ok(await indexer.index(FIXTURE_HOSTS.lumen));
       expect(lumen.analysis?.hits).toBe(0);
       const known = await db.store.loadAnalyses(FIXTURE_HOSTS.northwind, new Date());
+      expect(known.length).toBeGreaterThan(0);
       const fetcher = new SafeFetcher({ hostMap: sites.hostMap });
-      const outcome = await crawlBrand(FIXTURE_HOSTS.lumen, { fetcher, assets, knownAnalyses: known }, { timeoutMs: 30_000 });
+      const outcome = await crawlBrand(FIXTURE_HOSTS.lumen, { fetcher, assets, knownAnalyses: known }, { timeoutMs: UNBOUNDED_BUDGET_MS });
       expect(outcome.ok && outcome.analysis?.counts.hits).toBe(0);
     });
   });
@@ -105,14 +111,14 @@ describe('analysis memo without a store', () => {
   it('a crawl given no known analyses analyses every file again (the cache is what saves the work)', async () => {
     const assets = tempAssets();
     const fetcher = new SafeFetcher({ hostMap: sites.hostMap });
-    const crawl = () => crawlBrand(FIXTURE_HOSTS.northwind, { fetcher, assets }, { timeoutMs: 30_000 });
+    const crawl = () => crawlBrand(FIXTURE_HOSTS.northwind, { fetcher, assets }, { timeoutMs: UNBOUNDED_BUDGET_MS });
     const [a, b] = [await crawl(), await crawl()];
     expect(a.ok && b.ok).toBe(true);
     if (!a.ok || !b.ok) return;
     expect(b.analysis?.counts).toEqual({ hits: 0, misses: a.analysis?.counts.misses });
     // Entries whose analysis version differs are never read: a new analysis replaces them.
     const stale = (a.analysis?.entries ?? []).map((e) => ({ ...e, key: e.key.replace(/:v\d+:/, ':v0:') }));
-    const c = await crawlBrand(FIXTURE_HOSTS.northwind, { fetcher, assets, knownAnalyses: stale }, { timeoutMs: 30_000 });
+    const c = await crawlBrand(FIXTURE_HOSTS.northwind, { fetcher, assets, knownAnalyses: stale }, { timeoutMs: UNBOUNDED_BUDGET_MS });
     expect(c.ok && c.analysis?.counts.hits).toBe(0);
   });
 });
@@ -120,8 +126,8 @@ describe('analysis memo without a store', () => {
 describe('analysis cache across a crawl worker process (the default isolation, ADR 0014)', () => {
   it('the known analyses go to the worker with the crawl, and its reuse comes back', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-reuse-pool-'));
-    const config = loadConfig({ BRANDBASE_DATA_DIR: dir, BRANDBASE_CRAWL_HOSTS: JSON.stringify(sites.hostMap), BRANDBASE_CRAWL_TIMEOUT_MS: '30000' });
-    const crawler = new IsolatedCrawler({ entry: crawlWorkerEntry(), config, assetsDir: path.join(dir, 'assets'), logger: silentLogger(), mode: 'process', workers: 1, memoryMb: 1024, heapMb: 1024, hardLimitMs: 60_000 });
+    const config = loadConfig({ BRANDBASE_DATA_DIR: dir, BRANDBASE_CRAWL_HOSTS: JSON.stringify(sites.hostMap), ...UNBOUNDED_BUDGETS_ENV });
+    const crawler = new IsolatedCrawler({ entry: crawlWorkerEntry(), config, assetsDir: path.join(dir, 'assets'), logger: silentLogger(), mode: 'process', workers: 1, memoryMb: 1024, heapMb: 1024, hardLimitMs: UNBOUNDED_BUDGET_MS });
     try {
       const first = await crawler.crawl(FIXTURE_HOSTS.northwind);
       if (!first.ok) throw new Error(first.reason);

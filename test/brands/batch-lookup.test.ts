@@ -2,7 +2,7 @@
  * BatchLookup's per-item budgets on a real SQLite store. A slow or failing database is simulated by wrapping the
  * real store's read (the port is the boundary); everything else is the real code.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AssetUrls } from '../../src/assets/asset-urls.js';
 import { BrandCache } from '../../src/brands/brand-cache.js';
 import { BatchLookup } from '../../src/brands/batch-lookup.js';
@@ -12,6 +12,7 @@ import { CrawlScheduler } from '../../src/brands/crawl-scheduler.js';
 import { SqlJobQueue } from '../../src/jobs/sql/sql-job-queue.js';
 import { silentLogger } from '../../src/platform/logger.js';
 import type { IdentifierRef, Store } from '../../src/store/store.js';
+import { UNBOUNDED_BUDGET_MS } from '../helpers/unbounded-budget.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { tempSqlite, type TempDatabase } from '../store/temp-database.js';
 
@@ -48,23 +49,33 @@ function batchLookup(store: Store): BatchLookup {
 
 describe('BatchLookup budgets', () => {
   it('an item not answered within its time budget is 504 timeout; the others are answered', async () => {
-    // The slow read does not end until the batch has answered: the batch cannot have waited for it (no clock).
+    // The slow read does not end until the batch has answered: the batch cannot have waited for it. The budget's
+    // timers are fake: the clock moves past the budget only once the other two items have answered (their timers
+    // cleared), so however slow the machine, they are answered in time and the slow one is not.
     let unblock!: () => void;
     const slow = new Promise<void>((resolve) => (unblock = resolve));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       const lookup = batchLookup(degradedStore(db.store, 'slow.test', slow, 'none'));
-      // A budget the other two reads meet even on a starved machine; the slow one never can.
-      const outcomes = await lookup.resolve(['acme.com', 'slow.test', 'AAPL'], { cachedOnly: true, allowNsfw: undefined, itemTimeoutMs: 2_000 });
+      const answered = lookup.resolve(['acme.com', 'slow.test', 'AAPL'], { cachedOnly: true, allowNsfw: undefined, itemTimeoutMs: 2_000 });
+      expect(vi.getTimerCount()).toBe(3);
+      // Yields to the event loop (real setImmediate, not a clock) until only the slow item's budget is left.
+      while (vi.getTimerCount() > 1) await new Promise((resolve) => setImmediate(resolve));
+      await vi.advanceTimersByTimeAsync(1_999);
+      expect(vi.getTimerCount()).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      const outcomes = await answered;
       expect(outcomes.map((o) => o.status)).toEqual([200, 504, 204]);
       expect(outcomes[1]).toEqual({ status: 504, code: 'timeout' });
     } finally {
+      vi.useRealTimers();
       unblock();
     }
   });
 
   it('an item whose lookup fails is 500; the others are answered', async () => {
     const lookup = batchLookup(degradedStore(db.store, 'none', Promise.resolve(), 'broken.test'));
-    const outcomes = await lookup.resolve(['broken.test', 'acme.com'], { cachedOnly: false, allowNsfw: undefined, itemTimeoutMs: 1000 });
+    const outcomes = await lookup.resolve(['broken.test', 'acme.com'], { cachedOnly: false, allowNsfw: undefined, itemTimeoutMs: UNBOUNDED_BUDGET_MS });
     expect(outcomes.map((o) => o.status)).toEqual([500, 200]);
   });
 
@@ -72,7 +83,7 @@ describe('BatchLookup budgets', () => {
     const cache = new BrandCache(60_000, new AssetUrls('http://brandbase.test/assets/'));
     const indexer = new BrandIndexer(db.store, async () => ({ ok: false, reason: 'unreachable', message: '' }), silentLogger());
     const lookup = new BatchLookup(new BrandLookup(db.store, cache, indexer), new CrawlScheduler(new SqlJobQueue(db.database), 1));
-    const outcomes = await lookup.resolve(['one.test', 'two.test'], { cachedOnly: false, allowNsfw: undefined, itemTimeoutMs: 1000 });
+    const outcomes = await lookup.resolve(['one.test', 'two.test'], { cachedOnly: false, allowNsfw: undefined, itemTimeoutMs: UNBOUNDED_BUDGET_MS });
     expect(outcomes.map((o) => o.status).sort()).toEqual([202, 500]);
   });
 });

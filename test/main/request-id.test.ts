@@ -13,6 +13,7 @@ import type { WorkerPool } from '../../src/jobs/worker-pool.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { FIXTURE_HOSTS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
+import { UNBOUNDED_BUDGETS_ENV } from '../helpers/unbounded-budget.js';
 
 type Line = Record<string, unknown>;
 
@@ -21,6 +22,8 @@ let api: TestStack;
 let worker: Services;
 let pool: WorkerPool;
 const workerLines: string[] = [];
+/** Called after every line the worker writes: workerLine waits on these instead of polling on a timer. */
+const onWorkerWrite = new Set<() => void>();
 let key: string;
 
 function parsed(text: string): Line[] {
@@ -37,12 +40,14 @@ beforeAll(async () => {
     BRANDBASE_CRAWL_ISOLATION: 'off',
     BRANDBASE_PALETTE_RENDER: 'off',
     BRANDBASE_REFRESH: 'off',
+    ...UNBOUNDED_BUDGETS_ENV,
   };
   api = await startTestStack(env);
   ({ key } = await api.newKey({ quota: 100 }));
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
       workerLines.push(chunk.toString('utf8'));
+      for (const listener of onWorkerWrite) listener();
       done();
     },
   });
@@ -59,29 +64,43 @@ afterAll(async () => {
   await fixtures?.close();
 });
 
-/** The API's request line for the HEAD answered `status` (request-logging.ts). */
-function requestIdOf(status: number): string {
-  const line = parsed(api.logs()).find((l) => l.msg === 'request' && l.method === 'HEAD' && l.status === status);
+/** The API's request line for the HEAD of `domain` answered `status` (request-logging.ts): found by its domain, so
+ * the HEADs of the other tests, in whatever order they ran, are not mistaken for it. */
+function requestIdOf(status: number, domain: string): string {
+  const lines = parsed(api.logs()).filter((l) => l.msg === 'request' && l.method === 'HEAD' && l.status === status && l.domain === domain);
+  expect(lines, 'the API logged the HEAD once').toHaveLength(1);
+  const line = lines[0];
   expect(line, 'the API logged the HEAD').toBeDefined();
   expect(typeof line?.reqId).toBe('string');
   return String(line?.reqId);
 }
 
-/** Waits, without a clock assertion, until the worker has logged a line matching `match` (the test's own timeout bounds it). */
+/**
+ * Waits, without a clock, until the worker has logged a line matching `match` (the test's own timeout bounds it):
+ * looks again after each line the worker writes. The worker pool is woken once; its own idle poll finds the job
+ * the API process queued if the wake came before the enqueue was visible.
+ */
 async function workerLine(match: (line: Line) => boolean): Promise<Line> {
-  for (;;) {
-    const found = parsed(workerLines.join('')).find(match);
-    if (found) return found;
+  const seen = (): Line | undefined => parsed(workerLines.join('')).find(match);
+  const found = seen();
+  if (found) return found;
+  return new Promise<Line>((resolve) => {
+    const listener = (): void => {
+      const line = seen();
+      if (!line) return;
+      onWorkerWrite.delete(listener);
+      resolve(line);
+    };
+    onWorkerWrite.add(listener);
     pool.notify();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  });
 }
 
 describe('a request id followed from the API into the worker', () => {
   it('a crawl queued by a HEAD prefetch is logged by the worker with the request id of that HEAD', async () => {
     const res = await api.app.inject({ method: 'HEAD', url: `/v2/brands/${FIXTURE_HOSTS.newname}`, headers: bearer(key) });
     expect(res.statusCode).toBe(202);
-    const reqId = requestIdOf(202);
+    const reqId = requestIdOf(202, FIXTURE_HOSTS.newname);
     const indexed = await workerLine((l) => l.msg === 'brand indexed' && l.domain === FIXTURE_HOSTS.newname);
     expect(indexed.reqId).toBe(reqId);
     // Nothing in the API process logged the crawl: the id crossed through the job, not through a shared logger.
@@ -91,11 +110,11 @@ describe('a request id followed from the API into the worker', () => {
   });
 
   it('a failed queued crawl is logged by the worker pool with the request id too', async () => {
-    // Another HEAD with 202 follows the first one's; the newest 202 line is this request's.
     const res = await api.app.inject({ method: 'HEAD', url: `/v2/brands/${FIXTURE_HOSTS.robotsBlocked}`, headers: bearer(key) });
     expect(res.statusCode).toBe(202);
-    const ids = parsed(api.logs()).filter((l) => l.msg === 'request' && l.method === 'HEAD' && l.status === 202).map((l) => String(l.reqId));
-    const reqId = ids[ids.length - 1];
+    const reqId = requestIdOf(202, FIXTURE_HOSTS.robotsBlocked);
+    // Each request has its own id, whichever HEADs the other tests sent before this one.
+    const ids = parsed(api.logs()).filter((l) => l.msg === 'request').map((l) => String(l.reqId));
     expect(new Set(ids).size).toBe(ids.length);
     const failed = await workerLine((l) => l.msg === 'job failed' && l.domain === FIXTURE_HOSTS.robotsBlocked);
     expect(failed.reqId).toBe(reqId);

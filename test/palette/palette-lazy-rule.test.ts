@@ -3,7 +3,7 @@
  * crawler into a real SQLite store and asset folder, the evidence kept by the indexer, palettes built by the real
  * PaletteService. The only wrapper counts the store's palette writes, to tell a build from a read.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AssetUrls } from '../../src/assets/asset-urls.js';
 import { BatchLookup } from '../../src/brands/batch-lookup.js';
 import { BrandCache } from '../../src/brands/brand-cache.js';
@@ -29,6 +29,7 @@ import { tempAssets, type TempAssets } from '../helpers/temp-assets.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { tempSqlite, type TempDatabase } from '../store/temp-database.js';
 import { CHROMIUM_PATH, needsChromium } from '../helpers/optional.js';
+import { UNBOUNDED_BUDGET_MS } from '../helpers/unbounded-budget.js';
 
 function readings(identifier: string): Readings {
   const parsed = parseIdentifier(identifier);
@@ -43,6 +44,7 @@ interface Answer {
 }
 
 let sites: FixtureSites;
+/** Each test's own store (made in beforeEach): no test finds a brand or palette another test crawled or built. */
 let db: TempDatabase;
 let assets: TempAssets;
 let indexer: BrandIndexer;
@@ -62,7 +64,7 @@ function countingStore(): Pick<PaletteStore, 'getStoredPalette' | 'savePalette'>
 }
 
 function depsWith(palettes: PaletteService | undefined): UseCaseDeps {
-  return { lookup, batch: new BatchLookup(lookup, scheduler), scheduler, rule: new ChargeRule('operator.test'), batchItemTimeoutMs: 60_000, batchResponseMaxBytes: 10 * 1024 * 1024, ...(palettes ? { palettes } : {}) };
+  return { lookup, batch: new BatchLookup(lookup, scheduler), scheduler, rule: new ChargeRule('operator.test'), batchItemTimeoutMs: UNBOUNDED_BUDGET_MS, batchResponseMaxBytes: 10 * 1024 * 1024, ...(palettes ? { palettes } : {}) };
 }
 
 async function get(deps: UseCaseDeps, domain: string, palette: boolean, allowNsfw?: boolean): Promise<Answer> {
@@ -73,23 +75,43 @@ async function get(deps: UseCaseDeps, domain: string, palette: boolean, allowNsf
 
 beforeAll(async () => {
   sites = await startFixtureSites();
-  db = await tempSqlite();
-  await db.store.migrate();
+  // Content-addressed: the tests may share the asset files, never the records that point at them.
   assets = tempAssets();
-  const fetcher = new SafeFetcher({ hostMap: sites.hostMap });
-  indexer = new BrandIndexer(db.store, (domain) => crawlBrand(domain, { fetcher, assets }, { timeoutMs: 60_000 }), silentLogger());
-  lookup = new BrandLookup(db.store, new BrandCache(60_000, new AssetUrls('http://brandbase.test/assets/')), indexer);
-  scheduler = new CrawlScheduler(new SqlJobQueue(db.database), 1000);
 }, 120_000);
 
 afterAll(async () => {
   await sites.close();
+});
+
+beforeEach(async () => {
+  db = await tempSqlite();
+  await db.store.migrate();
+  const fetcher = new SafeFetcher({ hostMap: sites.hostMap });
+  indexer = new BrandIndexer(db.store, (domain) => crawlBrand(domain, { fetcher, assets }, { timeoutMs: UNBOUNDED_BUDGET_MS }), silentLogger());
+  lookup = new BrandLookup(db.store, new BrandCache(60_000, new AssetUrls('http://brandbase.test/assets/')), indexer);
+  scheduler = new CrawlScheduler(new SqlJobQueue(db.database), 1000);
+  saves = 0;
+});
+
+afterEach(async () => {
   await db.cleanup();
 });
 
+/** Indexes `domain` with this test's indexer (a live crawl of the fixture site), failing the test if it fails. */
+async function indexed(domain: string): Promise<void> {
+  const outcome = await indexer.index(domain);
+  if (!outcome.ok) throw new Error(`${domain}: ${outcome.reason} ${outcome.message}`);
+}
+
+/** A brand held without crawl evidence, as one stored before palettes existed. */
+async function oldCrawl(): Promise<void> {
+  const now = new Date();
+  await db.store.saveBrand({ brand: sampleBrand('oldcrawl.test'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'oldcrawl.test' }]);
+}
+
 describe('palette lazy rule (spec 2.8)', () => {
   it('the first palette request builds from the crawl\'s kept evidence, later requests read the stored palette', async () => {
-    const service = new PaletteService(countingStore(), assets, { budgetMs: 60_000 });
+    const service = new PaletteService(countingStore(), assets, { budgetMs: UNBOUNDED_BUDGET_MS });
     const deps = depsWith(service);
     const plain = await get(deps, FIXTURE_HOSTS.northwind, false);
     expect(plain).not.toHaveProperty('palette');
@@ -111,7 +133,7 @@ describe('palette lazy rule (spec 2.8)', () => {
   }, 120_000);
 
   it('is null for an NSFW brand, and nothing is built', async () => {
-    const service = new PaletteService(countingStore(), assets, { budgetMs: 60_000 });
+    const service = new PaletteService(countingStore(), assets, { budgetMs: UNBOUNDED_BUDGET_MS });
     saves = 0;
     const answer = await get(depsWith(service), FIXTURE_HOSTS.velvetroom, true, true);
     expect(answer.isNsfw).toBe(true);
@@ -133,10 +155,8 @@ describe('palette lazy rule (spec 2.8)', () => {
   }, 120_000);
 
   it('is null when there is no crawl evidence to build from (a brand stored before palettes existed)', async () => {
-    const brand = sampleBrand('oldcrawl.test');
-    const now = new Date();
-    await db.store.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'oldcrawl.test' }]);
-    const answer = await get(depsWith(new PaletteService(countingStore(), assets, { budgetMs: 60_000 })), 'oldcrawl.test', true);
+    await oldCrawl();
+    const answer = await get(depsWith(new PaletteService(countingStore(), assets, { budgetMs: UNBOUNDED_BUDGET_MS })), 'oldcrawl.test', true);
     expect(answer.palette).toBeNull();
   });
 
@@ -146,7 +166,11 @@ describe('palette lazy rule (spec 2.8)', () => {
   });
 
   it('the batch palette flag follows the same rule for every item', async () => {
-    const service = new PaletteService(countingStore(), assets, { budgetMs: 60_000 });
+    // cachedOnly: the batch reads held brands only, so this test indexes its own first.
+    await indexed(FIXTURE_HOSTS.northwind);
+    await indexed(FIXTURE_HOSTS.velvetroom);
+    await oldCrawl();
+    const service = new PaletteService(countingStore(), assets, { budgetMs: UNBOUNDED_BUDGET_MS });
     const { value } = await batchBrands(depsWith(service), FREE_PAYER, {
       items: [FIXTURE_HOSTS.northwind, FIXTURE_HOSTS.velvetroom, 'oldcrawl.test'],
       cachedOnly: true,
@@ -170,12 +194,12 @@ needsChromium('palette').describe('palette of a JavaScript-built site the crawl 
     const fetcher = new SafeFetcher({ hostMap: sites.hostMap });
     const renderer = new BrowserRenderer({ executablePath: chromium ?? '', fetcher, userAgent: USER_AGENT });
     try {
-      const rendering = new BrandIndexer(db.store, (domain) => crawlBrand(domain, { fetcher, assets, renderer }, { timeoutMs: 120_000 }), silentLogger());
+      const rendering = new BrandIndexer(db.store, (domain) => crawlBrand(domain, { fetcher, assets, renderer }, { timeoutMs: UNBOUNDED_BUDGET_MS }), silentLogger());
       const indexed = await rendering.index(FIXTURE_HOSTS.spashell, { retry: true });
       if (!indexed.ok) throw new Error(indexed.message);
       const kept = await db.stores.palette.getStoredPalette(indexed.stored.brand.id);
       expect(kept?.evidence.source).toBe('rendered');
-      const palette = await new PaletteService(db.stores.palette, assets, { budgetMs: 60_000 }).paletteOf(indexed.stored);
+      const palette = await new PaletteService(db.stores.palette, assets, { budgetMs: UNBOUNDED_BUDGET_MS }).paletteOf(indexed.stored);
       expect(palette?.onPairs.length).toBeGreaterThan(0);
       expect(palette?.colors.some((c) => c.usage.elements.length > 0)).toBe(true);
       expect(palette?.themes.light).toBeDefined();

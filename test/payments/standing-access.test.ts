@@ -11,7 +11,7 @@ import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from '@x4
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { Receipt } from 'mppx';
 import { evm, Mppx } from 'mppx/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
 import { appDepsFor } from '../../src/main/app-deps.js';
 import { AccessSales } from '../../src/payments/access-sales.js';
@@ -32,6 +32,8 @@ describeEachBackend('standing access', (backend) => {
   /** The same service with an AccessSales whose clock and pre-delivery fault the tests control. */
   let clocked: FastifyInstance;
   let offsetMs = 0;
+  /** While set, the sales clock stands still at this instant (plus offsetMs): a busy machine cannot move a purchase out of its retry window between two requests. */
+  let heldAt: number | null = null;
   let failNext = 0;
   const delivered: AccessPurchase[] = [];
 
@@ -51,7 +53,7 @@ describeEachBackend('standing access', (backend) => {
       installationKey: () => installationKey,
       logger: stack.services.logger,
       onCredits: (orgId) => stack.services.meter.forget(orgId),
-      now: () => new Date(Date.now() + offsetMs),
+      now: () => new Date((heldAt ?? Date.now()) + offsetMs),
       beforeDelivery: (purchase) => {
         delivered.push(purchase);
         if (failNext > 0) {
@@ -65,10 +67,23 @@ describeEachBackend('standing access', (backend) => {
     await clocked.ready();
   });
 
+  afterEach(() => {
+    offsetMs = 0;
+    heldAt = null;
+    failNext = 0;
+  });
+
   afterAll(async () => {
     await clocked?.close();
     await stack?.close();
   });
+
+  /** The service on a loopback port, started by whichever test needs it first (the tests run in any order). */
+  let address: Promise<string> | undefined;
+  function listening(): Promise<string> {
+    address ??= app.listen({ port: 0, host: '127.0.0.1' });
+    return address;
+  }
 
   function post(target: FastifyInstance, usd: string, headers: Record<string, string> = {}) {
     return target.inject({ method: 'POST', url: `/v2/agents/access?usd=${usd}`, headers });
@@ -151,7 +166,7 @@ describeEachBackend('standing access', (backend) => {
   describe('buying and using standing access on loopback', () => {
     it('@x402/fetch buys a key; the key looks up a brand and the prepaid credits go down by one; the viewer names the wallet', async () => {
       const wallet = await newWallet(stack.services.stores.payments, 10n * USD);
-      const address = await app.listen({ port: 0, host: '127.0.0.1' });
+      const address = await listening();
       // The client's own spend cap defaults to $1 a payment: an agent buying access raises it for this purchase.
       const paidFetch = wrapFetchWithPaymentFromConfig(fetch, { schemes: [{ network: NETWORK, client: new ExactEvmScheme(wallet.account) }], spendControls: { maxAmountPerPayment: '$2' } });
       const res = await paidFetch(`${address}/v2/agents/access?usd=2`, { method: 'POST' });
@@ -187,7 +202,7 @@ describeEachBackend('standing access', (backend) => {
     it('the mppx client buys a key the same way and spends it', async () => {
       const account = (await newWallet(stack.services.stores.payments, 10n * USD)).account;
       const mppx = Mppx.create({ methods: [evm.charge({ account, networks: [84532], authorization: { name: 'USDC', version: '2' } })], polyfill: false });
-      const address = await app.listen({ port: 0, host: '127.0.0.1' }).catch(() => `http://127.0.0.1:${(app.server.address() as { port: number }).port}`);
+      const address = await listening();
       const res = await mppx.fetch(`${address}/v2/agents/access?usd=3`, { method: 'POST' });
       expect(res.status).toBe(200);
       expect(Receipt.fromResponse(res)).toMatchObject({ method: 'evm', status: 'success' });
@@ -259,6 +274,7 @@ describeEachBackend('standing access', (backend) => {
   describe('exactly-once delivery', () => {
     it('a retry of the exact request within three minutes of an error that said to retry gets the key, once', async () => {
       const { wallet, header } = await signedPurchase(clocked, '1');
+      heldAt = Date.now();
       failNext = 1;
       const failed = await post(clocked, '1', { 'payment-signature': header });
       expect(failed.statusCode).toBe(503);
@@ -335,6 +351,7 @@ describeEachBackend('standing access', (backend) => {
 
     it('after three minutes the same payment answers 409, never the key', async () => {
       const { wallet, header } = await signedPurchase(clocked, '1');
+      heldAt = Date.now();
       failNext = 1;
       expect((await post(clocked, '1', { 'payment-signature': header })).statusCode).toBe(503);
       offsetMs = 180_001;

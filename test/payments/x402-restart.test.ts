@@ -28,19 +28,21 @@ describeEachBackend('x402 restart', (backend) => {
     return (JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as { payload: { authorization: { from: string; nonce: string; to: string; value: string } } }).payload.authorization;
   }
 
-  let wallet: Wallet;
-
   beforeAll(async () => {
     before = await startTestStack({}, { backend });
     const now = new Date();
     await before.services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
-    wallet = await newWallet(before.services.stores.payments, 1_000_000n);
   });
 
   afterAll(async () => {
     await after?.close();
     await before?.close();
   });
+
+  /** Each test pays from its own wallet: its balance is not moved by the other tests, whatever order they run in. */
+  function ownWallet(): Promise<Wallet> {
+    return newWallet(before.services.stores.payments, 1_000_000n);
+  }
 
   async function restarted(): Promise<TestStack> {
     after ??= await startTestStack({}, { database: before.database });
@@ -49,6 +51,7 @@ describeEachBackend('x402 restart', (backend) => {
 
   describe('a stop between verify and settle', () => {
     it('before the money moved: the restarted service refuses the payment and charges nothing', async () => {
+      const wallet = await ownWallet();
       const challenge = challengeOf((await before.app.inject({ url: '/v2/brands/acme.com' })).headers);
       const header = await wallet.pay(challenge);
       await verifyAndStop(before, header);
@@ -62,6 +65,7 @@ describeEachBackend('x402 restart', (backend) => {
     });
 
     it('after the ledger moved the money: one ledger row on reconcile, one debit, the payment still refused', async () => {
+      const wallet = await ownWallet();
       const challenge = challengeOf((await before.app.inject({ url: '/v2/brands/acme.com' })).headers);
       const header = await wallet.pay(challenge);
       await verifyAndStop(before, header);
@@ -82,6 +86,7 @@ describeEachBackend('x402 restart', (backend) => {
     });
 
     it('a payment served by one process is refused by another', async () => {
+      const wallet = await ownWallet();
       const challenge = challengeOf((await before.app.inject({ url: '/v2/brands/acme.com' })).headers);
       const header = await wallet.pay(challenge);
       const start = await wallet.balance();
