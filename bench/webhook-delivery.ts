@@ -23,6 +23,7 @@ import { silentLogger } from '../src/platform/logger.js';
 import { sealedBox } from '../src/platform/sealed-box.js';
 import type { Store } from '../src/store/store.js';
 import type { JobQueue } from '../src/jobs/queue.js';
+import type { WebhookStore } from '../src/webhooks/webhook-store.js';
 import { DeliveryBilling } from '../src/webhooks/delivery/delivery-billing.js';
 import { brandEventPayload } from '../src/webhooks/delivery/webhook-fan-out.js';
 import { WebhookPoster } from '../src/webhooks/delivery/webhook-poster.js';
@@ -88,31 +89,31 @@ function samplePayload(domain: string): string {
   return JSON.stringify(payload);
 }
 
-async function setUp(store: Store, queue: JobQueue, box: ReturnType<typeof sealedBox>, receiverPort: number): Promise<{ sender: WebhookSender; domain: string }> {
+async function setUp(store: Store, webhooks: WebhookStore, queue: JobQueue, box: ReturnType<typeof sealedBox>, receiverPort: number): Promise<{ sender: WebhookSender; domain: string }> {
   const orgId = newId('org');
   await store.createOrganization({ id: orgId, name: 'Bench', plan: 'paid', quota: 100_000_000, createdAt: new Date() });
   const domain = `bench-${randomBytes(4).toString('hex')}.com`;
   const now = new Date();
-  await store.insertWebhook({
+  await webhooks.insertWebhook({
     id: newId('whk'), orgId, name: 'bench', url: `https://${HOOK_HOST}/events`, events: ['brand.rebranded', 'brand.updated'], enabled: true, disabledReason: null,
     hasAuthorization: true, createdAt: now, updatedAt: now, lastAcceptedAt: null, secretSealed: box.seal(newWebhookSecret()), authorizationSealed: box.seal('Bearer bench'),
     previousSecretSealed: null, previousSecretExpiresAt: null,
   });
-  const webhooks = await store.listWebhooks(orgId, null, 1);
-  await store.addWebhookSubscriptions(orgId, webhooks[0]?.id ?? '', [domain], now);
+  const [webhook] = await webhooks.listWebhooks(orgId, null, 1);
+  await webhooks.addWebhookSubscriptions(orgId, webhook?.id ?? '', [domain], now);
   const meter = new UsageMeter(store);
   const billing = new Billing({ store, meter, mailer: noMailer, logger: silentLogger(), defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
   const poster = new WebhookPoster({ hostMap: { [HOOK_HOST]: `127.0.0.1:${receiverPort}` } });
   const payer = new DeliveryBilling({ accounts: store, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(null) });
-  const sender = new WebhookSender({ queue, store, box, poster, payer, notices: null, logger: silentLogger() }, { leaseMs: 60_000 });
+  const sender = new WebhookSender({ queue, store: webhooks, box, poster, payer, notices: null, logger: silentLogger() }, { leaseMs: 60_000 });
   return { sender, domain };
 }
 
 /** Deliveries per second through the outbox: `count` fanned out first (not timed), then drained by CONCURRENCY loops. */
-async function outboxRound(store: Store, sender: WebhookSender, domain: string, payload: string, count: number): Promise<{ perSec: number; fanOutPerSec: number }> {
+async function outboxRound(webhooks: WebhookStore, sender: WebhookSender, domain: string, payload: string, count: number): Promise<{ perSec: number; fanOutPerSec: number }> {
   const fanStart = performance.now();
   for (let i = 0; i < count; i++) {
-    await store.fanOutWebhookEvent({ eventId: newId('evt'), kind: 'brand.rebranded', domain, payload, createdAt: new Date() });
+    await webhooks.fanOutWebhookEvent({ eventId: newId('evt'), kind: 'brand.rebranded', domain, payload, createdAt: new Date() });
   }
   const fanOutPerSec = count / ((performance.now() - fanStart) / 1000);
   const start = performance.now();
@@ -145,6 +146,7 @@ async function baselineRound(receiverPort: number, payload: string, count: numbe
 
 interface BenchStore {
   store: Store;
+  webhooks: WebhookStore;
   /** The job queue on the same database: deliveries are its `webhook.deliver` jobs. */
   queue: JobQueue;
   close(): Promise<void>;
@@ -154,7 +156,7 @@ async function sqliteStore(): Promise<BenchStore> {
   const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-bench-webhooks-'));
   const { store, stores } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
   await store.migrate();
-  return { store, queue: stores.queue, close: async () => { await store.close(); await rm(dir, { recursive: true, force: true }); } };
+  return { store, webhooks: stores.webhooks, queue: stores.queue, close: async () => { await store.close(); await rm(dir, { recursive: true, force: true }); } };
 }
 
 /** A fresh schema on `url`, dropped afterwards; null when no server answers. */
@@ -171,6 +173,7 @@ async function postgresStore(url: string): Promise<BenchStore | null> {
   await store.migrate();
   return {
     store,
+    webhooks: stores.webhooks,
     queue: stores.queue,
     close: async () => {
       await store.close();
@@ -184,17 +187,17 @@ async function benchOn(database: BenchStore, options: Required<WebhookDeliveryBe
   const receiver = await startReceiver();
   const box = sealedBox(randomBytes(32));
   try {
-    const { store, queue } = database;
-    const { sender, domain } = await setUp(store, queue, box, receiver.port);
+    const { store, webhooks, queue } = database;
+    const { sender, domain } = await setUp(store, webhooks, queue, box, receiver.port);
     const payload = samplePayload(domain);
     // Warm-up of both paths (JIT, connections, the store's statements).
-    await outboxRound(store, sender, domain, payload, 50);
+    await outboxRound(webhooks, sender, domain, payload, 50);
     await baselineRound(receiver.port, payload, 50);
     const outbox: number[] = [];
     const baseline: number[] = [];
     const fanOut: number[] = [];
     for (let round = 0; round < options.rounds; round++) {
-      const r = await outboxRound(store, sender, domain, payload, options.count);
+      const r = await outboxRound(webhooks, sender, domain, payload, options.count);
       outbox.push(r.perSec);
       fanOut.push(r.fanOutPerSec);
       baseline.push(await baselineRound(receiver.port, payload, options.count));

@@ -1,7 +1,7 @@
 /**
  * Webhooks (spec section 6, issue 19): the shapes shared by the GraphQL management API (src/webhooks/management),
  * the delivery engine (src/webhooks/delivery) and the docs (docs/webhooks.md). Pure types and small helpers; the
- * rows behind them are the 0013 tables (src/store/kysely/webhook-migration.ts).
+ * rows behind them are the 0013 tables (src/webhooks/store/webhook-migration.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { Brand, Logo } from './brand.js';

@@ -43,6 +43,9 @@ import type { BrandEventStore } from '../events/brand-event-store.js';
 import { KyselyBrandEventStore } from '../events/store/kysely-brand-event-store.js';
 import { BrandEventSaveHook } from '../events/store/brand-event-save-hook.js';
 import { eventMigrations } from '../events/store/event-migrations.js';
+import type { WebhookStore } from '../webhooks/webhook-store.js';
+import { KyselyWebhookStore } from '../webhooks/store/kysely-webhook-store.js';
+import { webhookMigrations } from '../webhooks/store/webhook-migrations.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { SqlJobQueue } from '../jobs/sql/sql-job-queue.js';
 
@@ -51,7 +54,7 @@ import { SqlJobQueue } from '../jobs/sql/sql-job-queue.js';
  * Every product's migrations, in the order their parts of one name run (src/db/migrations.ts): the brands first, whose
  * tables the others reference ('0001_initial' created them before the rest).
  */
-export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [brandMigrations, STORE_MIGRATIONS, paletteMigrations, contextMigrations, logoEvidenceMigrations, dashboardAccountMigrations, paymentMigrations, refdataMigrations, searchMigrations, eventMigrations];
+export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [brandMigrations, STORE_MIGRATIONS, paletteMigrations, contextMigrations, logoEvidenceMigrations, dashboardAccountMigrations, paymentMigrations, refdataMigrations, searchMigrations, webhookMigrations, eventMigrations];
 
 export interface ProductStores {
   /** The storage of the products not yet moved out of the shared store. */
@@ -76,6 +79,8 @@ export interface ProductStores {
   /** The one job queue (ADR 0049), on the same Database: hooks and stores enqueue in their callers' transactions. */
   queue: JobQueue;
   events: BrandEventStore;
+  /** Webhooks, their subscriptions and the delivery outbox; deliveries are enqueued on `queue` in their inserting transaction. */
+  webhooks: WebhookStore;
 }
 
 /** What a brand save writes beside the record, in this order, in its transaction. */
@@ -88,7 +93,7 @@ export function openProductStores(database: Database): ProductStores {
   const queue = new SqlJobQueue(database);
   const saveHooks = brandSaveHooks(queue);
   const brands = new KyselyBrandStore(database, { saveHooks });
-  const store = new KyselyStore(database, { brands, migrations: PRODUCT_MIGRATIONS, jobs: queue });
+  const store = new KyselyStore(database, { brands, migrations: PRODUCT_MIGRATIONS });
   return {
     store,
     brands,
@@ -103,5 +108,6 @@ export function openProductStores(database: Database): ProductStores {
     search: new KyselySearchStore(database),
     queue,
     events: new KyselyBrandEventStore(database),
+    webhooks: new KyselyWebhookStore(database, queue),
   };
 }

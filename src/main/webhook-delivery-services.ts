@@ -1,5 +1,5 @@
 /**
- * Wiring of the webhook delivery engine (ADR 0031, ADR 0049): the fan-out consumer and the sender over the job queue and the store, the
+ * Wiring of the webhook delivery engine (ADR 0031, ADR 0049): the fan-out consumer and the sender over the job queue and the webhooks' store, the
  * installation's sealed box, the billing hold and the mailer. Started by worker processes (serve.ts).
  */
 import type { AssetUrls } from '../assets/asset-urls.js';
@@ -10,6 +10,8 @@ import type { Logger } from '../platform/logger.js';
 import type { SealedBox } from '../platform/sealed-box.js';
 import type { Store } from '../store/store.js';
 import type { BrandEventStore } from '../events/brand-event-store.js';
+import type { BrandStore } from '../brands/brand-store.js';
+import type { WebhookStore } from '../webhooks/webhook-store.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { ChargeRule } from '../usecases/charge-rule.js';
 import { DeliveryBilling } from '../webhooks/delivery/delivery-billing.js';
@@ -21,17 +23,17 @@ import { WebhookSender } from '../webhooks/delivery/webhook-sender.js';
 
 export function webhookDeliveryFor(
   config: Readonly<Config>,
-  deps: { store: Store; queue: JobQueue; events: BrandEventStore; billing: Billing; box: SealedBox; mailer: Mailer; logger: Logger; assetUrls: AssetUrls },
+  deps: { store: Store; brands: Pick<BrandStore, 'getBrand'>; webhooks: WebhookStore; queue: JobQueue; events: BrandEventStore; billing: Billing; box: SealedBox; mailer: Mailer; logger: Logger; assetUrls: AssetUrls },
 ): WebhookDeliveryEngine {
-  const { store, queue, billing, box, mailer, logger } = deps;
+  const { store, webhooks, queue, billing, box, mailer, logger } = deps;
   const settings = config.webhookDelivery;
   const poster = new WebhookPoster({ hostMap: config.crawlHosts, sourceAddresses: settings.sourceAddresses, timeoutMs: settings.timeoutMs });
   const payer = new DeliveryBilling({ accounts: store, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(config.operatorDomain) });
   const sender = new WebhookSender(
-    { queue, store, box, poster, payer, notices: new DeliveryNotices(store, mailer, logger), logger },
+    { queue, store: webhooks, box, poster, payer, notices: new DeliveryNotices({ accounts: store, webhooks }, mailer, logger), logger },
     // The lease outlasts an attempt's whole time budget, so a live sender never loses its delivery to another.
     { concurrency: settings.senders, leaseMs: settings.timeoutMs * 4 },
   );
-  const fanOut = new WebhookFanOut(store, deps.assetUrls, logger);
+  const fanOut = new WebhookFanOut({ brands: deps.brands, webhooks }, deps.assetUrls, logger);
   return new WebhookDeliveryEngine({ queue, events: deps.events }, fanOut, sender, logger, { senders: settings.senders });
 }

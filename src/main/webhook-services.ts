@@ -1,6 +1,6 @@
 /**
  * Wiring of webhook management (GraphQL and `brandbase webhooks`): the installation's sealed box and the
- * WebhookManagement service over the store, the brand store's rendering and the crawl queue.
+ * WebhookManagement service over the webhooks' store, the brand store's rendering and the crawl queue.
  */
 import type { AssetUrls } from '../assets/asset-urls.js';
 import type { CrawlScheduler } from '../brands/crawl-scheduler.js';
@@ -8,7 +8,7 @@ import type { Config } from '../config/config.js';
 import { parseHostMap } from '../platform/fetch-target.js';
 import type { Logger } from '../platform/logger.js';
 import { installationSealedBox, type SealedBox } from '../platform/sealed-box.js';
-import type { Store } from '../store/store.js';
+import type { ProductStores } from './product-stores.js';
 import { StoreWebhookBrands } from '../webhooks/management/webhook-brands.js';
 import { WebhookManagement } from '../webhooks/management/webhook-management.js';
 
@@ -29,11 +29,11 @@ export function lazySealedBox(config: Readonly<Config>, logger?: Logger): Sealed
   return { seal: (plain) => open().seal(plain), open: (sealed) => open().open(sealed) };
 }
 
-export function webhookManagementFor(config: Readonly<Config>, store: Store, scheduler: CrawlScheduler, box: SealedBox, assetUrls: AssetUrls): WebhookManagement {
+export function webhookManagementFor(config: Readonly<Config>, stores: Pick<ProductStores, 'webhooks' | 'brands'>, scheduler: CrawlScheduler, box: SealedBox, assetUrls: AssetUrls): WebhookManagement {
   return new WebhookManagement({
-    store,
+    store: stores.webhooks,
     box,
-    brands: new StoreWebhookBrands(store, assetUrls, scheduler),
+    brands: new StoreWebhookBrands(stores.brands, assetUrls, scheduler),
     hostMap: parseHostMap(config.crawlHosts),
   });
 }

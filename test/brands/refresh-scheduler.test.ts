@@ -50,11 +50,11 @@ async function subscribe(domain: string): Promise<void> {
   const orgId = 'org_watcher';
   await db.store.createOrganization({ id: orgId, name: 'Watcher', plan: 'paid', quota: 10, createdAt: clock });
   const id = 'whk_watcher';
-  await db.store.insertWebhook({
+  await db.stores.webhooks.insertWebhook({
     id, orgId, name: 'receiver', url: 'https://hooks.example.com/', events: ['brand.rebranded'], enabled: true, disabledReason: null, hasAuthorization: false,
     createdAt: clock, updatedAt: clock, lastAcceptedAt: null, secretSealed: 'v1.s', authorizationSealed: null, previousSecretSealed: null, previousSecretExpiresAt: null,
   });
-  await db.store.addWebhookSubscriptions(orgId, id, [domain], clock);
+  await db.stores.webhooks.addWebhookSubscriptions(orgId, id, [domain], clock);
 }
 
 /** Claims every due crawl job (as workers would) and returns their payloads, in claim order. */

@@ -15,6 +15,7 @@ import type { Database as KernelDatabase } from '../../src/db/database.js';
 import type { SearchIndexStore } from '../../src/search/search-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { BrandStore, RefreshStore } from '../../src/brands/brand-store.js';
+import type { WebhookAdminStore } from '../../src/webhooks/webhook-store.js';
 import { openProductStores } from '../../src/main/product-stores.js';
 import { sampleBrand } from '../store/sample-brand.js';
 
@@ -23,9 +24,9 @@ const at = (ms: number): Date => new Date(T0.getTime() + ms);
 const DAY = 86_400_000;
 
 interface Opened {
-  /** For the other products this contract's rows meet: organizations, webhooks, the search's popularity read. */
+  /** For the other products this contract's rows meet: organizations, webhooks (`stores.webhooks`), the search's popularity read. */
   store: Store;
-  stores: { brands: BrandStore & RefreshStore; search: SearchIndexStore };
+  stores: { brands: BrandStore & RefreshStore; search: SearchIndexStore; webhooks: WebhookAdminStore };
   database: KernelDatabase;
   db: Kysely<Database>;
   dialect: TestDialect;
@@ -153,12 +154,12 @@ export function refreshStoreContract(name: string, open: () => Promise<Opened>):
         await brands.addBrandLookups([{ brandId: ids.popular, lookups: 50, lastLookupAt: now }, { brandId: ids.older, lookups: 2, lastLookupAt: now }]);
         const orgId = `org_${randomBytes(8).toString('hex')}`;
         await store.createOrganization({ id: orgId, name: 'Hooks', plan: 'paid', quota: 10, createdAt: T0 });
-        await store.insertWebhook({
+        await opened.stores.webhooks.insertWebhook({
           id: `whk_${randomBytes(8).toString('hex')}`, orgId, name: 'r', url: 'https://hooks.example.com/', events: ['brand.rebranded'], enabled: true, disabledReason: null,
           hasAuthorization: false, createdAt: T0, updatedAt: T0, lastAcceptedAt: null, secretSealed: 'v1.s', authorizationSealed: null, previousSecretSealed: null, previousSecretExpiresAt: null,
         });
-        const [webhook] = await store.listWebhooks(orgId, null, 1);
-        await store.addWebhookSubscriptions(orgId, webhook?.id ?? '', [d('subscribed')], T0);
+        const [webhook] = await opened.stores.webhooks.listWebhooks(orgId, null, 1);
+        await opened.stores.webhooks.addWebhookSubscriptions(orgId, webhook?.id ?? '', [d('subscribed')], T0);
         // Crawls other tests of this store left queued are finished first: the claims below must take this test's own.
         for (let left = await queue.claim([JOB_NAMES.crawlBrand], 60_000); left; left = await queue.claim([JOB_NAMES.crawlBrand], 60_000)) await queue.complete(left.id);
         // One crawl running, one finished (a finished crawl does not hold a brand back), one still queued.

@@ -9,7 +9,7 @@ import { migrateToLatest } from '../../src/db/migrations.js';
 import { newId } from '../../src/domain/ids.js';
 import { brandEventJobKey, brandEventKeyPrefix, JOB_NAMES, type BrandEventPayload, type WebhookDeliverPayload } from '../../src/jobs/queue.js';
 import { PRODUCT_MIGRATIONS } from '../../src/main/product-stores.js';
-import type { Database } from '../../src/store/kysely/schema.js';
+import type { WebhookTables } from '../../src/webhooks/store/webhook-tables.js';
 import { describeEachBackend, tempDatabase } from '../helpers/backends.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import type { TempDatabase } from '../store/temp-database.js';
@@ -59,12 +59,13 @@ describeEachBackend('migration 0024_leased_work', (backend) => {
       ])
       .execute();
     const orgId = await createOrg(temp.store);
-    const hook = await createWebhook(temp.db, sealedBox(randomBytes(32)), { orgId, url: 'https://hooks.test/events', domains: [brand.domain] });
+    const hook = await createWebhook(temp.database, sealedBox(randomBytes(32)), { orgId, url: 'https://hooks.test/events', domains: [brand.domain] });
     const delivery = (id: string, state: string, nextAttemptAt: number | null, leaseUntil: number | null) => ({
       id, webhook_id: hook.id, org_id: orgId, event_id: newId('evt'), kind: 'brand.rebranded', domain: brand.domain, payload: '{}', state, attempts: 1,
       next_attempt_at: nextAttemptAt, lease_until: leaseUntil, created_at: T0, updated_at: T0, delivered_at: state === 'delivered' ? T0 : null,
     });
-    await (temp.db as Kysely<Database>)
+    await temp.database
+      .tables<WebhookTables>()
       .insertInto('webhook_deliveries')
       // `as never`: the state column's type is the union of states, and these literals are plain strings.
       .values([delivery('msg_waiting', 'pending', T0 + 60_000, null), delivery('msg_leased', 'pending', T0, T0 + 120_000), delivery('msg_sent', 'delivered', null, null)] as never)
@@ -90,6 +91,6 @@ describeEachBackend('migration 0024_leased_work', (backend) => {
     }
     expect(claimedEvents.sort()).toEqual(['evt_pending', 'evt_running']);
     const deliveryJob = await queue.claim([JOB_NAMES.webhookDeliver], LEASE, new Date(T0 + 60_000));
-    expect((await temp.store.webhookDeliveryToSend((deliveryJob?.payload as WebhookDeliverPayload).deliveryId))?.delivery.id).toBe('msg_waiting');
+    expect((await temp.stores.webhooks.webhookDeliveryToSend((deliveryJob?.payload as WebhookDeliverPayload).deliveryId))?.delivery.id).toBe('msg_waiting');
   });
 });

@@ -5,6 +5,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/store/kysely/schema.js';
+import type { Database as KernelDatabase } from '../../src/db/database.js';
+import type { ProductStores } from '../../src/main/product-stores.js';
 import type { Store } from '../../src/store/store.js';
 import { openPostgresStore, openSqliteStore } from '../store/open-store.js';
 import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
@@ -29,17 +31,20 @@ function postgresUrl(): string {
   return PG_URL;
 }
 
-/** Another connection to `database` from this process (its own pool or SQLite handle): the store, and Kysely below it. */
-export function connectTo(database: SharedDatabase): Promise<{ store: Store; db: Kysely<Database> }> {
+/** Another connection to `database` from this process (its own pool or SQLite handle): the stores, and Kysely below them. */
+export function connectTo(database: SharedDatabase): Promise<{ store: Store; stores: ProductStores; database: KernelDatabase; db: Kysely<Database> }> {
   const spec = database.peerSpec;
   return spec.kind === 'sqlite' ? openSqliteStore({ file: spec.file }) : openPostgresStore({ url: spec.url, schema: spec.schema });
 }
 
-/** Runs `read` on another connection to `database` (closed after), for checks below the store port. */
-export async function queryDatabase<T>(database: SharedDatabase, read: (db: Kysely<Database>) => Promise<T>): Promise<T> {
-  const { store, db } = await connectTo(database);
+/**
+ * Runs `read` on another connection to `database` (closed after), for checks below the store port; `Tables` types the
+ * handle with a product's own tables (e.g. webhooks/store/webhook-tables.ts).
+ */
+export async function queryDatabase<T, Tables = Database>(database: SharedDatabase, read: (db: Kysely<Tables>) => Promise<T>): Promise<T> {
+  const { store, database: kernel } = await connectTo(database);
   try {
-    return await read(db);
+    return await read(kernel.tables<Tables>());
   } finally {
     await store.close();
   }

@@ -31,6 +31,7 @@ import { eventually } from '../helpers/until.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { openBackendDatabaseStores } from '../store/store-peer-backend.js';
 import type { Database } from '../../src/store/kysely/schema.js';
+import type { Database as KernelDatabase } from '../../src/db/database.js';
 import { createOrg, createWebhook } from '../webhooks/delivery/webhook-fixtures.js';
 import { startReceiver, type WebhookReceiver } from '../webhooks/delivery/webhook-receiver.js';
 
@@ -44,12 +45,14 @@ describeEachBackend('saved work survives a killed process', (backend) => {
   let database: SharedDatabase;
   let stores: ProductStores;
   let tables: Kysely<Database>;
+  /** The same connection as the kernel's handle, for the webhook rows the test writes (webhook-fixtures.ts). */
+  let kernel: KernelDatabase;
   let receiver: WebhookReceiver;
   let server: ServerProcess | null = null;
 
   beforeAll(async () => {
     database = await openBackendDatabase(backend);
-    ({ stores, db: tables } = await openBackendDatabaseStores(database.peerSpec));
+    ({ stores, db: tables, database: kernel } = await openBackendDatabaseStores(database.peerSpec));
     await stores.store.migrate();
     receiver = await startReceiver('accept');
   });
@@ -84,7 +87,7 @@ describeEachBackend('saved work survives a killed process', (backend) => {
   it('killed after the save committed: a restarted process runs the palette render job, fans out and delivers', async () => {
     const domain = `saved-${randomBytes(4).toString('hex')}.com`;
     const orgId = await createOrg(stores.store);
-    const hook = await createWebhook(tables, sealedBox(keyFromSecret(SECRET_KEY)), { orgId, url: `https://${HOOK_HOST}/events`, domains: [domain] });
+    const hook = await createWebhook(kernel, sealedBox(keyFromSecret(SECRET_KEY)), { orgId, url: `https://${HOOK_HOST}/events`, domains: [domain] });
     // A `serve` ran before: the `webhooks` consumer is subscribed, so a save queues the event's delivery to it.
     await stores.events.subscribeBrandEvents(WEBHOOK_CONSUMER, new Date());
 
@@ -95,7 +98,7 @@ describeEachBackend('saved work survives a killed process', (backend) => {
     // The work is queued, and none of it ran: the process died right after the commit.
     expect(await jobsOf(JOB_NAMES.paletteRender, brand.brand.id)).toEqual([{ state: 'queued', key: `${brand.brand.id}@${brand.crawledAt.getTime()}` }]);
     expect((await jobsOf(JOB_NAMES.brandEvent, eventId ?? '')).filter((j) => j.key.startsWith(`${WEBHOOK_CONSUMER}/`))).toEqual([{ state: 'queued', key: `${WEBHOOK_CONSUMER}/${eventId}` }]);
-    expect(await stores.store.listWebhookDeliveries(orgId, hook.id, { from: null, to: null, after: null, limit: 10 })).toEqual([]);
+    expect(await stores.webhooks.listWebhookDeliveries(orgId, hook.id, { from: null, to: null, after: null, limit: 10 })).toEqual([]);
 
     // The restart: a real `brandbase serve` (from source) on the same database.
     const configFile = path.join(database.dataDir, 'brandbase.env');
@@ -119,7 +122,7 @@ describeEachBackend('saved work survives a killed process', (backend) => {
       { bin: CLI },
     );
     const [delivered] = await eventually(
-      () => stores.store.listWebhookDeliveries(orgId, hook.id, { from: null, to: null, after: null, limit: 10 }),
+      () => stores.webhooks.listWebhookDeliveries(orgId, hook.id, { from: null, to: null, after: null, limit: 10 }),
       (list) => list[0]?.state === 'delivered',
       180_000,
     );
@@ -138,7 +141,7 @@ describeEachBackend('saved work survives a killed process', (backend) => {
   it('a save that rolls back leaves no job, event or delivery behind', async () => {
     const domain = `rolled-${randomBytes(4).toString('hex')}.com`;
     const orgId = await createOrg(stores.store);
-    const hook = await createWebhook(tables, sealedBox(keyFromSecret(SECRET_KEY)), { orgId, url: `https://${HOOK_HOST}/events`, domains: [domain] });
+    const hook = await createWebhook(kernel, sealedBox(keyFromSecret(SECRET_KEY)), { orgId, url: `https://${HOOK_HOST}/events`, domains: [domain] });
     await stores.events.subscribeBrandEvents(WEBHOOK_CONSUMER, new Date());
     const scheduler = new PaletteRenderScheduler(stores.queue, silentLogger(), { enabled: true, maxDepth: 1000 });
     stores.saveHooks.push(scheduler);
@@ -153,7 +156,7 @@ describeEachBackend('saved work survives a killed process', (backend) => {
       const events = await db().selectFrom('jobs').select('payload').where('name', '=', JOB_NAMES.brandEvent).execute();
       const eventIds = events.map((e) => (JSON.parse(e.payload) as { eventId: string }).eventId);
       for (const id of eventIds) expect(await stores.events.getBrandEvent(id)).not.toMatchObject({ brandId: brand.id });
-      expect(await stores.store.listWebhookDeliveries(orgId, hook.id, { from: null, to: null, after: null, limit: 10 })).toEqual([]);
+      expect(await stores.webhooks.listWebhookDeliveries(orgId, hook.id, { from: null, to: null, after: null, limit: 10 })).toEqual([]);
     } finally {
       stores.saveHooks.splice(stores.saveHooks.indexOf(scheduler), 1);
     }

@@ -1,8 +1,6 @@
 import { brandEventsContract } from './brand-events.contract.js';
 import { creditLeaseContract } from './credit-lease.contract.js';
 import { storeContract } from './store.contract.js';
-import { webhookAdminContract } from './webhook-admin.contract.js';
-import { webhookDeliveryContract } from './webhook-delivery.contract.js';
 import { clientIdStoreContract } from './client-id-store.contract.js';
 import { spawnStorePeer } from './store-peer-process.js';
 import { PG_URL, tempPostgres } from './temp-database.js';
@@ -11,8 +9,6 @@ import { needsPostgres } from '../helpers/optional.js';
 // Runs when a PostgreSQL answers (BRANDBASE_TEST_PG_URL or the default local server; test/setup/global-setup.ts).
 needsPostgres.describe('PostgreSQL store', () => {
   storeContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
-  webhookAdminContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
-  webhookDeliveryContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   clientIdStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
 
   const withPeer = async () => {

@@ -77,13 +77,13 @@ describeEachBackend('change detection', (backend) => {
     );
     const box = sealedBox(randomBytes(32));
     const orgId = await createOrg(db.store);
-    hook = await createWebhook(db.db, box, { orgId, url: `https://${HOOK_HOST}/events`, domains: Object.values(HOSTS) });
-    const fanOut = new WebhookFanOut(db.store, new AssetUrls('https://brandbase.example/assets/'), silentLogger());
+    hook = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/events`, domains: Object.values(HOSTS) });
+    const fanOut = new WebhookFanOut(db.stores, new AssetUrls('https://brandbase.example/assets/'), silentLogger());
     // Claims a second ahead: the save writes its event with the saving process's clock.
     consumer = new BrandEventConsumer(db.stores.queue, db.stores.events, WEBHOOK_CONSUMER, async (event) => void (await fanOut.handle(event)), silentLogger(), { now: () => new Date(Date.now() + 1000) });
     await consumer.subscribe();
     const poster = new WebhookPoster({ hostMap: { [HOOK_HOST]: `127.0.0.1:${receiver.port}` } });
-    sender = new WebhookSender({ queue: db.stores.queue, store: db.store, box, poster, payer: FREE_DELIVERIES, notices: null, logger: silentLogger() });
+    sender = new WebhookSender({ queue: db.stores.queue, store: db.stores.webhooks, box, poster, payer: FREE_DELIVERIES, notices: null, logger: silentLogger() });
   }, 120_000);
 
   afterAll(async () => {

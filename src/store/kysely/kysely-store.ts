@@ -7,7 +7,6 @@ import type { Kysely } from 'kysely';
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../../domain/accounts.js';
 import type { Store } from '../store.js';
 import type { BrandStore, BrandWriteLog, RefreshStore } from '../../brands/brand-store.js';
-import * as webhookDeliveries from './webhook-delivery-rows.js';
 import * as clientIds from './client-id-rows.js';
 import * as creditLeases from './credit-lease-rows.js';
 import type { CreditLeaseDebit } from '../credit-lease-store.js';
@@ -15,10 +14,6 @@ import { usageByDay } from './usage-by-day-rows.js';
 import type { DailyUsage } from '../store.js';
 import type { ClientIdRecord, ClientIdUsageEntry } from '../../domain/client-id-record.js';
 import type { ClientIdProduct } from '../../domain/client-ids.js';
-import * as webhookAdmin from './webhook-admin-rows.js';
-import type { DisabledWebhook, WebhookAttemptRecord, WebhookDeliveryToSend, WebhookFanOut } from '../store.js';
-import type { JobQueue } from '../../jobs/queue.js';
-import { SqlJobQueue } from '../../jobs/sql/sql-job-queue.js';
 import { assertSafeInteger, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import type { Database as Db } from '../../db/database.js';
 import { migrateToLatest, type ProductMigrations } from '../../db/migrations.js';
@@ -72,8 +67,6 @@ export interface KyselyStoreOptions {
   /** The brands product's store (brands/store/, built by main/product-stores.ts): the brand members delegate to it. */
   brands: BrandStore & BrandWriteLog & RefreshStore;
   migrations?: readonly ProductMigrations[];
-  /** Webhook deliveries are enqueued here, in the transaction that inserts them; the queue on `database` by default. */
-  jobs?: Pick<JobQueue, 'enqueue' | 'makeDue' | 'complete' | 'fail'>;
 }
 
 export class KyselyStore implements Store {
@@ -81,7 +74,6 @@ export class KyselyStore implements Store {
   private readonly quirks: DialectQuirks;
   private readonly brands: BrandStore & BrandWriteLog & RefreshStore;
   private readonly migrations: readonly ProductMigrations[];
-  private readonly jobs: Pick<JobQueue, 'enqueue' | 'makeDue' | 'complete' | 'fail'>;
 
   /**
    * `brands` answers the brand members; `migrations` are what `migrate()` runs (main/'s product list; the store's own
@@ -90,7 +82,6 @@ export class KyselyStore implements Store {
   constructor(private readonly database: Db, options: KyselyStoreOptions) {
     this.brands = options.brands;
     this.migrations = options.migrations ?? [MIGRATIONS];
-    this.jobs = options.jobs ?? new SqlJobQueue(database);
     this.db = database.tables<Database>();
     this.quirks = database.quirks;
   }
@@ -146,50 +137,6 @@ export class KyselyStore implements Store {
   recordCrawlFailure: Store['recordCrawlFailure'] = (failure) => this.brands.recordCrawlFailure(failure);
   clearCrawlFailures: Store['clearCrawlFailures'] = (domains) => this.brands.clearCrawlFailures(domains);
   pruneCrawlFailures: Store['pruneCrawlFailures'] = (before) => this.brands.pruneCrawlFailures(before);
-
-  // ---- webhook outbox (webhook-delivery-rows.ts, ADR 0031) ----
-
-  fanOutWebhookEvent(fanOut: WebhookFanOut): Promise<number> {
-    return webhookDeliveries.fanOutWebhookEvent(this.db, this.quirks, this.jobs, fanOut);
-  }
-
-  webhookDeliveryToSend(deliveryId: string): Promise<WebhookDeliveryToSend | null> {
-    return webhookDeliveries.webhookDeliveryToSend(this.db, deliveryId);
-  }
-
-  recordWebhookAttempt(record: WebhookAttemptRecord): Promise<boolean> {
-    return webhookDeliveries.recordWebhookAttempt(this.db, this.quirks, this.jobs, record);
-  }
-
-  postponeWebhookDelivery(deliveryId: string, until: Date): Promise<void> {
-    return webhookDeliveries.postponeWebhookDelivery(this.db, deliveryId, until);
-  }
-
-  disableFailingWebhooks(failingSince: Date, now: Date): Promise<DisabledWebhook[]> {
-    return webhookDeliveries.disableFailingWebhooks(this.db, failingSince, now);
-  }
-
-  claimAbandonNotice(webhookId: string, now: Date, minIntervalMs: number): Promise<boolean> {
-    return webhookDeliveries.claimAbandonNotice(this.db, webhookId, now, minIntervalMs);
-  }
-
-  // ---- webhook management (webhook-admin-rows.ts; GraphQL and `brandbase webhooks`) ----
-
-  insertWebhook: Store['insertWebhook'] = (webhook) => webhookAdmin.insertWebhook(this.db, webhook);
-  getWebhook: Store['getWebhook'] = (orgId, id) => webhookAdmin.getWebhook(this.db, orgId, id);
-  listWebhooks: Store['listWebhooks'] = (orgId, after, limit) => webhookAdmin.listWebhooks(this.db, orgId, after, limit);
-  updateWebhook: Store['updateWebhook'] = (orgId, id, patch, at) => webhookAdmin.updateWebhook(this.db, this.jobs, orgId, id, patch, at);
-  rotateWebhookSecret: Store['rotateWebhookSecret'] = (orgId, id, rotation, at) => webhookAdmin.rotateWebhookSecret(this.db, orgId, id, rotation, at);
-  deleteWebhook: Store['deleteWebhook'] = (orgId, id) => webhookAdmin.deleteWebhook(this.db, this.quirks, orgId, id);
-  addWebhookSubscriptions: Store['addWebhookSubscriptions'] = (orgId, webhookId, domains, at) =>
-    webhookAdmin.addWebhookSubscriptions(this.db, this.quirks, orgId, webhookId, domains, at);
-  removeWebhookSubscriptions: Store['removeWebhookSubscriptions'] = (orgId, webhookId, domains) =>
-    webhookAdmin.removeWebhookSubscriptions(this.db, this.quirks, orgId, webhookId, domains);
-  listWebhookSubscriptions: Store['listWebhookSubscriptions'] = (orgId, webhookId, after, limit) =>
-    webhookAdmin.listWebhookSubscriptions(this.db, orgId, webhookId, after, limit);
-  insertWebhookDelivery: Store['insertWebhookDelivery'] = (delivery) => webhookAdmin.insertWebhookDelivery(this.db, this.quirks, this.jobs, delivery);
-  listWebhookDeliveries: Store['listWebhookDeliveries'] = (orgId, webhookId, query) => webhookAdmin.listWebhookDeliveries(this.db, orgId, webhookId, query);
-  listWebhookAttempts: Store['listWebhookAttempts'] = (deliveryIds) => webhookAdmin.listWebhookAttempts(this.db, deliveryIds);
 
   // ---- refresh, popularity, analysis cache, mark signatures (brands/store/refresh-rows.ts, migration 0014) ----
 

@@ -7,12 +7,9 @@
 import type { Kysely, Migration } from 'kysely';
 import type { ProductMigrations } from '../../db/migrations.js';
 import { activeJobPredicate } from '../../jobs/sql/jobs-table.js';
-import { webhooksMigration } from './webhook-migration.js';
-import { webhookDeliveryMigration } from './webhook-delivery-migration.js';
 import { clientIdsAndSearchMigration } from './search-migration.js';
 import { creditLeaseMigration } from './credit-lease-migration.js';
 import { creditGrantSeqMigration } from './credit-grant-seq-migration.js';
-import { leasedWorkMigration } from './leased-work-migration.js';
 
 
 async function createAccountTables(db: Kysely<unknown>): Promise<void> {
@@ -149,11 +146,8 @@ export const MIGRATIONS: ProductMigrations = {
   '0001_initial': initial,
   '0002_billing': billing,
   '0005_fair_queue': fairQueue,
-  '0013_webhooks': webhooksMigration,
   '0014_refresh': refreshAnnounce,
-  '0015_webhook_delivery': webhookDeliveryMigration,
   '0017_client_ids_and_search': clientIdsAndSearchMigration,
   '0020_credit_leases': creditLeaseMigration,
   '0023_credit_grant_seq': creditGrantSeqMigration,
-  '0024_leased_work': leasedWorkMigration,
 };

@@ -7,7 +7,8 @@
  */
 import type { Hold } from '../../billing/billing.js';
 import type { Organization } from '../../domain/accounts.js';
-import type { AccountStore, ClaimedWebhookDelivery } from '../../store/store.js';
+import type { AccountStore } from '../../store/store.js';
+import type { ClaimedWebhookDelivery } from '../webhook-store.js';
 import type { ChargeRule } from '../../usecases/charge-rule.js';
 
 export const WEBHOOK_DELIVERY_REASON = 'webhook.delivery';

@@ -6,14 +6,16 @@
  */
 import type { Mailer } from '../../billing/mailer.js';
 import type { Logger } from '../../platform/logger.js';
-import type { AccountStore, ClaimedWebhookDelivery, DisabledWebhook, WebhookDeliveryStore } from '../../store/store.js';
+import type { AccountStore } from '../../store/store.js';
+import type { ClaimedWebhookDelivery, DisabledWebhook, WebhookDeliveryStore } from '../webhook-store.js';
 import { MAX_DELIVERY_ATTEMPTS } from './retry-schedule.js';
 
 export const ABANDON_NOTICE_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 export class DeliveryNotices {
   constructor(
-    private readonly store: Pick<AccountStore, 'getOrganization'> & Pick<WebhookDeliveryStore, 'claimAbandonNotice'>,
+    /** The organization's billing contacts (`accounts`), and the webhooks' once-a-day claim of the abandon email. */
+    private readonly stores: { accounts: Pick<AccountStore, 'getOrganization'>; webhooks: Pick<WebhookDeliveryStore, 'claimAbandonNotice'> },
     private readonly mailer: Mailer,
     private readonly logger: Logger,
   ) {}
@@ -21,7 +23,7 @@ export class DeliveryNotices {
   /** After a delivery was abandoned. */
   async abandoned(delivery: ClaimedWebhookDelivery, lastOutcome: string, now: Date): Promise<void> {
     const log = { webhookId: delivery.webhookId, deliveryId: delivery.id, orgId: delivery.orgId };
-    if (!(await this.store.claimAbandonNotice(delivery.webhookId, now, ABANDON_NOTICE_INTERVAL_MS))) {
+    if (!(await this.stores.webhooks.claimAbandonNotice(delivery.webhookId, now, ABANDON_NOTICE_INTERVAL_MS))) {
       this.logger.info(log, 'webhook delivery abandoned; owner already emailed today');
       return;
     }
@@ -51,7 +53,7 @@ export class DeliveryNotices {
       this.logger.warn(log, 'webhook notice not sent: no mail server configured (BRANDBASE_SMTP_URL is empty)');
       return;
     }
-    const org = await this.store.getOrganization(orgId);
+    const org = await this.stores.accounts.getOrganization(orgId);
     if (org === null || org.billingContacts.length === 0) {
       this.logger.warn(log, 'webhook notice not sent: the organization has no billing contacts');
       return;

@@ -12,7 +12,8 @@ import { BRAND_REBRANDED, type BrandSavedEvent } from '../../domain/brand-change
 import { registrableDomain } from '../../domain/identifiers.js';
 import type { WebhookPayload } from '../../domain/webhooks.js';
 import type { Logger } from '../../platform/logger.js';
-import type { BrandStore, StoredBrand, WebhookDeliveryStore } from '../../store/store.js';
+import type { BrandStore, StoredBrand } from '../../store/store.js';
+import type { WebhookDeliveryStore } from '../webhook-store.js';
 
 /** The consumer name the fan-out subscribes under. */
 export const WEBHOOK_CONSUMER = 'webhooks';
@@ -43,7 +44,8 @@ export class WebhookFanOut {
   readonly #now: () => Date;
 
   constructor(
-    private readonly store: Pick<BrandStore, 'getBrand'> & Pick<WebhookDeliveryStore, 'fanOutWebhookEvent'>,
+    /** The brand as now stored, and the webhooks' outbox (main/'s ProductStores fits). */
+    private readonly stores: { brands: Pick<BrandStore, 'getBrand'>; webhooks: Pick<WebhookDeliveryStore, 'fanOutWebhookEvent'> },
     private readonly assetUrls: AssetUrls,
     private readonly logger: Logger,
     options: { now?: () => Date; consumer?: string } = {},
@@ -57,14 +59,14 @@ export class WebhookFanOut {
   /** The consumer's handler: returns how many deliveries it created (0 for an event that announces nothing). */
   async handle(event: BrandSavedEvent): Promise<number> {
     if (event.announce === null) return 0;
-    const stored = await this.store.getBrand(event.brandId);
+    const stored = await this.stores.brands.getBrand(event.brandId);
     // A brand removed since the save is not announced.
     if (stored === null || stored.status !== 'indexed') return 0;
     const now = this.#now();
     const payload = brandEventPayload(event, stored, this.assetUrls, now);
     if (payload === null) return 0;
     const domain = registrableDomain(event.domain) ?? event.domain;
-    const created = await this.store.fanOutWebhookEvent({ eventId: event.id, kind: payload.type, domain, payload: JSON.stringify(payload), createdAt: now });
+    const created = await this.stores.webhooks.fanOutWebhookEvent({ eventId: event.id, kind: payload.type, domain, payload: JSON.stringify(payload), createdAt: now });
     if (created > 0) this.logger.info({ eventId: event.id, brandId: event.brandId, kind: payload.type, deliveries: created }, 'webhook deliveries created');
     return created;
   }

@@ -11,7 +11,7 @@ import { JOB_NAMES, type Job, type JobQueue, type WebhookDeliverPayload } from '
 import { WorkerPool, type JobSettlement } from '../../jobs/worker-pool.js';
 import type { SealedBox } from '../../platform/sealed-box.js';
 import type { Logger } from '../../platform/logger.js';
-import type { ClaimedWebhookDelivery, DisabledWebhook, WebhookDeliveryStore } from '../../store/store.js';
+import type { ClaimedWebhookDelivery, DisabledWebhook, WebhookDeliveryStore } from '../webhook-store.js';
 import type { DeliveryCharge, DeliveryPayer } from './delivery-billing.js';
 import type { DeliveryNotices } from './delivery-notices.js';
 import { retryDelayMs } from './retry-schedule.js';

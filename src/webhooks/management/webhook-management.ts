@@ -24,7 +24,7 @@ import {
 } from '../../domain/webhooks.js';
 import type { MappedAddress } from '../../platform/fetch-target.js';
 import type { SealedBox } from '../../platform/sealed-box.js';
-import type { WebhookAdminStore } from '../../store/store.js';
+import type { WebhookAdminStore } from '../webhook-store.js';
 import { decodeKeyCursor, decodeTimeCursor, encodeKeyCursor, encodeTimeCursor, pageSize, toPage, type Page } from './page-cursor.js';
 import { subscriptionDomains, type InvalidDomain } from './subscription-domains.js';
 import { sampleBrand, testEventPayload } from './test-event.js';

@@ -11,6 +11,7 @@ import { bearer, startTestStack, type TestStack } from '../../helpers/test-stack
 import { sampleBrand } from '../../store/sample-brand.js';
 import { describeEachBackend, queryDatabase } from '../../helpers/backends.js';
 import { readStoredData } from '../../helpers/database-files.js';
+import type { WebhookTables } from '../../../src/webhooks/store/webhook-tables.js';
 
 describeEachBackend('GraphQL webhooks', (backend) => {
   let stack: TestStack;
@@ -112,7 +113,7 @@ describeEachBackend('GraphQL webhooks', (backend) => {
       expect(again.body).not.toContain(secret);
 
       // Sealed at rest: neither the secret, its key bytes nor the Authorization value is in the database files.
-      const stored = await stack.services.store.getWebhook(paid.orgId, webhook.id);
+      const stored = await stack.services.stores.webhooks.getWebhook(paid.orgId, webhook.id);
       expect(stored?.secretSealed).toMatch(/^v1\./);
       expect(stack.services.sealedBox.open(stored?.secretSealed ?? '')).toBe(secret);
       expect(stack.services.sealedBox.open(stored?.authorizationSealed ?? '')).toBe(authorization);
@@ -209,13 +210,13 @@ describeEachBackend('GraphQL webhooks', (backend) => {
       const expires = Date.parse(previousSecretExpiresAt);
       expect(expires).toBeGreaterThanOrEqual(before + 86_400_000);
       expect(expires).toBeLessThanOrEqual(Date.now() + 86_400_000);
-      const stored = await stack.services.store.getWebhook(paid.orgId, id);
+      const stored = await stack.services.stores.webhooks.getWebhook(paid.orgId, id);
       expect(stack.services.sealedBox.open(stored?.secretSealed ?? '')).toBe(next);
       expect(stack.services.sealedBox.open(stored?.previousSecretSealed ?? '')).toBe(secret);
 
       const immediate = await gql(paid.key, ROTATE, { id, s: 0 });
       expect(immediate.data?.rotateWebhookSecret.previousSecretExpiresAt).toBeNull();
-      expect((await stack.services.store.getWebhook(paid.orgId, id))?.previousSecretSealed).toBeNull();
+      expect((await stack.services.stores.webhooks.getWebhook(paid.orgId, id))?.previousSecretSealed).toBeNull();
       expect((await gql(paid.key, ROTATE, { id, s: 604_801 })).errors?.[0]?.extensions.code).toBe('invalid_webhook_input');
     });
   });
@@ -317,7 +318,7 @@ describeEachBackend('GraphQL webhooks', (backend) => {
         createdAt: new Date(T0 + Math.floor(i / 3) * 60_000),
         nextAttemptAt: new Date(T0 + Math.floor(i / 3) * 60_000),
       }));
-      for (const row of rows) await stack.services.store.insertWebhookDelivery(row);
+      for (const row of rows) await stack.services.stores.webhooks.insertWebhookDelivery(row);
       expected = [...rows].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1)).map((r) => r.id);
     });
 
@@ -391,8 +392,8 @@ describeEachBackend('GraphQL webhooks', (backend) => {
     it('shows a delivery\'s attempts with status, latency and excerpt', async () => {
       const id = expected[0] ?? '';
       const startedAt = new Date(T0 + 100_000_000);
-      const store = stack.services.store;
-      expect(await store.recordWebhookAttempt({ deliveryId: id, attempt: 1, startedAt, statusCode: 503, latencyMs: 41, responseExcerpt: 'busy', error: null, sourceAddress: '127.0.0.1', outcome: 'retry', nextAttemptAt: new Date(startedAt.getTime() + 60_000) })).toBe(true);
+      const webhooks = stack.services.stores.webhooks;
+      expect(await webhooks.recordWebhookAttempt({ deliveryId: id, attempt: 1, startedAt, statusCode: 503, latencyMs: 41, responseExcerpt: 'busy', error: null, sourceAddress: '127.0.0.1', outcome: 'retry', nextAttemptAt: new Date(startedAt.getTime() + 60_000) })).toBe(true);
       const answer = await gql(paging, PAGE, { id: webhookId, first: 1 });
       expect(answer.data?.webhook.deliveries.edges[0].node).toMatchObject({
         id,
@@ -409,7 +410,7 @@ describeEachBackend('GraphQL webhooks', (backend) => {
     const SEND = 'mutation($id: ID!, $domain: String) { sendTestEvent(webhookId: $id, domain: $domain) { delivery { id eventId kind domain state attemptCount createdAt nextAttemptAt } } }';
 
     async function payloadOf(deliveryId: string): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON payload
-      const row = await queryDatabase(stack.database, (db) => db.selectFrom('webhook_deliveries').select('payload').where('id', '=', deliveryId).executeTakeFirstOrThrow());
+      const row = await queryDatabase<{ payload: string }, WebhookTables>(stack.database, (db) => db.selectFrom('webhook_deliveries').select('payload').where('id', '=', deliveryId).executeTakeFirstOrThrow());
       return JSON.parse(row.payload);
     }
 

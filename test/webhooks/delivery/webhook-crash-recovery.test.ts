@@ -11,9 +11,9 @@ import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyFromSecret, sealedBox } from '../../../src/platform/sealed-box.js';
-import type { Database } from '../../../src/store/kysely/schema.js';
+import type { Database } from '../../../src/db/database.js';
+import type { WebhookStore } from '../../../src/webhooks/webhook-store.js';
 import type { Store } from '../../../src/store/store.js';
-import type { Kysely } from 'kysely';
 import { startServer, type ServerProcess } from '../../helpers/brandbase-process.js';
 import { eventually, until } from '../../helpers/until.js';
 import { sampleBrand } from '../../store/sample-brand.js';
@@ -32,7 +32,9 @@ describeEachBackend('webhook crash recovery', (backend) => {
   let env: Record<string, string>;
   let server: ServerProcess | null = null;
   let store: Store;
-  let db: Kysely<Database>;
+  let webhooks: WebhookStore;
+  /** The kernel's handle of the same connection, for the webhook rows the test writes (webhook-fixtures.ts). */
+  let kernel: Database;
 
   beforeAll(async () => {
     database = await openBackendDatabase(backend);
@@ -53,7 +55,7 @@ describeEachBackend('webhook crash recovery', (backend) => {
       BRANDBASE_WEBHOOK_TIMEOUT_MS: '10000',
       BRANDBASE_LOG_LEVEL: 'info',
     };
-    ({ store, db } = await connectTo(database));
+    ({ store, stores: { webhooks }, database: kernel } = await connectTo(database));
     await store.migrate();
   });
 
@@ -87,8 +89,8 @@ describeEachBackend('webhook crash recovery', (backend) => {
   describe('webhook delivery survives SIGKILL', () => {
     it('a committed rebrand is delivered after restarts, never lost', async () => {
       const orgId = await createOrg(store);
-      const hook: TestWebhook = await createWebhook(db, sealedBox(keyFromSecret(SECRET_KEY)), { orgId, url: `https://${HOOK_HOST}/events`, domains: [SITE], authorization: 'Bearer crash-token' });
-      const deliveries = () => store.listWebhookDeliveries(orgId, hook.id, { from: null, to: null, after: null, limit: 10 });
+      const hook: TestWebhook = await createWebhook(kernel, sealedBox(keyFromSecret(SECRET_KEY)), { orgId, url: `https://${HOOK_HOST}/events`, domains: [SITE], authorization: 'Bearer crash-token' });
+      const deliveries = () => webhooks.listWebhookDeliveries(orgId, hook.id, { from: null, to: null, after: null, limit: 10 });
 
       // The first process only fans out (no sender), so it dies with the delivery committed and unsent.
       server = await startServer({ ...env, BRANDBASE_WEBHOOK_SENDERS: '0' });

@@ -74,10 +74,10 @@ function engine(options: { payer?: 'billing' | DeliveryPayer; timeoutMs?: number
     : options.payer;
   const mailer = options.mail ? createSmtpMailer(options.mail.url, 'Brandbase <hooks@brandbase.test>') : noMailer;
   const sender = new WebhookSender(
-    { queue: db.stores.queue, store: db.store, box, poster, payer, notices: new DeliveryNotices(db.store, mailer, silentLogger()), logger: silentLogger() },
+    { queue: db.stores.queue, store: db.stores.webhooks, box, poster, payer, notices: new DeliveryNotices({ accounts: db.store, webhooks: db.stores.webhooks }, mailer, silentLogger()), logger: silentLogger() },
     { now: clock, random: () => 0.5, leaseMs: 60_000 },
   );
-  const fanOut = new WebhookFanOut(db.store, new AssetUrls('https://brandbase.example/assets/'), silentLogger(), { now: clock });
+  const fanOut = new WebhookFanOut(db.stores, new AssetUrls('https://brandbase.example/assets/'), silentLogger(), { now: clock });
   return { fanOut, sender, billing };
 }
 
@@ -87,11 +87,11 @@ async function announce(e: Engine, domain: string, kind: 'brand.rebranded' | 'br
 }
 
 async function deliveriesOf(orgId: string, webhookId: string) {
-  return db.store.listWebhookDeliveries(orgId, webhookId, { from: null, to: null, after: null, limit: 100 });
+  return db.stores.webhooks.listWebhookDeliveries(orgId, webhookId, { from: null, to: null, after: null, limit: 100 });
 }
 
 async function attemptsOf(deliveryId: string) {
-  return (await db.store.listWebhookAttempts([deliveryId])).get(deliveryId) ?? [];
+  return (await db.stores.webhooks.listWebhookAttempts([deliveryId])).get(deliveryId) ?? [];
 }
 
 /** What a receiver does: verify the raw body against the headers at the time it got them. */
@@ -111,7 +111,7 @@ describe('webhook delivery', () => {
     const orgId = await createOrg(db.store);
     const domain = uniqueDomain();
     const previous = newWebhookSecret();
-    const hook = await createWebhook(db.db, box, {
+    const hook = await createWebhook(db.database, box, {
       orgId,
       url: `https://${HOOK_HOST}/brandbase?x=1`,
       domains: [domain],
@@ -153,7 +153,7 @@ describe('webhook delivery', () => {
     const orgId = await createOrg(db.store);
     const domain = uniqueDomain();
     const previous = newWebhookSecret();
-    const hook = await createWebhook(db.db, box, { orgId, url: `https://${HOOK_HOST}/h`, domains: [domain], previousSecret: { secret: previous, expiresAt: new Date(now.getTime() - 1000) } });
+    const hook = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/h`, domains: [domain], previousSecret: { secret: previous, expiresAt: new Date(now.getTime() - 1000) } });
     await announce(e, domain);
     expect(await e.sender.drain()).toEqual(['delivered']);
     const request = receiver.requests[0] as ReceivedRequest;
@@ -169,7 +169,7 @@ describe('webhook delivery', () => {
     const e = engine({ port });
     const orgId = await createOrg(db.store);
     const domain = uniqueDomain();
-    const hook = await createWebhook(db.db, box, { orgId, url: `https://${HOOK_HOST}/down`, domains: [domain] });
+    const hook = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/down`, domains: [domain] });
     await announce(e, domain);
     const t0 = now.getTime();
 
@@ -218,7 +218,7 @@ describe('webhook delivery', () => {
     const e = engine({ timeoutMs: 1_000 });
     const orgId = await createOrg(db.store);
     const domain = uniqueDomain();
-    const hook = await createWebhook(db.db, box, { orgId, url: `https://${HOOK_HOST}/slow`, domains: [domain] });
+    const hook = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/slow`, domains: [domain] });
     await announce(e, domain);
     receiver.mode = 'hang';
     expect(await e.sender.drain()).toEqual(['retry']);
@@ -239,9 +239,9 @@ describe('webhook delivery', () => {
     const orgId = await createOrg(db.store);
     const domain = uniqueDomain();
     // The receiver really listens there; only the host map may reach loopback, and this URL is not mapped.
-    const loopback = await createWebhook(db.db, box, { orgId, url: `http://127.0.0.1:${receiver.port}/hook`, domains: [domain] });
-    const metadata = await createWebhook(db.db, box, { orgId, url: 'http://169.254.169.254/latest/meta-data/', domains: [domain] });
-    const privateNet = await createWebhook(db.db, box, { orgId, url: 'https://10.20.30.40/hook', domains: [domain] });
+    const loopback = await createWebhook(db.database, box, { orgId, url: `http://127.0.0.1:${receiver.port}/hook`, domains: [domain] });
+    const metadata = await createWebhook(db.database, box, { orgId, url: 'http://169.254.169.254/latest/meta-data/', domains: [domain] });
+    const privateNet = await createWebhook(db.database, box, { orgId, url: 'https://10.20.30.40/hook', domains: [domain] });
     expect(await announce(e, domain)).toBe(3);
     expect(await e.sender.drain()).toEqual(['retry', 'retry', 'retry']);
     expect(receiver.connections).toBe(0);
@@ -258,7 +258,7 @@ describe('webhook delivery', () => {
     const e = engine({ mail: sink });
     const orgId = await createOrg(db.store);
     const domain = uniqueDomain();
-    const hook = await createWebhook(db.db, box, { orgId, url: `https://${HOOK_HOST}/broken`, domains: [domain] });
+    const hook = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/broken`, domains: [domain] });
     receiver.mode = 'fail';
     await announce(e, domain);
     const t0 = now.getTime();
@@ -287,25 +287,25 @@ describe('webhook delivery', () => {
     expect(await e.sender.sweep()).toEqual([]);
     now = new Date(t0 + DISABLE_AFTER_MS);
     expect(await e.sender.sweep()).toEqual([{ id: hook.id, orgId, name: 'test hook' }]);
-    const stored = await db.store.getWebhook(orgId, hook.id);
+    const stored = await db.stores.webhooks.getWebhook(orgId, hook.id);
     expect(stored).toMatchObject({ enabled: false, disabledReason: 'failing' });
     await until(() => sink?.messages.length === 2, 'the disabled email');
     expect(mimeWords(sink.messages[1]?.subject ?? '')).toBe('Brandbase: webhook "test hook" was disabled');
     expect(sink.messages[1]?.to).toEqual(['ops@hooked.test']);
     // Disabled: the next change is not delivered; its subscriptions stay.
     expect(await announce(e, domain, 'brand.updated')).toBe(0);
-    expect(await db.store.listWebhookSubscriptions(orgId, hook.id, null, 10)).toHaveLength(1);
+    expect(await db.stores.webhooks.listWebhookSubscriptions(orgId, hook.id, null, 10)).toHaveLength(1);
   });
 
   it('keeps a disabled webhook\'s pending deliveries and sends them when it is enabled again', async () => {
     const e = engine();
     const orgId = await createOrg(db.store);
     const domain = uniqueDomain();
-    const hook = await createWebhook(db.db, box, { orgId, url: `https://${HOOK_HOST}/h`, domains: [domain] });
+    const hook = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/h`, domains: [domain] });
     await announce(e, domain);
-    await db.store.updateWebhook(orgId, hook.id, { enabled: false }, now);
+    await db.stores.webhooks.updateWebhook(orgId, hook.id, { enabled: false }, now);
     expect(await e.sender.drain()).toEqual([]);
-    await db.store.updateWebhook(orgId, hook.id, { enabled: true }, now);
+    await db.stores.webhooks.updateWebhook(orgId, hook.id, { enabled: true }, now);
     expect(await e.sender.drain()).toEqual(['delivered']);
   });
 
@@ -313,7 +313,7 @@ describe('webhook delivery', () => {
     const e = engine();
     const orgId = await createOrg(db.store, 'free');
     const domain = uniqueDomain();
-    const hook = await createWebhook(db.db, box, { orgId, url: `https://${HOOK_HOST}/h`, domains: [domain] });
+    const hook = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/h`, domains: [domain] });
     expect(await announce(e, domain)).toBe(0);
     expect(await e.sender.drain()).toEqual([]);
     expect(await deliveriesOf(orgId, hook.id)).toEqual([]);
@@ -324,7 +324,7 @@ describe('webhook delivery', () => {
     const e = engine();
     const orgId = await createOrg(db.store, 'paid', 0);
     const other = uniqueDomain();
-    const own = await createWebhook(db.db, box, { orgId, url: `https://${HOOK_HOST}/own`, domains: [OPERATOR_DOMAIN, other] });
+    const own = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/own`, domains: [OPERATOR_DOMAIN, other] });
     await announce(e, OPERATOR_DOMAIN);
     expect(await e.sender.drain()).toEqual(['delivered']);
     const org = await db.store.getOrganization(orgId);
@@ -342,9 +342,9 @@ describe('webhook delivery', () => {
     const e = engine();
     const orgId = await createOrg(db.store);
     const domain = uniqueDomain();
-    const both = await createWebhook(db.db, box, { orgId, url: `https://${HOOK_HOST}/both`, domains: [domain] });
-    const rebrandsOnly = await createWebhook(db.db, box, { orgId, url: `https://${HOOK_HOST}/rebrands`, domains: [domain], events: ['brand.rebranded'] });
-    await createWebhook(db.db, box, { orgId, url: `https://${HOOK_HOST}/elsewhere`, domains: [uniqueDomain()] });
+    const both = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/both`, domains: [domain] });
+    const rebrandsOnly = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/rebrands`, domains: [domain], events: ['brand.rebranded'] });
+    await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/elsewhere`, domains: [uniqueDomain()] });
     const event = await savedRebrand(db.store, domain, 'brand.updated');
     expect(await e.fanOut.handle(event)).toBe(1);
     expect(await e.fanOut.handle(event)).toBe(0);

@@ -3,13 +3,13 @@
  * an organization, a webhook with a sealed secret, its subscriptions, and a brand with its `brand.saved` event.
  */
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { Plan } from '../../../src/domain/accounts.js';
 import type { BrandSavedEvent } from '../../../src/domain/brand-changes.js';
 import { newId } from '../../../src/domain/ids.js';
 import { newWebhookSecret, type WebhookEventKind } from '../../../src/domain/webhooks.js';
 import type { SealedBox } from '../../../src/platform/sealed-box.js';
-import type { Database } from '../../../src/store/kysely/schema.js';
+import type { Database } from '../../../src/db/database.js';
+import type { WebhookTables } from '../../../src/webhooks/store/webhook-tables.js';
 import type { Store } from '../../../src/store/store.js';
 import { sampleBrand } from '../../store/sample-brand.js';
 
@@ -24,13 +24,14 @@ export interface TestWebhook {
 }
 
 export async function createWebhook(
-  db: Kysely<Database>,
+  database: Database,
   box: SealedBox,
   input: { orgId: string; url: string; domains: string[]; events?: WebhookEventKind[]; authorization?: string; enabled?: boolean; previousSecret?: { secret: string; expiresAt: Date } },
 ): Promise<TestWebhook> {
   const id = newId('whk');
   const secret = newWebhookSecret();
   const now = Date.now();
+  const db = database.tables<WebhookTables>();
   await db
     .insertInto('webhooks')
     .values({

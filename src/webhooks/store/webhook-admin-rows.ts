@@ -1,5 +1,5 @@
 /**
- * Webhook management rows for KyselyStore (both dialects; tables of migration 0013): webhooks, subscriptions, and
+ * Webhook management rows over the database kernel (both dialects; tables of migration 0013): webhooks, subscriptions, and
  * the read side of deliveries and attempts for the GraphQL API. Every statement is scoped by `org_id`, so a
  * webhook of another organization reads as missing and is never written.
  */
@@ -17,7 +17,7 @@ import type {
   WebhookSubscription,
 } from '../../domain/webhooks.js';
 import { fromMillis, fromNullableMillis, toMillis } from '../../db/column-codec.js';
-import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from './schema.js';
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable, WebhookTables } from './webhook-tables.js';
 import { JOB_NAMES, type JobQueue } from '../../jobs/queue.js';
 import { enqueueWebhookDelivery } from './webhook-delivery-rows.js';
 import type { DialectQuirks } from '../../db/dialect-quirks.js';
@@ -72,7 +72,7 @@ function attemptFromRow(row: Selectable<WebhookAttemptsTable>): WebhookAttempt {
   };
 }
 
-export async function insertWebhook(db: Kysely<Database>, webhook: StoredWebhook): Promise<void> {
+export async function insertWebhook(db: Kysely<WebhookTables>, webhook: StoredWebhook): Promise<void> {
   await db
     .insertInto('webhooks')
     .values({
@@ -96,12 +96,12 @@ export async function insertWebhook(db: Kysely<Database>, webhook: StoredWebhook
     .execute();
 }
 
-export async function getWebhook(db: Kysely<Database>, orgId: string, id: string): Promise<StoredWebhook | null> {
+export async function getWebhook(db: Kysely<WebhookTables>, orgId: string, id: string): Promise<StoredWebhook | null> {
   const row = await db.selectFrom('webhooks').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
   return row ? webhookFromRow(row) : null;
 }
 
-export async function listWebhooks(db: Kysely<Database>, orgId: string, after: TimeCursor | null, limit: number): Promise<StoredWebhook[]> {
+export async function listWebhooks(db: Kysely<WebhookTables>, orgId: string, after: TimeCursor | null, limit: number): Promise<StoredWebhook[]> {
   let query = db.selectFrom('webhooks').selectAll().where('org_id', '=', orgId);
   if (after) {
     // Strictly after the cursor in (created_at desc, id desc) order.
@@ -112,7 +112,7 @@ export async function listWebhooks(db: Kysely<Database>, orgId: string, after: T
   return rows.map(webhookFromRow);
 }
 
-export async function updateWebhook(db: Kysely<Database>, jobs: Pick<JobQueue, 'makeDue'>, orgId: string, id: string, patch: WebhookPatch, at: Date): Promise<StoredWebhook | null> {
+export async function updateWebhook(db: Kysely<WebhookTables>, jobs: Pick<JobQueue, 'makeDue'>, orgId: string, id: string, patch: WebhookPatch, at: Date): Promise<StoredWebhook | null> {
   const set: Partial<WebhookRow> = { updated_at: toMillis(at) };
   if (patch.name !== undefined) set.name = patch.name;
   if (patch.url !== undefined) set.url = patch.url;
@@ -134,12 +134,12 @@ export async function updateWebhook(db: Kysely<Database>, jobs: Pick<JobQueue, '
  * A webhook enabled again sends its pending deliveries now: their jobs, which wait while it is disabled
  * (webhook-sender.ts), are made due at `at` instead of at their next look.
  */
-async function resumeDeliveries(db: Kysely<Database>, jobs: Pick<JobQueue, 'makeDue'>, webhookId: string, at: Date): Promise<void> {
+async function resumeDeliveries(db: Kysely<WebhookTables>, jobs: Pick<JobQueue, 'makeDue'>, webhookId: string, at: Date): Promise<void> {
   const pending = await db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', webhookId).where('state', '=', 'pending').execute();
   if (pending.length > 0) await jobs.makeDue(JOB_NAMES.webhookDeliver, pending.map((d) => d.id), at);
 }
 
-export async function rotateWebhookSecret(db: Kysely<Database>, orgId: string, id: string, rotation: WebhookSecretRotation, at: Date): Promise<StoredWebhook | null> {
+export async function rotateWebhookSecret(db: Kysely<WebhookTables>, orgId: string, id: string, rotation: WebhookSecretRotation, at: Date): Promise<StoredWebhook | null> {
   const keep = rotation.previousExpiresAt !== null;
   const result = await db
     .updateTable('webhooks')
@@ -157,7 +157,7 @@ export async function rotateWebhookSecret(db: Kysely<Database>, orgId: string, i
   return getWebhook(db, orgId, id);
 }
 
-export async function deleteWebhook(db: Kysely<Database>, quirks: DialectQuirks, orgId: string, id: string): Promise<boolean> {
+export async function deleteWebhook(db: Kysely<WebhookTables>, quirks: DialectQuirks, orgId: string, id: string): Promise<boolean> {
   // Children are deleted explicitly: SQLite enforces ON DELETE CASCADE only with foreign_keys on.
   return quirks.writeTransaction(db, async (trx) => {
     const owned = await trx.selectFrom('webhooks').select('id').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
@@ -174,7 +174,7 @@ export async function deleteWebhook(db: Kysely<Database>, quirks: DialectQuirks,
 /** Inserts in chunks well under both dialects' bound-parameter limits. */
 const CHUNK = 250;
 
-export async function addWebhookSubscriptions(db: Kysely<Database>, quirks: DialectQuirks, orgId: string, webhookId: string, domains: readonly string[], at: Date): Promise<string[] | null> {
+export async function addWebhookSubscriptions(db: Kysely<WebhookTables>, quirks: DialectQuirks, orgId: string, webhookId: string, domains: readonly string[], at: Date): Promise<string[] | null> {
   return quirks.writeTransaction(db, async (trx) => {
     const owned = await trx.selectFrom('webhooks').select('id').where('org_id', '=', orgId).where('id', '=', webhookId).executeTakeFirst();
     if (!owned) return null;
@@ -194,7 +194,7 @@ export async function addWebhookSubscriptions(db: Kysely<Database>, quirks: Dial
   });
 }
 
-export async function removeWebhookSubscriptions(db: Kysely<Database>, quirks: DialectQuirks, orgId: string, webhookId: string, domains: readonly string[]): Promise<string[] | null> {
+export async function removeWebhookSubscriptions(db: Kysely<WebhookTables>, quirks: DialectQuirks, orgId: string, webhookId: string, domains: readonly string[]): Promise<string[] | null> {
   return quirks.writeTransaction(db, async (trx) => {
     const owned = await trx.selectFrom('webhooks').select('id').where('org_id', '=', orgId).where('id', '=', webhookId).executeTakeFirst();
     if (!owned) return null;
@@ -214,7 +214,7 @@ export async function removeWebhookSubscriptions(db: Kysely<Database>, quirks: D
   });
 }
 
-export async function listWebhookSubscriptions(db: Kysely<Database>, orgId: string, webhookId: string, after: string | null, limit: number): Promise<WebhookSubscription[]> {
+export async function listWebhookSubscriptions(db: Kysely<WebhookTables>, orgId: string, webhookId: string, after: string | null, limit: number): Promise<WebhookSubscription[]> {
   let query = db.selectFrom('webhook_subscriptions').select(['domain', 'created_at']).where('org_id', '=', orgId).where('webhook_id', '=', webhookId);
   if (after !== null) query = query.where('domain', '>', after);
   const rows = await query.orderBy('domain').limit(limit).execute();
@@ -222,7 +222,7 @@ export async function listWebhookSubscriptions(db: Kysely<Database>, orgId: stri
 }
 
 /** The delivery and its `webhook.deliver` job, in one transaction (ADR 0049). */
-export async function insertWebhookDelivery(db: Kysely<Database>, quirks: DialectQuirks, jobs: Pick<JobQueue, 'enqueue'>, delivery: NewWebhookDelivery): Promise<boolean> {
+export async function insertWebhookDelivery(db: Kysely<WebhookTables>, quirks: DialectQuirks, jobs: Pick<JobQueue, 'enqueue'>, delivery: NewWebhookDelivery): Promise<boolean> {
   return quirks.writeTransaction(db, async (trx) => {
     const created = await insertDeliveryRow(trx, delivery);
     if (created) await enqueueWebhookDelivery(jobs, trx, delivery.id, delivery.nextAttemptAt);
@@ -230,7 +230,7 @@ export async function insertWebhookDelivery(db: Kysely<Database>, quirks: Dialec
   });
 }
 
-async function insertDeliveryRow(db: Kysely<Database>, delivery: NewWebhookDelivery): Promise<boolean> {
+async function insertDeliveryRow(db: Kysely<WebhookTables>, delivery: NewWebhookDelivery): Promise<boolean> {
   const at = toMillis(delivery.createdAt);
   const inserted = await db
     .insertInto('webhook_deliveries')
@@ -256,7 +256,7 @@ async function insertDeliveryRow(db: Kysely<Database>, delivery: NewWebhookDeliv
   return inserted.length > 0;
 }
 
-export async function listWebhookDeliveries(db: Kysely<Database>, orgId: string, webhookId: string, q: DeliveryPageQuery): Promise<WebhookDelivery[]> {
+export async function listWebhookDeliveries(db: Kysely<WebhookTables>, orgId: string, webhookId: string, q: DeliveryPageQuery): Promise<WebhookDelivery[]> {
   let query = db.selectFrom('webhook_deliveries').selectAll().where('org_id', '=', orgId).where('webhook_id', '=', webhookId);
   if (q.from) query = query.where('created_at', '>=', toMillis(q.from));
   if (q.to) query = query.where('created_at', '<', toMillis(q.to));
@@ -269,7 +269,7 @@ export async function listWebhookDeliveries(db: Kysely<Database>, orgId: string,
   return rows.map(deliveryFromRow);
 }
 
-export async function listWebhookAttempts(db: Kysely<Database>, deliveryIds: readonly string[]): Promise<Map<string, WebhookAttempt[]>> {
+export async function listWebhookAttempts(db: Kysely<WebhookTables>, deliveryIds: readonly string[]): Promise<Map<string, WebhookAttempt[]>> {
   const byDelivery = new Map<string, WebhookAttempt[]>();
   for (let i = 0; i < deliveryIds.length; i += CHUNK) {
     const rows = await db

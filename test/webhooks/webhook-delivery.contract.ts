@@ -1,5 +1,5 @@
 /**
- * The webhook outbox part of the Store contract (WebhookDeliveryStore, webhook-delivery-rows.ts; ADR 0031), run on
+ * The webhook outbox part of the webhooks' store contract (WebhookDeliveryStore, webhook-delivery-rows.ts; ADR 0031), run on
  * every backend against a real database: fan-out of deliveries with their `webhook.deliver` jobs in one transaction,
  * leased claims through the one job queue (one sender per delivery, also from two connections at once; ADR 0049),
  * attempts recorded once (compare-and-set on the attempt count), postponing, the 14-day disabling rule and the daily
@@ -10,12 +10,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../../src/domain/accounts.js';
 import { newId } from '../../src/domain/ids.js';
 import type { StoredWebhook, WebhookEventKind } from '../../src/domain/webhooks.js';
-import type { ClaimedWebhookDelivery, Store, WebhookAttemptRecord, WebhookFanOut } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
+import type { ClaimedWebhookDelivery, WebhookAttemptRecord, WebhookFanOut, WebhookStore } from '../../src/webhooks/webhook-store.js';
 import type { Database } from '../../src/db/database.js';
 import { brandEventKeyPrefix, JOB_NAMES, type BrandEventPayload, type JobQueue, type WebhookDeliverPayload } from '../../src/jobs/queue.js';
 import { SqlJobQueue } from '../../src/jobs/sql/sql-job-queue.js';
 import type { ProductStores } from '../../src/main/product-stores.js';
-import { sampleBrand } from './sample-brand.js';
+import { sampleBrand } from '../store/sample-brand.js';
 
 const T0 = new Date('2026-03-04T05:06:07.890Z');
 const at = (ms: number): Date => new Date(T0.getTime() + ms);
@@ -23,12 +24,14 @@ const LEASE = 60_000;
 /** How long the sender lets a delivery of a disabled webhook wait before it looks again (webhook-sender.ts default). */
 const WAITING_MS = 60_000;
 
-type Harness = { store: Store; stores: ProductStores; cleanup: () => Promise<void>; openPeer?: () => Promise<{ store: Store; database: Database }> };
+type Harness = { store: Store; stores: ProductStores; cleanup: () => Promise<void>; openPeer?: () => Promise<{ stores: ProductStores; database: Database }> };
 
 export function webhookDeliveryContract(name: string, open: () => Promise<Harness>): void {
   describe(`Store contract, webhook delivery outbox: ${name}`, () => {
+    /** Migrates, makes organizations and saves brands; the webhooks' store is `webhooks`. */
     let store: Store;
     let stores: ProductStores;
+    let webhooks: WebhookStore;
     let cleanup: () => Promise<void>;
     let openPeer: Harness['openPeer'];
     /** The job each delivery was last claimed with. */
@@ -36,6 +39,7 @@ export function webhookDeliveryContract(name: string, open: () => Promise<Harnes
 
     beforeAll(async () => {
       ({ store, stores, cleanup, openPeer } = await open());
+      webhooks = stores.webhooks;
       await store.migrate();
     });
     afterAll(async () => {
@@ -44,7 +48,7 @@ export function webhookDeliveryContract(name: string, open: () => Promise<Harnes
     // Claims take any due delivery: each test deletes its webhooks (and so their deliveries) for the next one.
     const made: StoredWebhook[] = [];
     afterEach(async () => {
-      for (const w of made.splice(0)) await store.deleteWebhook(w.orgId, w.id);
+      for (const w of made.splice(0)) await webhooks.deleteWebhook(w.orgId, w.id);
     });
 
     /** Every test works on its own domain, and claims only what it made due, so tests never see each other's rows. */
@@ -77,9 +81,9 @@ export function webhookDeliveryContract(name: string, open: () => Promise<Harnes
         previousSecretExpiresAt: null,
         ...overrides,
       };
-      await store.insertWebhook(w);
+      await webhooks.insertWebhook(w);
       made.push(w);
-      await store.addWebhookSubscriptions(orgId, w.id, domains, T0);
+      await webhooks.addWebhookSubscriptions(orgId, w.id, domains, T0);
       return w;
     }
 
@@ -92,7 +96,7 @@ export function webhookDeliveryContract(name: string, open: () => Promise<Harnes
      * by an earlier test) completes its job; one of a disabled webhook or a free-plan organization waits; the first
      * sendable one is returned (leased for LEASE).
      */
-    async function claimWebhookDelivery(now: Date, leaseMs: number, s: Store = store, queue: JobQueue = stores.queue): Promise<ClaimedWebhookDelivery | null> {
+    async function claimWebhookDelivery(now: Date, leaseMs: number, s: WebhookStore = webhooks, queue: JobQueue = stores.queue): Promise<ClaimedWebhookDelivery | null> {
       for (;;) {
         const job = await queue.claim([JOB_NAMES.webhookDeliver], leaseMs, now);
         if (job === null) return null;
@@ -109,11 +113,11 @@ export function webhookDeliveryContract(name: string, open: () => Promise<Harnes
     /** The attempt recorded as the sender records it: with its job, settled in the same transaction. */
     async function recordWebhookAttempt(record: WebhookAttemptRecord): Promise<boolean> {
       const jobId = jobOf.get(record.deliveryId);
-      return store.recordWebhookAttempt(jobId === undefined ? record : { ...record, jobId });
+      return webhooks.recordWebhookAttempt(jobId === undefined ? record : { ...record, jobId });
     }
 
     async function postponeWebhookDelivery(deliveryId: string, until: Date): Promise<void> {
-      await store.postponeWebhookDelivery(deliveryId, until);
+      await webhooks.postponeWebhookDelivery(deliveryId, until);
       await stores.queue.fail(jobOf.get(deliveryId) ?? '', 'no credit', until);
     }
 
@@ -133,7 +137,7 @@ export function webhookDeliveryContract(name: string, open: () => Promise<Harnes
     }
 
     /** Claims until nothing is due at `now`; returns the ids claimed (leased for LEASE). */
-    async function claimAll(now: Date, s: Store = store, queue: JobQueue = stores.queue): Promise<string[]> {
+    async function claimAll(now: Date, s: WebhookStore = webhooks, queue: JobQueue = stores.queue): Promise<string[]> {
       const ids: string[] = [];
       for (;;) {
         const claimed = await claimWebhookDelivery(now, LEASE, s, queue);
@@ -157,22 +161,22 @@ export function webhookDeliveryContract(name: string, open: () => Promise<Harnes
       const eventJob = await stores.queue.claim([JOB_NAMES.brandEvent], LEASE, new Date(Date.now() + 1000), { keyPrefix: brandEventKeyPrefix('contract-webhooks') });
       expect((eventJob?.payload as BrandEventPayload | undefined)?.eventId).toBe(event.id);
 
-      expect(await store.fanOutWebhookEvent(fanOut(d, at(2), 'brand.updated', event.id))).toBe(1);
+      expect(await webhooks.fanOutWebhookEvent(fanOut(d, at(2), 'brand.updated', event.id))).toBe(1);
       // The consumer's job completes once the fan-out committed; a repeat (the job run again) adds nothing, and
       // the event is not claimable again, even after its lease.
       await stores.queue.complete(eventJob?.id ?? '');
-      expect(await store.fanOutWebhookEvent(fanOut(d, at(3), 'brand.updated', event.id))).toBe(0);
+      expect(await webhooks.fanOutWebhookEvent(fanOut(d, at(3), 'brand.updated', event.id))).toBe(0);
       expect(await stores.queue.claim([JOB_NAMES.brandEvent], LEASE, new Date(Date.now() + LEASE * 10), { keyPrefix: brandEventKeyPrefix('contract-webhooks') })).toBeNull();
-      const deliveries = await store.listWebhookDeliveries(paid, both.id, { from: null, to: null, after: null, limit: 10 });
+      const deliveries = await webhooks.listWebhookDeliveries(paid, both.id, { from: null, to: null, after: null, limit: 10 });
       expect(deliveries).toEqual([
         { id: expect.stringMatching(/^msg_/), webhookId: both.id, orgId: paid, eventId: event.id, kind: 'brand.updated', domain: d, state: 'pending', attempts: 0, createdAt: at(2), deliveredAt: null, nextAttemptAt: at(2) },
       ]);
       // Its job, committed with it, is due at its time and names it.
       expect(await claimWebhookDelivery(at(1), LEASE)).toBeNull();
       expect((await claimWebhookDelivery(at(2), LEASE))?.id).toBe(deliveries[0]?.id);
-      expect(await store.listWebhookDeliveries(paid, rebrandsOnly.id, { from: null, to: null, after: null, limit: 10 })).toEqual([]);
+      expect(await webhooks.listWebhookDeliveries(paid, rebrandsOnly.id, { from: null, to: null, after: null, limit: 10 })).toEqual([]);
       // A rebrand reaches both.
-      expect(await store.fanOutWebhookEvent(fanOut(d, at(4)))).toBe(2);
+      expect(await webhooks.fanOutWebhookEvent(fanOut(d, at(4)))).toBe(2);
     });
 
     it('leases the oldest due delivery to one claimer and carries what the sender needs', async () => {
@@ -180,8 +184,8 @@ export function webhookDeliveryContract(name: string, open: () => Promise<Harnes
       const o = await org();
       const w = await webhook(o, [d], { previousSecretSealed: 'v1.old', previousSecretExpiresAt: at(1000), authorizationSealed: 'v1.auth', hasAuthorization: true });
       const base = 10 * 86_400_000;
-      await store.fanOutWebhookEvent(fanOut(d, at(base + 2)));
-      await store.fanOutWebhookEvent(fanOut(d, at(base + 1)));
+      await webhooks.fanOutWebhookEvent(fanOut(d, at(base + 2)));
+      await webhooks.fanOutWebhookEvent(fanOut(d, at(base + 1)));
       // Not due before its time.
       expect(await claimWebhookDelivery(at(base), LEASE)).toBeNull();
       const first = await claimWebhookDelivery(at(base + 5), LEASE);
@@ -198,7 +202,7 @@ export function webhookDeliveryContract(name: string, open: () => Promise<Harnes
         previousSecretExpiresAt: at(1000),
         authorizationSealed: 'v1.auth',
       });
-      const listed = await store.listWebhookDeliveries(o, w.id, { from: null, to: null, after: null, limit: 10 });
+      const listed = await webhooks.listWebhookDeliveries(o, w.id, { from: null, to: null, after: null, limit: 10 });
       expect(listed.find((x) => x.id === first?.id)?.createdAt).toEqual(at(base + 1));
       const second = await claimWebhookDelivery(at(base + 5), LEASE);
       expect(second?.id).not.toBe(first?.id);
@@ -214,8 +218,8 @@ export function webhookDeliveryContract(name: string, open: () => Promise<Harnes
       const o = await org();
       await webhook(o, [d]);
       const base = 20 * 86_400_000;
-      for (let i = 0; i < 12; i++) await store.fanOutWebhookEvent(fanOut(d, at(base)));
-      const [mine, theirs] = await Promise.all([claimAll(at(base + 1)), claimAll(at(base + 1), peer.store, new SqlJobQueue(peer.database))]);
+      for (let i = 0; i < 12; i++) await webhooks.fanOutWebhookEvent(fanOut(d, at(base)));
+      const [mine, theirs] = await Promise.all([claimAll(at(base + 1)), claimAll(at(base + 1), peer.stores.webhooks, new SqlJobQueue(peer.database))]);
       expect(mine.length + theirs.length).toBe(12);
       expect(new Set([...mine, ...theirs]).size).toBe(12);
     });
@@ -225,7 +229,7 @@ export function webhookDeliveryContract(name: string, open: () => Promise<Harnes
       const o = await org();
       const w = await webhook(o, [d]);
       const base = 30 * 86_400_000;
-      await store.fanOutWebhookEvent(fanOut(d, at(base)));
+      await webhooks.fanOutWebhookEvent(fanOut(d, at(base)));
       const claimed = await claimWebhookDelivery(at(base), LEASE);
       if (claimed === null) throw new Error('nothing claimed');
       expect(await recordWebhookAttempt(attempt(claimed.id, 1, 'retry', at(base), at(base + 5000)))).toBe(true);
@@ -239,13 +243,13 @@ export function webhookDeliveryContract(name: string, open: () => Promise<Harnes
       expect(await recordWebhookAttempt(attempt(claimed.id, 3, 'retry', at(base + 6000), at(base + 7000)))).toBe(false);
       expect(await claimWebhookDelivery(at(base + 86_400_000), LEASE)).toBeNull();
 
-      const [delivery] = await store.listWebhookDeliveries(o, w.id, { from: null, to: null, after: null, limit: 10 });
+      const [delivery] = await webhooks.listWebhookDeliveries(o, w.id, { from: null, to: null, after: null, limit: 10 });
       expect(delivery).toMatchObject({ state: 'delivered', attempts: 2, deliveredAt: at(base + 5013), nextAttemptAt: null });
-      const attempts = (await store.listWebhookAttempts([claimed.id])).get(claimed.id);
+      const attempts = (await webhooks.listWebhookAttempts([claimed.id])).get(claimed.id);
       expect(attempts?.map((a) => [a.attempt, a.statusCode, a.latencyMs])).toEqual([[1, 500, 13], [2, 200, 13]]);
       expect(attempts?.[0]?.responseExcerpt).toHaveLength(1024);
       expect(attempts?.[0]?.sourceAddress).toBe('127.0.0.1');
-      expect((await store.getWebhook(o, w.id))?.lastAcceptedAt).toEqual(at(base + 5013));
+      expect((await webhooks.getWebhook(o, w.id))?.lastAcceptedAt).toEqual(at(base + 5013));
     });
 
     it('postpones a leased delivery without an attempt', async () => {
@@ -253,13 +257,13 @@ export function webhookDeliveryContract(name: string, open: () => Promise<Harnes
       const o = await org();
       const w = await webhook(o, [d]);
       const base = 40 * 86_400_000;
-      await store.fanOutWebhookEvent(fanOut(d, at(base)));
+      await webhooks.fanOutWebhookEvent(fanOut(d, at(base)));
       const claimed = await claimWebhookDelivery(at(base), LEASE);
       await postponeWebhookDelivery(claimed?.id ?? '', at(base + 3_600_000));
       expect(await claimWebhookDelivery(at(base + 3_599_999), LEASE)).toBeNull();
       expect(await claimWebhookDelivery(at(base + 3_600_000), LEASE)).toMatchObject({ id: claimed?.id, attempts: 0 });
-      expect((await store.listWebhookAttempts([claimed?.id ?? ''])).get(claimed?.id ?? '') ?? []).toEqual([]);
-      expect(await store.listWebhookDeliveries(o, w.id, { from: null, to: null, after: null, limit: 10 })).toHaveLength(1);
+      expect((await webhooks.listWebhookAttempts([claimed?.id ?? ''])).get(claimed?.id ?? '') ?? []).toEqual([]);
+      expect(await webhooks.listWebhookDeliveries(o, w.id, { from: null, to: null, after: null, limit: 10 })).toHaveLength(1);
     });
 
     it('disables webhooks failing since the cut-off, once, and an accepted delivery or re-enabling resets the window', async () => {
@@ -269,25 +273,25 @@ export function webhookDeliveryContract(name: string, open: () => Promise<Harnes
       const [failing, recovered] = [domain(), domain()];
       const wFailing = await webhook(o, [failing]);
       const wRecovered = await webhook(o, [recovered]);
-      for (const d of [failing, recovered]) await store.fanOutWebhookEvent(fanOut(d, at(base)));
+      for (const d of [failing, recovered]) await webhooks.fanOutWebhookEvent(fanOut(d, at(base)));
       // Both fail at base; the second recovers a day later.
       for (const id of await claimAll(at(base))) expect(await recordWebhookAttempt(attempt(id, 1, 'retry', at(base), at(base + day)))).toBe(true);
       const retried = await claimAll(at(base + day));
       for (const id of retried) {
-        const mine = (await store.listWebhookDeliveries(o, wRecovered.id, { from: null, to: null, after: null, limit: 10 })).some((x) => x.id === id);
+        const mine = (await webhooks.listWebhookDeliveries(o, wRecovered.id, { from: null, to: null, after: null, limit: 10 })).some((x) => x.id === id);
         await recordWebhookAttempt(mine ? attempt(id, 2, 'delivered', at(base + day)) : attempt(id, 2, 'retry', at(base + day), at(base + 2 * day)));
       }
       // failing_since is the first failure, not the last.
-      expect(await store.disableFailingWebhooks(at(base - 1), at(base + 14 * day))).toEqual([]);
-      const disabled = await store.disableFailingWebhooks(at(base), at(base + 14 * day));
+      expect(await webhooks.disableFailingWebhooks(at(base - 1), at(base + 14 * day))).toEqual([]);
+      const disabled = await webhooks.disableFailingWebhooks(at(base), at(base + 14 * day));
       expect(disabled).toEqual([{ id: wFailing.id, orgId: o, name: 'Receiver' }]);
-      expect(await store.disableFailingWebhooks(at(base), at(base + 14 * day))).toEqual([]);
-      expect(await store.getWebhook(o, wFailing.id)).toMatchObject({ enabled: false, disabledReason: 'failing', updatedAt: at(base + 14 * day) });
-      expect((await store.getWebhook(o, wRecovered.id))?.enabled).toBe(true);
+      expect(await webhooks.disableFailingWebhooks(at(base), at(base + 14 * day))).toEqual([]);
+      expect(await webhooks.getWebhook(o, wFailing.id)).toMatchObject({ enabled: false, disabledReason: 'failing', updatedAt: at(base + 14 * day) });
+      expect((await webhooks.getWebhook(o, wRecovered.id))?.enabled).toBe(true);
       // Disabled: its pending delivery stays but is not claimed; enabled again, it is, in a new window.
       expect(await claimWebhookDelivery(at(base + 20 * day), LEASE)).toBeNull();
-      await store.updateWebhook(o, wFailing.id, { enabled: true }, at(base + 20 * day));
-      expect(await store.disableFailingWebhooks(at(base + 20 * day), at(base + 20 * day))).toEqual([]);
+      await webhooks.updateWebhook(o, wFailing.id, { enabled: true }, at(base + 20 * day));
+      expect(await webhooks.disableFailingWebhooks(at(base + 20 * day), at(base + 20 * day))).toEqual([]);
       expect((await claimWebhookDelivery(at(base + 20 * day), LEASE))?.webhookId).toBe(wFailing.id);
     });
 
@@ -295,11 +299,11 @@ export function webhookDeliveryContract(name: string, open: () => Promise<Harnes
       const o = await org();
       const w = await webhook(o, [domain()]);
       const day = 86_400_000;
-      const claims = await Promise.all([store.claimAbandonNotice(w.id, at(0), day), store.claimAbandonNotice(w.id, at(0), day)]);
+      const claims = await Promise.all([webhooks.claimAbandonNotice(w.id, at(0), day), webhooks.claimAbandonNotice(w.id, at(0), day)]);
       expect(claims.filter(Boolean)).toHaveLength(1);
-      expect(await store.claimAbandonNotice(w.id, at(day - 1), day)).toBe(false);
-      expect(await store.claimAbandonNotice(w.id, at(day), day)).toBe(true);
-      expect(await store.claimAbandonNotice('whk_unknown', at(day), day)).toBe(false);
+      expect(await webhooks.claimAbandonNotice(w.id, at(day - 1), day)).toBe(false);
+      expect(await webhooks.claimAbandonNotice(w.id, at(day), day)).toBe(true);
+      expect(await webhooks.claimAbandonNotice('whk_unknown', at(day), day)).toBe(false);
     });
   });
 }

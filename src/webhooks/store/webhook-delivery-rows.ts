@@ -1,5 +1,5 @@
 /**
- * The webhook outbox for KyselyStore (both dialects; migrations 0013 and 0015, ADR 0031): fan-out of a brand event
+ * The webhook outbox over the database kernel (both dialects; migrations 0013 and 0015, ADR 0031): fan-out of a brand event
  * into `webhook_deliveries` with one `webhook.deliver` job each (leased, retried and purged by the one job queue,
  * ADR 0049), attempts and the 14-day disabling rule. An attempt is recorded only against the attempt count the
  * delivery had when its job was claimed, so a sender that outlived its lease cannot record the same attempt twice.
@@ -7,10 +7,10 @@
 import { sql, type Kysely } from 'kysely';
 import { newId } from '../../domain/ids.js';
 import { isWebhookEventKind, type WebhookEventKind } from '../../domain/webhooks.js';
-import type { DisabledWebhook, WebhookAttemptRecord, WebhookDeliveryToSend, WebhookFanOut } from '../store.js';
+import type { DisabledWebhook, WebhookAttemptRecord, WebhookDeliveryToSend, WebhookFanOut } from '../webhook-store.js';
 import { JOB_NAMES, type JobQueue } from '../../jobs/queue.js';
 import { fromMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
-import type { Database } from './schema.js';
+import type { WebhookQueryTables } from './webhook-tables.js';
 import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
 /** Error texts and response excerpts are kept for the owner's debugging, bounded. */
@@ -29,7 +29,7 @@ function subscribesTo(events: string, kind: WebhookEventKind): boolean {
  * Inserts one pending delivery per target and its `webhook.deliver` job, in one transaction: a delivery exists
  * exactly when its job does. A repeated fan-out of one event inserts nothing (unique per webhook and event).
  */
-export async function fanOutWebhookEvent(db: Kysely<Database>, quirks: DialectQuirks, jobs: Pick<JobQueue, 'enqueue'>, fanOut: WebhookFanOut): Promise<number> {
+export async function fanOutWebhookEvent(db: Kysely<WebhookQueryTables>, quirks: DialectQuirks, jobs: Pick<JobQueue, 'enqueue'>, fanOut: WebhookFanOut): Promise<number> {
   const at = toMillis(fanOut.createdAt);
   return quirks.writeTransaction(db, async (trx) => {
     const candidates = await trx
@@ -76,12 +76,12 @@ export async function fanOutWebhookEvent(db: Kysely<Database>, quirks: DialectQu
  * The delivery's `webhook.deliver` job, in the transaction that inserts the delivery. The operator's own work (owner
  * null, no bound): deliveries were always sent oldest first, and a delivery is never refused for a full queue.
  */
-export async function enqueueWebhookDelivery(jobs: Pick<JobQueue, 'enqueue'>, trx: Kysely<Database>, deliveryId: string, runAt: Date): Promise<void> {
+export async function enqueueWebhookDelivery<Tables>(jobs: Pick<JobQueue, 'enqueue'>, trx: Kysely<Tables>, deliveryId: string, runAt: Date): Promise<void> {
   await jobs.enqueue(JOB_NAMES.webhookDeliver, deliveryId, { deliveryId }, { tx: trx as Kysely<unknown>, runAt, owner: null });
 }
 
 /** A delivery as its `webhook.deliver` job finds it, with its webhook's sending details; null when it is gone. */
-export async function webhookDeliveryToSend(db: Kysely<Database>, deliveryId: string): Promise<WebhookDeliveryToSend | null> {
+export async function webhookDeliveryToSend(db: Kysely<WebhookQueryTables>, deliveryId: string): Promise<WebhookDeliveryToSend | null> {
   const row = await db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
@@ -115,7 +115,7 @@ export async function webhookDeliveryToSend(db: Kysely<Database>, deliveryId: st
   };
 }
 
-export async function recordWebhookAttempt(db: Kysely<Database>, quirks: DialectQuirks, jobs: Pick<JobQueue, 'complete' | 'fail'>, record: WebhookAttemptRecord): Promise<boolean> {
+export async function recordWebhookAttempt(db: Kysely<WebhookQueryTables>, quirks: DialectQuirks, jobs: Pick<JobQueue, 'complete' | 'fail'>, record: WebhookAttemptRecord): Promise<boolean> {
   if (!Number.isSafeInteger(record.attempt) || record.attempt < 1) throw new RangeError(`attempt must be a positive integer, got ${record.attempt}`);
   if (record.outcome === 'retry' && record.nextAttemptAt === null) throw new RangeError('a retry needs nextAttemptAt');
   const endedAt = toMillis(record.startedAt) + Math.max(0, Math.round(record.latencyMs));
@@ -161,13 +161,13 @@ export async function recordWebhookAttempt(db: Kysely<Database>, quirks: Dialect
 }
 
 /** The job of an attempt just recorded: done when delivered, due again at the retry, failed when abandoned. */
-async function settleDeliveryJob(jobs: Pick<JobQueue, 'complete' | 'fail'>, trx: Kysely<Database>, jobId: string, record: WebhookAttemptRecord): Promise<void> {
+async function settleDeliveryJob(jobs: Pick<JobQueue, 'complete' | 'fail'>, trx: Kysely<WebhookQueryTables>, jobId: string, record: WebhookAttemptRecord): Promise<void> {
   const tx = trx as Kysely<unknown>;
   if (record.outcome === 'delivered') await jobs.complete(jobId, { tx });
   else await jobs.fail(jobId, record.error ?? `HTTP ${record.statusCode ?? 'no response'}`, record.outcome === 'retry' ? record.nextAttemptAt : null, { tx });
 }
 
-export async function postponeWebhookDelivery(db: Kysely<Database>, deliveryId: string, until: Date): Promise<void> {
+export async function postponeWebhookDelivery(db: Kysely<WebhookQueryTables>, deliveryId: string, until: Date): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
     .set({ next_attempt_at: toMillis(until) })
@@ -176,7 +176,7 @@ export async function postponeWebhookDelivery(db: Kysely<Database>, deliveryId: 
     .execute();
 }
 
-export async function disableFailingWebhooks(db: Kysely<Database>, failingSince: Date, now: Date): Promise<DisabledWebhook[]> {
+export async function disableFailingWebhooks(db: Kysely<WebhookQueryTables>, failingSince: Date, now: Date): Promise<DisabledWebhook[]> {
   const rows = await db
     .updateTable('webhooks')
     // failing_since is cleared so that re-enabling starts a new 14-day window.
@@ -189,7 +189,7 @@ export async function disableFailingWebhooks(db: Kysely<Database>, failingSince:
   return rows.map((r) => ({ id: r.id, orgId: r.org_id, name: r.name }));
 }
 
-export async function claimAbandonNotice(db: Kysely<Database>, webhookId: string, now: Date, minIntervalMs: number): Promise<boolean> {
+export async function claimAbandonNotice(db: Kysely<WebhookQueryTables>, webhookId: string, now: Date, minIntervalMs: number): Promise<boolean> {
   const nowMs = toMillis(now);
   const result = await db
     .updateTable('webhooks')

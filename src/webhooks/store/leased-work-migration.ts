@@ -5,10 +5,30 @@
  * condition) stay (append-only) and are no longer read for claiming; `next_attempt_at` is still what users see.
  */
 import type { Kysely } from 'kysely';
+import type { Millis } from '../../db/column-codec.js';
 import type { MigrationPart } from '../../db/migrations.js';
 import { newId } from '../../domain/ids.js';
 import { JOB_NAMES, type WebhookDeliverPayload } from '../../jobs/queue.js';
-import type { Database } from './schema.js';
+import type { WebhookDeliveriesTable } from './webhook-tables.js';
+
+/** The tables this migration reads and writes, as 0001, 0005, 0013 and 0015 made them (a migration keeps the shape it was written against). */
+interface Database {
+  webhook_deliveries: WebhookDeliveriesTable;
+  jobs: {
+    id: string;
+    name: string;
+    key: string;
+    payload: string;
+    state: 'queued' | 'running' | 'done' | 'failed';
+    attempts: number;
+    run_at: Millis;
+    locked_until: Millis | null;
+    last_error: string | null;
+    created_at: Millis;
+    updated_at: Millis;
+    owner: string | null;
+  };
+}
 
 /** Rows moved per statement: bounded, whatever the backlog of an upgraded database. */
 const BATCH = 500;
