@@ -22,6 +22,7 @@ import { newWebhookSecret } from '../src/domain/webhooks.js';
 import { silentLogger } from '../src/platform/logger.js';
 import { sealedBox } from '../src/platform/sealed-box.js';
 import type { Store } from '../src/store/store.js';
+import type { BillingStore } from '../src/billing/billing-store.js';
 import type { JobQueue } from '../src/jobs/queue.js';
 import { DeliveryBilling } from '../src/webhooks/delivery/delivery-billing.js';
 import { brandEventPayload } from '../src/webhooks/delivery/webhook-fan-out.js';
@@ -88,9 +89,9 @@ function samplePayload(domain: string): string {
   return JSON.stringify(payload);
 }
 
-async function setUp(store: Store, queue: JobQueue, box: ReturnType<typeof sealedBox>, receiverPort: number): Promise<{ sender: WebhookSender; domain: string }> {
+async function setUp(store: Store, billingStore: BillingStore, queue: JobQueue, box: ReturnType<typeof sealedBox>, receiverPort: number): Promise<{ sender: WebhookSender; domain: string }> {
   const orgId = newId('org');
-  await store.createOrganization({ id: orgId, name: 'Bench', plan: 'paid', quota: 100_000_000, createdAt: new Date() });
+  await billingStore.createOrganization({ id: orgId, name: 'Bench', plan: 'paid', quota: 100_000_000, createdAt: new Date() });
   const domain = `bench-${randomBytes(4).toString('hex')}.com`;
   const now = new Date();
   await store.insertWebhook({
@@ -100,10 +101,10 @@ async function setUp(store: Store, queue: JobQueue, box: ReturnType<typeof seale
   });
   const webhooks = await store.listWebhooks(orgId, null, 1);
   await store.addWebhookSubscriptions(orgId, webhooks[0]?.id ?? '', [domain], now);
-  const meter = new UsageMeter(store);
-  const billing = new Billing({ store, meter, mailer: noMailer, logger: silentLogger(), defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
+  const meter = new UsageMeter(billingStore);
+  const billing = new Billing({ store: billingStore, meter, mailer: noMailer, logger: silentLogger(), defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
   const poster = new WebhookPoster({ hostMap: { [HOOK_HOST]: `127.0.0.1:${receiverPort}` } });
-  const payer = new DeliveryBilling({ accounts: store, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(null) });
+  const payer = new DeliveryBilling({ accounts: billingStore, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(null) });
   const sender = new WebhookSender({ queue, store, box, poster, payer, notices: null, logger: silentLogger() }, { leaseMs: 60_000 });
   return { sender, domain };
 }
@@ -145,6 +146,8 @@ async function baselineRound(receiverPort: number, payload: string, count: numbe
 
 interface BenchStore {
   store: Store;
+  /** Billing's store on the same database: the organization and its credits. */
+  billing: BillingStore;
   /** The job queue on the same database: deliveries are its `webhook.deliver` jobs. */
   queue: JobQueue;
   close(): Promise<void>;
@@ -154,7 +157,7 @@ async function sqliteStore(): Promise<BenchStore> {
   const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-bench-webhooks-'));
   const { store, stores } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
   await store.migrate();
-  return { store, queue: stores.queue, close: async () => { await store.close(); await rm(dir, { recursive: true, force: true }); } };
+  return { store, billing: stores.billing, queue: stores.queue, close: async () => { await store.close(); await rm(dir, { recursive: true, force: true }); } };
 }
 
 /** A fresh schema on `url`, dropped afterwards; null when no server answers. */
@@ -171,6 +174,7 @@ async function postgresStore(url: string): Promise<BenchStore | null> {
   await store.migrate();
   return {
     store,
+    billing: stores.billing,
     queue: stores.queue,
     close: async () => {
       await store.close();
@@ -184,8 +188,8 @@ async function benchOn(database: BenchStore, options: Required<WebhookDeliveryBe
   const receiver = await startReceiver();
   const box = sealedBox(randomBytes(32));
   try {
-    const { store, queue } = database;
-    const { sender, domain } = await setUp(store, queue, box, receiver.port);
+    const { store, billing, queue } = database;
+    const { sender, domain } = await setUp(store, billing, queue, box, receiver.port);
     const payload = samplePayload(domain);
     // Warm-up of both paths (JIT, connections, the store's statements).
     await outboxRound(store, sender, domain, payload, 50);

@@ -9,6 +9,7 @@ import type { Config } from '../config/config.js';
 import type { Logger } from '../platform/logger.js';
 import type { SealedBox } from '../platform/sealed-box.js';
 import type { Store } from '../store/store.js';
+import type { AccountStore } from '../billing/billing-store.js';
 import type { BrandEventStore } from '../events/brand-event-store.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { ChargeRule } from '../usecases/charge-rule.js';
@@ -21,14 +22,14 @@ import { WebhookSender } from '../webhooks/delivery/webhook-sender.js';
 
 export function webhookDeliveryFor(
   config: Readonly<Config>,
-  deps: { store: Store; queue: JobQueue; events: BrandEventStore; billing: Billing; box: SealedBox; mailer: Mailer; logger: Logger; assetUrls: AssetUrls },
+  deps: { store: Store; accounts: AccountStore; queue: JobQueue; events: BrandEventStore; billing: Billing; box: SealedBox; mailer: Mailer; logger: Logger; assetUrls: AssetUrls },
 ): WebhookDeliveryEngine {
   const { store, queue, billing, box, mailer, logger } = deps;
   const settings = config.webhookDelivery;
   const poster = new WebhookPoster({ hostMap: config.crawlHosts, sourceAddresses: settings.sourceAddresses, timeoutMs: settings.timeoutMs });
-  const payer = new DeliveryBilling({ accounts: store, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(config.operatorDomain) });
+  const payer = new DeliveryBilling({ accounts: deps.accounts, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(config.operatorDomain) });
   const sender = new WebhookSender(
-    { queue, store, box, poster, payer, notices: new DeliveryNotices(store, mailer, logger), logger },
+    { queue, store, box, poster, payer, notices: new DeliveryNotices({ getOrganization: (id) => deps.accounts.getOrganization(id), claimAbandonNotice: (...args) => store.claimAbandonNotice(...args) }, mailer, logger), logger },
     // The lease outlasts an attempt's whole time budget, so a live sender never loses its delivery to another.
     { concurrency: settings.senders, leaseMs: settings.timeoutMs * 4 },
   );

@@ -1,9 +1,7 @@
 import { brandEventsContract } from './brand-events.contract.js';
-import { creditLeaseContract } from './credit-lease.contract.js';
 import { storeContract } from './store.contract.js';
 import { webhookAdminContract } from './webhook-admin.contract.js';
 import { webhookDeliveryContract } from './webhook-delivery.contract.js';
-import { clientIdStoreContract } from './client-id-store.contract.js';
 import { spawnStorePeer } from './store-peer-process.js';
 import { PG_URL, tempPostgres } from './temp-database.js';
 import { needsPostgres } from '../helpers/optional.js';
@@ -13,7 +11,6 @@ needsPostgres.describe('PostgreSQL store', () => {
   storeContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   webhookAdminContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
   webhookDeliveryContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
-  clientIdStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
 
   const withPeer = async () => {
     const url = PG_URL ?? '';
@@ -39,5 +36,4 @@ needsPostgres.describe('PostgreSQL store', () => {
   };
 
   brandEventsContract('PostgreSQL (fresh schema)', withPeer);
-  creditLeaseContract('PostgreSQL (fresh schema)', withPeer);
 });

@@ -9,17 +9,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
 import type { StoredWebhook, WebhookDelivery } from '../../src/domain/webhooks.js';
 import type { Store } from '../../src/store/store.js';
+import type { BillingStore } from '../../src/billing/billing-store.js';
 
 const T0 = new Date('2026-01-02T03:04:05.678Z');
 const at = (ms: number): Date => new Date(T0.getTime() + ms);
 
-export function webhookAdminContract(name: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+export function webhookAdminContract(name: string, open: () => Promise<{ store: Store; stores: { billing: BillingStore }; cleanup: () => Promise<void> }>): void {
   describe(`Store contract, webhook management: ${name}`, () => {
     let store: Store;
+    let stores: { billing: BillingStore };
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
-      ({ store, cleanup } = await open());
+      ({ store, stores, cleanup } = await open());
       await store.migrate();
     });
     afterAll(async () => {
@@ -28,7 +30,7 @@ export function webhookAdminContract(name: string, open: () => Promise<{ store: 
 
     async function org(): Promise<string> {
       const id = `org_${randomBytes(8).toString('hex')}`;
-      await store.createOrganization({ id, name: 'Org', plan: 'paid', quota: 100, createdAt: T0 });
+      await stores.billing.createOrganization({ id, name: 'Org', plan: 'paid', quota: 100, createdAt: T0 });
       return id;
     }
 

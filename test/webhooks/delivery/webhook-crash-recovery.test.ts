@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyFromSecret, sealedBox } from '../../../src/platform/sealed-box.js';
 import type { Database } from '../../../src/store/kysely/schema.js';
 import type { Store } from '../../../src/store/store.js';
+import type { BillingStore } from '../../../src/billing/billing-store.js';
 import type { Kysely } from 'kysely';
 import { startServer, type ServerProcess } from '../../helpers/brandbase-process.js';
 import { eventually, until } from '../../helpers/until.js';
@@ -32,6 +33,7 @@ describeEachBackend('webhook crash recovery', (backend) => {
   let env: Record<string, string>;
   let server: ServerProcess | null = null;
   let store: Store;
+  let stores: { billing: BillingStore };
   let db: Kysely<Database>;
 
   beforeAll(async () => {
@@ -53,7 +55,7 @@ describeEachBackend('webhook crash recovery', (backend) => {
       BRANDBASE_WEBHOOK_TIMEOUT_MS: '10000',
       BRANDBASE_LOG_LEVEL: 'info',
     };
-    ({ store, db } = await connectTo(database));
+    ({ store, stores, db } = await connectTo(database));
     await store.migrate();
   });
 
@@ -86,7 +88,7 @@ describeEachBackend('webhook crash recovery', (backend) => {
 
   describe('webhook delivery survives SIGKILL', () => {
     it('a committed rebrand is delivered after restarts, never lost', async () => {
-      const orgId = await createOrg(store);
+      const orgId = await createOrg(stores.billing);
       const hook: TestWebhook = await createWebhook(db, sealedBox(keyFromSecret(SECRET_KEY)), { orgId, url: `https://${HOOK_HOST}/events`, domains: [SITE], authorization: 'Bearer crash-token' });
       const deliveries = () => store.listWebhookDeliveries(orgId, hook.id, { from: null, to: null, after: null, limit: 10 });
 
