@@ -28,6 +28,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { Accounts } from '../src/billing/accounts.js';
+import type { BillingStore } from '../src/billing/billing-store.js';
 import { generatedBrand } from '../src/cli/generated-brand.js';
 import { openPostgresStore, openSqliteStore } from '../test/store/open-store.js';
 
@@ -64,7 +65,7 @@ interface SizeReport {
 /** Where the store of one size lives, and the settings that point brandbase at it. */
 interface SizedStore {
   env: Record<string, string>;
-  open(): Promise<{ store: Awaited<ReturnType<typeof openSqliteStore>>['store']; count(): Promise<number> }>;
+  open(): Promise<{ store: Awaited<ReturnType<typeof openSqliteStore>>['store']; billing: BillingStore; count(): Promise<number> }>;
   drop(): Promise<void>;
 }
 
@@ -75,9 +76,9 @@ function sizedStore(backend: Backend, size: number): SizedStore {
       env: { BRANDBASE_DATA_DIR: dataDir },
       async open() {
         await mkdir(dataDir, { recursive: true });
-        const { store, db } = await openSqliteStore({ file: path.join(dataDir, 'brandbase.sqlite') });
+        const { store, stores, db } = await openSqliteStore({ file: path.join(dataDir, 'brandbase.sqlite') });
         await store.migrate();
-        return { store, count: async () => Number((await sql<{ n: number }>`select count(*) as n from brands`.execute(db)).rows[0]?.n ?? 0) };
+        return { store, billing: stores.billing, count: async () => Number((await sql<{ n: number }>`select count(*) as n from brands`.execute(db)).rows[0]?.n ?? 0) };
       },
       drop: () => rm(dataDir, { recursive: true, force: true }),
     };
@@ -90,9 +91,9 @@ function sizedStore(backend: Backend, size: number): SizedStore {
     async open() {
       await mkdir(dataDir, { recursive: true });
       // Migrated with the schema named: a process given only the search_path may meet other schemas' migration tables.
-      const { store, db } = await openPostgresStore({ url: PG_URL, schema });
+      const { store, stores, db } = await openPostgresStore({ url: PG_URL, schema });
       await store.migrate();
-      return { store, count: async () => Number((await sql<{ n: string }>`select count(*) as n from brands`.execute(db)).rows[0]?.n ?? 0) };
+      return { store, billing: stores.billing, count: async () => Number((await sql<{ n: string }>`select count(*) as n from brands`.execute(db)).rows[0]?.n ?? 0) };
     },
     async drop() {
       const client = new pg.Client({ connectionString: PG_URL });
@@ -207,11 +208,11 @@ function domainPool(size: number, count: number): string[] {
 
 async function benchSize(backend: Backend, size: number, withMemory: boolean, keep: boolean): Promise<SizeReport> {
   const target = sizedStore(backend, size);
-  const { store, count } = await target.open();
+  const { store, billing, count } = await target.open();
   const held = await count();
-  const accounts = new Accounts(store, { freeQuota: 100, paidQuota: 1_000_000_000 });
+  const accounts = new Accounts(billing, { freeQuota: 100, paidQuota: 1_000_000_000 });
   const org = await accounts.createOrganization({ name: 'bench', plan: 'paid', quota: 1_000_000_000 });
-  await store.updateOrganization(org.id, { rateLimitPerMinute: 1_000_000_000 });
+  await billing.updateOrganization(org.id, { rateLimitPerMinute: 1_000_000_000 });
   const { key } = await accounts.createApiKey({ orgId: org.id });
   await store.close();
   await writeFile(path.join(target.env.BRANDBASE_DATA_DIR as string, 'brandbase.env'), '');

@@ -245,7 +245,7 @@ async function main(): Promise<void> {
   const org = await services.accounts.createOrganization({ name: 'bench', plan: 'paid', quota: 1_000_000_000 });
   // The rate limiter stays on, as in production (every request takes a token), with a limit the load never
   // reaches: 0 would switch the limiter off and measure a path production does not run.
-  await services.store.updateOrganization(org.id, { rateLimitPerMinute: BENCH_RATE_LIMIT_PER_MINUTE });
+  await services.stores.billing.updateOrganization(org.id, { rateLimitPerMinute: BENCH_RATE_LIMIT_PER_MINUTE });
   const { key } = await services.accounts.createApiKey({ orgId: org.id });
   await services.close();
 

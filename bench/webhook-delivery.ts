@@ -22,6 +22,7 @@ import { newWebhookSecret } from '../src/domain/webhooks.js';
 import { silentLogger } from '../src/platform/logger.js';
 import { sealedBox } from '../src/platform/sealed-box.js';
 import type { Store } from '../src/store/store.js';
+import type { BillingStore } from '../src/billing/billing-store.js';
 import type { JobQueue } from '../src/jobs/queue.js';
 import type { WebhookStore } from '../src/webhooks/webhook-store.js';
 import { DeliveryBilling } from '../src/webhooks/delivery/delivery-billing.js';
@@ -89,9 +90,10 @@ function samplePayload(domain: string): string {
   return JSON.stringify(payload);
 }
 
-async function setUp(store: Store, webhooks: WebhookStore, queue: JobQueue, box: ReturnType<typeof sealedBox>, receiverPort: number): Promise<{ sender: WebhookSender; domain: string }> {
+async function setUp(stores: { webhooks: WebhookStore; billing: BillingStore }, queue: JobQueue, box: ReturnType<typeof sealedBox>, receiverPort: number): Promise<{ sender: WebhookSender; domain: string }> {
+  const { webhooks, billing: billingStore } = stores;
   const orgId = newId('org');
-  await store.createOrganization({ id: orgId, name: 'Bench', plan: 'paid', quota: 100_000_000, createdAt: new Date() });
+  await billingStore.createOrganization({ id: orgId, name: 'Bench', plan: 'paid', quota: 100_000_000, createdAt: new Date() });
   const domain = `bench-${randomBytes(4).toString('hex')}.com`;
   const now = new Date();
   await webhooks.insertWebhook({
@@ -101,10 +103,10 @@ async function setUp(store: Store, webhooks: WebhookStore, queue: JobQueue, box:
   });
   const [webhook] = await webhooks.listWebhooks(orgId, null, 1);
   await webhooks.addWebhookSubscriptions(orgId, webhook?.id ?? '', [domain], now);
-  const meter = new UsageMeter(store);
-  const billing = new Billing({ store, meter, mailer: noMailer, logger: silentLogger(), defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
+  const meter = new UsageMeter(billingStore);
+  const billing = new Billing({ store: billingStore, meter, mailer: noMailer, logger: silentLogger(), defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
   const poster = new WebhookPoster({ hostMap: { [HOOK_HOST]: `127.0.0.1:${receiverPort}` } });
-  const payer = new DeliveryBilling({ accounts: store, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(null) });
+  const payer = new DeliveryBilling({ accounts: billingStore, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(null) });
   const sender = new WebhookSender({ queue, store: webhooks, box, poster, payer, notices: null, logger: silentLogger() }, { leaseMs: 60_000 });
   return { sender, domain };
 }
@@ -147,6 +149,8 @@ async function baselineRound(receiverPort: number, payload: string, count: numbe
 interface BenchStore {
   store: Store;
   webhooks: WebhookStore;
+  /** Billing's store on the same database: the organization and its credits. */
+  billing: BillingStore;
   /** The job queue on the same database: deliveries are its `webhook.deliver` jobs. */
   queue: JobQueue;
   close(): Promise<void>;
@@ -156,7 +160,7 @@ async function sqliteStore(): Promise<BenchStore> {
   const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-bench-webhooks-'));
   const { store, stores } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
   await store.migrate();
-  return { store, webhooks: stores.webhooks, queue: stores.queue, close: async () => { await store.close(); await rm(dir, { recursive: true, force: true }); } };
+  return { store, webhooks: stores.webhooks, billing: stores.billing, queue: stores.queue, close: async () => { await store.close(); await rm(dir, { recursive: true, force: true }); } };
 }
 
 /** A fresh schema on `url`, dropped afterwards; null when no server answers. */
@@ -174,6 +178,7 @@ async function postgresStore(url: string): Promise<BenchStore | null> {
   return {
     store,
     webhooks: stores.webhooks,
+    billing: stores.billing,
     queue: stores.queue,
     close: async () => {
       await store.close();
@@ -187,8 +192,8 @@ async function benchOn(database: BenchStore, options: Required<WebhookDeliveryBe
   const receiver = await startReceiver();
   const box = sealedBox(randomBytes(32));
   try {
-    const { store, webhooks, queue } = database;
-    const { sender, domain } = await setUp(store, webhooks, queue, box, receiver.port);
+    const { webhooks, billing, queue } = database;
+    const { sender, domain } = await setUp({ webhooks, billing }, queue, box, receiver.port);
     const payload = samplePayload(domain);
     // Warm-up of both paths (JIT, connections, the store's statements).
     await outboxRound(webhooks, sender, domain, payload, 50);

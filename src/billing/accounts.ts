@@ -1,6 +1,6 @@
 import { newId } from '../domain/ids.js';
 import type { ApiKeyRecord, Organization, Plan } from '../domain/accounts.js';
-import type { AccountStore } from '../store/store.js';
+import type { AccountStore } from './billing-store.js';
 import { generateApiKeySecret } from './api-key-secret.js';
 
 export interface CreatedApiKey {

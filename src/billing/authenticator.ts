@@ -1,6 +1,6 @@
 import { ApiError } from '../domain/errors.js';
 import type { ApiKeyRecord, Organization } from '../domain/accounts.js';
-import type { AccountStore } from '../store/store.js';
+import type { AccountStore } from './billing-store.js';
 import { hashApiKeySecret } from './api-key-secret.js';
 import { ByteLru, stringBytes } from '../platform/byte-lru.js';
 

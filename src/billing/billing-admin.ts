@@ -4,7 +4,7 @@
  */
 import { newId } from '../domain/ids.js';
 import type { CreditGrant, Organization, OrganizationPatch, Plan } from '../domain/accounts.js';
-import type { DailyUsage, Store } from '../store/store.js';
+import type { BillingStore, DailyUsage } from './billing-store.js';
 import { AccountError } from './accounts.js';
 import { CREDITS_PER_USD, usageReport, type BillingDefaults, type UsageReport } from './billing.js';
 import { billingPeriod } from './billing-period.js';
@@ -12,11 +12,11 @@ import { billingPeriod } from './billing-period.js';
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]+$/;
 const MAX_CONTACTS = 20;
 
-export type { DailyUsage } from '../store/store.js';
+export type { DailyUsage } from './billing-store.js';
 
 export class BillingAdmin {
   constructor(
-    private readonly store: Store,
+    private readonly store: BillingStore,
     private readonly defaults: BillingDefaults,
     private readonly now: () => Date = () => new Date(),
   ) {}

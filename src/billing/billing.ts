@@ -8,7 +8,7 @@ import { ApiError } from '../domain/errors.js';
 import type { Logger } from '../platform/logger.js';
 import { NO_METRICS, type BoundCounter, type CounterMetric, type MetricsRegistry } from '../platform/metrics.js';
 import type { Organization, UsageSummary } from '../domain/accounts.js';
-import type { Store } from '../store/store.js';
+import type { BillingStore } from './billing-store.js';
 import type { Principal } from './authenticator.js';
 import { billingPeriod, type BillingPeriod } from './billing-period.js';
 import type { Mailer } from './mailer.js';
@@ -128,7 +128,7 @@ class MeterHold implements Hold {
 type NoticeState = { state: 'done' } | { state: 'no-contacts' } | { state: 'retry-after'; at: number };
 
 export class Billing {
-  private readonly store: Store;
+  private readonly store: BillingStore;
   private readonly meter: UsageMeter;
   private readonly mailer: Mailer;
   private readonly logger: Logger;
@@ -144,7 +144,7 @@ export class Billing {
   private readonly creditsCharged: CounterMetric<'reason'>;
   private readonly chargedBy = new Map<string, BoundCounter>();
 
-  constructor(deps: { store: Store; meter: UsageMeter; mailer: Mailer; logger: Logger; now?: () => Date; defaults: BillingDefaults; metrics?: MetricsRegistry }) {
+  constructor(deps: { store: BillingStore; meter: UsageMeter; mailer: Mailer; logger: Logger; now?: () => Date; defaults: BillingDefaults; metrics?: MetricsRegistry }) {
     this.creditsCharged = (deps.metrics ?? NO_METRICS).counter('brandbase_credits_charged_total', 'Credits charged to organizations, by settlement reason.', ['reason']);
     this.store = deps.store;
     this.meter = deps.meter;

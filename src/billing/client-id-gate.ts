@@ -12,7 +12,7 @@ import { CLIENT_ID_PATTERN, referrerAllowed, type ClientIdRecord } from '../doma
 import type { ClientIdGate, ClientIdGrant, ClientIdProduct, ClientIdRefusal, ClientIdRequest } from '../domain/client-ids.js';
 import { ERROR_CODES, type ErrorCode } from '../domain/errors.js';
 import type { Plan } from '../domain/accounts.js';
-import type { AccountStore, ClientIdStore } from '../store/store.js';
+import type { AccountStore, ClientIdStore } from './billing-store.js';
 import { billingPeriod } from './billing-period.js';
 import type { ClientIdUsage } from './client-id-usage.js';
 import { WindowLimiter } from './window-limiter.js';

@@ -6,7 +6,7 @@
  */
 import type { ClientIdUsageEntry } from '../domain/client-id-record.js';
 import type { ClientIdProduct } from '../domain/client-ids.js';
-import type { ClientIdStore } from '../store/store.js';
+import type { ClientIdStore } from './billing-store.js';
 import { billingPeriod } from './billing-period.js';
 
 interface Counter {

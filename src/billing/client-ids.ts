@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { CLIENT_ID_PATTERN, isReferrerPattern, type ClientIdRecord } from '../domain/client-id-record.js';
 import type { ClientIdProduct } from '../domain/client-ids.js';
-import type { AccountStore, ClientIdStore } from '../store/store.js';
+import type { AccountStore, ClientIdStore } from './billing-store.js';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { UsageSource } from '../domain/accounts.js';
-import type { CreditLeaseStore } from '../store/store.js';
+import type { CreditLeaseStore } from './credit-lease-store.js';
 import type { BillingPeriod } from './billing-period.js';
 
 export interface CreditLeaseSettings {

@@ -7,7 +7,7 @@
 import type { Principal } from './authenticator.js';
 import { verifyMcpToken, type McpTokensByHash } from './mcp-token-secret.js';
 import { ApiError } from '../domain/errors.js';
-import type { AccountStore } from '../store/store.js';
+import type { AccountStore } from './billing-store.js';
 
 export type McpTokenStore = McpTokensByHash & Pick<AccountStore, 'getApiKey' | 'getOrganization'>;
 

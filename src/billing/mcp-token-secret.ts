@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { McpTokenRecord } from '../domain/access-purchases.js';
-import type { AccountStore } from '../store/store.js';
+import type { AccountStore } from './billing-store.js';
 
 /**
  * MCP tokens (spec 5.4) look like `bb_mcp_<43 base64url chars>` (256 random bits), like API keys but with their own

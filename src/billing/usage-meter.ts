@@ -1,6 +1,6 @@
 import { newId } from '../domain/ids.js';
 import type { UsageEntry, UsageSource, UsageSummary } from '../domain/accounts.js';
-import type { CreditLeaseStore, UsageStore } from '../store/store.js';
+import type { CreditLeaseStore, UsageStore } from './billing-store.js';
 import { billingPeriod, type BillingPeriod } from './billing-period.js';
 import { CreditLeases, DEFAULT_CREDIT_LEASE_SETTINGS, type CreditLeaseSettings, type HeldLease } from './credit-leases.js';
 

@@ -8,7 +8,7 @@ import { SignJWT, jwtVerify } from 'jose';
 import type { DashboardSessionRecord, DashboardUser, MemberRole, Membership } from '../domain/dashboard-accounts.js';
 import type { Mailer } from '../billing/mailer.js';
 import type { Logger } from '../platform/logger.js';
-import type { AccountStore } from '../store/store.js';
+import type { AccountStore } from '../billing/billing-store.js';
 import type { DashboardAccountStore } from './dashboard-account-store.js';
 import { sameMac, type DashboardKeys } from './dashboard-secrets.js';
 import {

@@ -46,16 +46,16 @@ export function paymentAdminFor(config: Readonly<Config>, stores: PaymentAdminSt
 export function adminServicesFor(config: Readonly<Config>, backends: Backends): AdminServices {
   const { store, stores, queue } = backends;
   return {
-    accounts: new Accounts(store, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota }),
-    billing: new BillingAdmin(store, billingDefaults(config)),
-    clientIds: new ClientIds(store),
+    accounts: new Accounts(stores.billing, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota }),
+    billing: new BillingAdmin(stores.billing, billingDefaults(config)),
+    clientIds: new ClientIds(stores.billing),
     brands: new BrandAdmin(stores.brands),
-    payments: paymentAdminFor(config, { ...stores, accounts: store }),
+    payments: paymentAdminFor(config, { ...stores, accounts: stores.billing }),
     referenceData: backends.stores.referenceData,
     refresh: new RefreshScheduler({ store: stores.brands, queue, logger: silentLogger() }, refreshSettingsFor(config)),
     async dashboard() {
       const [{ DashboardAccounts }, { lazyDashboardKeys }] = await Promise.all([import('../dashboard-accounts/dashboard-accounts.js'), import('../dashboard-accounts/dashboard-secrets.js')]);
-      return new DashboardAccounts({ store: stores.dashboardAccounts, organizations: store, keys: lazyDashboardKeys(stores.dashboardAccounts, config.sessionSecret), mailer: noMailer, logger: silentLogger(), publicUrl: config.publicUrl });
+      return new DashboardAccounts({ store: stores.dashboardAccounts, organizations: stores.billing, keys: lazyDashboardKeys(stores.dashboardAccounts, config.sessionSecret), mailer: noMailer, logger: silentLogger(), publicUrl: config.publicUrl });
     },
     async webhooks() {
       const [{ lazySealedBox, webhookManagementFor }, { CrawlScheduler }] = await Promise.all([import('./webhook-services.js'), import('../brands/crawl-scheduler.js')]);

@@ -10,7 +10,7 @@ import type { AssetUrls } from '../assets/asset-urls.js';
 import type { Logger } from '../platform/logger.js';
 import { BrandSearch } from '../search/brand-search.js';
 import type { SearchIndexStore } from '../search/search-store.js';
-import type { Store } from '../store/store.js';
+import type { BillingStore } from '../billing/billing-store.js';
 
 export interface ClientIdServices {
   clientIds: ClientIds;
@@ -19,7 +19,7 @@ export interface ClientIdServices {
   brandSearch: BrandSearch;
 }
 
-export function clientIdServicesFor(config: Readonly<Config>, store: Store, search: SearchIndexStore, logger: Logger, icons: AssetUrls, clock: () => number = Date.now): ClientIdServices {
+export function clientIdServicesFor(config: Readonly<Config>, store: BillingStore, search: SearchIndexStore, logger: Logger, icons: AssetUrls, clock: () => number = Date.now): ClientIdServices {
   const c = config.clientIds;
   const clientIdUsage = new ClientIdUsage(store, () => new Date(clock()), { onFlushError: (err) => logger.error({ err }, 'client ID usage flush failed; retrying') });
   const policy = (p: typeof c.search) => ({ perClientId: p.perClientId, perIp: p.perIp, allowance: { free: p.allowanceFree, paid: p.allowancePaid } });

@@ -16,8 +16,8 @@ export function credentialPayersFor(services: Services): CredentialPayers<Active
     // MCP tokens are standing access's; the key and organization they name are billing's.
     mcpTokens: new McpTokenAuthenticator({
       findMcpTokenByHash: (hash) => services.stores.access.findMcpTokenByHash(hash),
-      getApiKey: (id) => services.store.getApiKey(id),
-      getOrganization: (id) => services.store.getOrganization(id),
+      getApiKey: (id) => services.stores.billing.getApiKey(id),
+      getOrganization: (id) => services.stores.billing.getOrganization(id),
     }),
     sessions: services.dashboardAccounts,
     billing: services.billing,

@@ -13,7 +13,7 @@ function packageVersion(): string {
 }
 
 export function mcpDepsFor(services: Services): McpDeps {
-  const { config, store } = services;
+  const { config, stores } = services;
   return {
     tools: {
       publicUrl: config.publicUrl,
@@ -21,7 +21,7 @@ export function mcpDepsFor(services: Services): McpDeps {
       search: { gate: services.clientIdGate, brands: services.brandSearch },
       // Search and logo URLs count on a client ID, as on their routes: the organization's first that works without
       // a Referer (an MCP client sends none).
-      clientIdOf: async (orgId) => (await store.listClientIds(orgId)).find((c) => c.revokedAt === null && !c.requireReferrer)?.id,
+      clientIdOf: async (orgId) => (await stores.billing.listClientIds(orgId)).find((c) => c.revokedAt === null && !c.requireReferrer)?.id,
       logoBaseUrl: config.cdn.baseUrl,
     },
     version: packageVersion(),

@@ -15,7 +15,7 @@ export function orgPagesDepsFor(services: Services): OrgPagesDeps {
     accounts: services.accounts,
     clientIds: services.clientIds,
     usageReport: (org) => services.billing.report(org),
-    billingAdmin: new BillingAdmin(services.store, defaults),
+    billingAdmin: new BillingAdmin(services.stores.billing, defaults),
     payments: services.paymentAdmin,
     defaultSpendingLimitCents: defaults.spendingLimitCents,
     webhooks: services.webhooks,

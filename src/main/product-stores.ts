@@ -9,6 +9,9 @@ import type { BrandSaveHook } from '../brands/brand-save-hooks.js';
 import type { BrandStore, BrandWriteLog, RefreshStore } from '../brands/brand-store.js';
 import { KyselyBrandStore } from '../brands/store/kysely-brand-store.js';
 import { brandMigrations } from '../brands/store/brand-migrations.js';
+import type { BillingStore } from '../billing/billing-store.js';
+import { KyselyBillingStore } from '../billing/store/kysely-billing-store.js';
+import { billingMigrations } from '../billing/store/billing-migrations.js';
 import type { PaletteStore } from '../palette/palette-store.js';
 import { KyselyPaletteStore } from '../palette/store/kysely-palette-store.js';
 import { paletteMigrations } from '../palette/store/palette-migrations.js';
@@ -35,7 +38,6 @@ import { KyselyPaymentStore } from '../payments/store/kysely-payment-store.js';
 import { paymentMigrations } from '../payments/store/payment-migrations.js';
 import { KyselyStore } from '../store/kysely/kysely-store.js';
 import { MIGRATIONS as STORE_MIGRATIONS } from '../store/kysely/migrations.js';
-import { purchasedAccountRows } from '../store/kysely/purchased-account-rows.js';
 import type { DashboardAccountStore } from '../dashboard-accounts/dashboard-account-store.js';
 import { KyselyDashboardAccountStore } from '../dashboard-accounts/store/kysely-dashboard-account-store.js';
 import { dashboardAccountMigrations } from '../dashboard-accounts/store/dashboard-account-migrations.js';
@@ -52,15 +54,18 @@ import { SqlJobQueue } from '../jobs/sql/sql-job-queue.js';
 
 /**
  * Every product's migrations, in the order their parts of one name run (src/db/migrations.ts): the brands first, whose
- * tables the others reference ('0001_initial' created them before the rest).
+ * tables the others reference ('0001_initial' created them before the rest), then billing, whose organizations and API
+ * keys the webhooks', dashboard accounts' and standing access' tables reference.
  */
-export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [brandMigrations, STORE_MIGRATIONS, paletteMigrations, contextMigrations, logoEvidenceMigrations, dashboardAccountMigrations, paymentMigrations, refdataMigrations, searchMigrations, webhookMigrations, eventMigrations];
+export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [brandMigrations, billingMigrations, STORE_MIGRATIONS, paletteMigrations, contextMigrations, logoEvidenceMigrations, dashboardAccountMigrations, paymentMigrations, refdataMigrations, searchMigrations, webhookMigrations, eventMigrations];
 
 export interface ProductStores {
   /** The storage of the products not yet moved out of the shared store. */
   store: KyselyStore;
   /** Brand records and identifiers, the save, the crawl failure memory, the brand write log and scheduled refresh. */
   brands: BrandStore & BrandWriteLog & RefreshStore;
+  /** Organizations, API keys, the usage ledger, credits and credit leases, client IDs and daily usage. */
+  billing: BillingStore;
   /**
    * The brand save hooks, in the order they run; the brand store keeps this list by reference, so services append
    * the hooks that need what is built after the stores (the palette render job needs the queue) before the first save.
@@ -93,17 +98,19 @@ export function openProductStores(database: Database): ProductStores {
   const queue = new SqlJobQueue(database);
   const saveHooks = brandSaveHooks(queue);
   const brands = new KyselyBrandStore(database, { saveHooks });
+  const billing = new KyselyBillingStore(database);
   const store = new KyselyStore(database, { brands, migrations: PRODUCT_MIGRATIONS });
   return {
     store,
     brands,
+    billing,
     saveHooks,
     palette: new KyselyPaletteStore(database),
     context: new KyselyContextStore(database),
     logoEvidence: new KyselyLogoEvidenceStore(database),
     dashboardAccounts: new KyselyDashboardAccountStore(database),
     payments: new KyselyPaymentStore(database),
-    access: new KyselyAccessStore(database, purchasedAccountRows),
+    access: new KyselyAccessStore(database, billing.purchasedAccounts),
     referenceData: new KyselyReferenceData(database),
     search: new KyselySearchStore(database),
     queue,

@@ -173,23 +173,23 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     analysisCacheRows: config.refresh.analysisCacheRows,
     onCrawled: crawlObserver(metrics),
   });
-  const meter = new UsageMeter(store, () => new Date(), {
+  const meter = new UsageMeter(stores.billing, () => new Date(), {
     onFlushError: (err) => logger.error({ err }, 'usage ledger flush failed; retrying'),
     onLeaseError: (err) => logger.warn({ err }, 'credit lease could not be renewed or given back; it expires on its own'),
     leases: config.creditLeases,
   });
   const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : noMailer;
-  const billing = new Billing({ store, meter, mailer, logger, defaults: billingDefaults(config), metrics });
+  const billing = new Billing({ store: stores.billing, meter, mailer, logger, defaults: billingDefaults(config), metrics });
   const scheduler = new CrawlScheduler(queue, config.queueMaxDepth, () => listeners.forEach((wake) => wake()), config.queueMaxPerOrg);
   const popularity = new PopularityCounter(stores.brands, { flushMs: config.refresh.popularityFlushMs, onFlushError: (err) => logger.warn({ err }, 'brand popularity flush failed; retrying') });
   const lookup = new BrandLookup(stores.brands, cache, indexer, resolver, popularity);
   const refresh = new RefreshScheduler({ store: stores.brands, queue, logger, notify: () => listeners.forEach((wake) => wake()) }, refreshSettingsFor(config));
   const batch = new BatchLookup(lookup, scheduler);
   const sealedBox = lazySealedBox(config, logger);
-  const webhookDelivery = webhookDeliveryFor(config, { store, brands: stores.brands, webhooks: stores.webhooks, queue, events: stores.events, billing, box: sealedBox, mailer, logger, assetUrls });
+  const webhookDelivery = webhookDeliveryFor(config, { accounts: stores.billing, brands: stores.brands, webhooks: stores.webhooks, queue, events: stores.events, billing, box: sealedBox, mailer, logger, assetUrls });
   // Client IDs, their gate and search by name (issue 20, ADR 0033).
-  const clientIdParts = clientIdServicesFor(config, store, stores.search, logger, assetUrls);
-  const authenticator = new Authenticator(store, config.keyCacheMs, Date.now, config.keyCacheMb * 1024 * 1024);
+  const clientIdParts = clientIdServicesFor(config, stores.billing, stores.search, logger, assetUrls);
+  const authenticator = new Authenticator(stores.billing, config.keyCacheMs, Date.now, config.keyCacheMb * 1024 * 1024);
   const usecases: UseCaseDeps = {
     lookup,
     batch,
@@ -215,9 +215,9 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     assets,
     fetcher,
     // A key revoked here (the dashboard) is dropped from this process's verified-key cache at once.
-    accounts: new Accounts(store, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota, verifiedKeys: authenticator }),
+    accounts: new Accounts(stores.billing, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota, verifiedKeys: authenticator }),
     authenticator,
-    dashboardAccounts: new DashboardAccounts({ store: stores.dashboardAccounts, organizations: store, keys: lazyDashboardKeys(stores.dashboardAccounts, config.sessionSecret), mailer, logger, publicUrl: config.publicUrl }),
+    dashboardAccounts: new DashboardAccounts({ store: stores.dashboardAccounts, organizations: stores.billing, keys: lazyDashboardKeys(stores.dashboardAccounts, config.sessionSecret), mailer, logger, publicUrl: config.publicUrl }),
     meter,
     billing,
     cache,
@@ -232,8 +232,8 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     usecases,
     payments: paymentsFor(config, stores.payments, logger),
     mpp: mppFor(config, stores.payments, logger),
-    access: accessSalesFor(config, { ...stores, accounts: store }, logger, meter),
-    paymentAdmin: paymentAdminFor(config, { ...stores, accounts: store }),
+    access: accessSalesFor(config, { ...stores, accounts: stores.billing }, logger, meter),
+    paymentAdmin: paymentAdminFor(config, { ...stores, accounts: stores.billing }),
     sealedBox,
     webhooks: webhookManagementFor(config, stores, scheduler, sealedBox, assetUrls),
     webhookDelivery,

@@ -8,7 +8,7 @@ import type { Mailer } from '../billing/mailer.js';
 import type { Config } from '../config/config.js';
 import type { Logger } from '../platform/logger.js';
 import type { SealedBox } from '../platform/sealed-box.js';
-import type { Store } from '../store/store.js';
+import type { AccountStore } from '../billing/billing-store.js';
 import type { BrandEventStore } from '../events/brand-event-store.js';
 import type { BrandStore } from '../brands/brand-store.js';
 import type { WebhookStore } from '../webhooks/webhook-store.js';
@@ -23,14 +23,14 @@ import { WebhookSender } from '../webhooks/delivery/webhook-sender.js';
 
 export function webhookDeliveryFor(
   config: Readonly<Config>,
-  deps: { store: Store; brands: Pick<BrandStore, 'getBrand'>; webhooks: WebhookStore; queue: JobQueue; events: BrandEventStore; billing: Billing; box: SealedBox; mailer: Mailer; logger: Logger; assetUrls: AssetUrls },
+  deps: { accounts: AccountStore; brands: Pick<BrandStore, 'getBrand'>; webhooks: WebhookStore; queue: JobQueue; events: BrandEventStore; billing: Billing; box: SealedBox; mailer: Mailer; logger: Logger; assetUrls: AssetUrls },
 ): WebhookDeliveryEngine {
-  const { store, webhooks, queue, billing, box, mailer, logger } = deps;
+  const { webhooks, queue, billing, box, mailer, logger } = deps;
   const settings = config.webhookDelivery;
   const poster = new WebhookPoster({ hostMap: config.crawlHosts, sourceAddresses: settings.sourceAddresses, timeoutMs: settings.timeoutMs });
-  const payer = new DeliveryBilling({ accounts: store, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(config.operatorDomain) });
+  const payer = new DeliveryBilling({ accounts: deps.accounts, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(config.operatorDomain) });
   const sender = new WebhookSender(
-    { queue, store: webhooks, box, poster, payer, notices: new DeliveryNotices({ accounts: store, webhooks }, mailer, logger), logger },
+    { queue, store: webhooks, box, poster, payer, notices: new DeliveryNotices({ accounts: deps.accounts, webhooks }, mailer, logger), logger },
     // The lease outlasts an attempt's whole time budget, so a live sender never loses its delivery to another.
     { concurrency: settings.senders, leaseMs: settings.timeoutMs * 4 },
   );

@@ -14,7 +14,7 @@ import { ApiError } from '../../src/domain/errors.js';
 import { newId } from '../../src/domain/ids.js';
 import { createLogger } from '../../src/platform/logger.js';
 import type { NewOrganization, Organization } from '../../src/domain/accounts.js';
-import type { Store } from '../../src/store/store.js';
+import type { BillingStore } from '../../src/billing/billing-store.js';
 import { rejection } from '../helpers/api-errors.js';
 import type { TempDatabase } from '../store/temp-database.js';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
@@ -69,8 +69,8 @@ export function billingSuite(name: string, open: () => Promise<TempDatabase>): v
       return createLogger({ level: 'info', destination });
     }
 
-    function makeBilling(opts: { store?: Store; mailer?: Mailer; defaults?: BillingDefaults; reloadMs?: number } = {}): Billing {
-      const store = opts.store ?? db.store;
+    function makeBilling(opts: { store?: BillingStore; mailer?: Mailer; defaults?: BillingDefaults; reloadMs?: number } = {}): Billing {
+      const store = opts.store ?? db.stores.billing;
       const meter = new UsageMeter(store, clock, { reloadMs: opts.reloadMs ?? 5000 });
       const mailer = opts.mailer === undefined ? createSmtpMailer(smtp.url, 'Brandbase <billing@brandbase.test>') : opts.mailer;
       const billing = new Billing({ store, meter, mailer, logger: logger(), now: clock, defaults: opts.defaults ?? DEFAULTS });
@@ -80,11 +80,11 @@ export function billingSuite(name: string, open: () => Promise<TempDatabase>): v
 
     async function newOrg(fields: Partial<NewOrganization> & { prepaid?: number } = {}): Promise<Principal> {
       const { prepaid, ...rest } = fields;
-      const org = await db.store.createOrganization({ id: newId('org'), name: 'Acme Inc', plan: 'paid', quota: 10, createdAt: now, ...rest });
+      const org = await db.stores.billing.createOrganization({ id: newId('org'), name: 'Acme Inc', plan: 'paid', quota: 10, createdAt: now, ...rest });
       const key = { id: newId('key'), orgId: org.id, name: 'k', secretHash: randomBytes(32).toString('hex'), prefix: 'bb_live_test', createdAt: now, revokedAt: null };
-      await db.store.createApiKey(key);
-      if (prepaid) await db.store.addCreditGrant({ id: newId('use'), orgId: org.id, credits: prepaid, amountCents: null, reason: 'test', createdAt: now });
-      return { key, org: (await db.store.getOrganization(org.id)) as Organization };
+      await db.stores.billing.createApiKey(key);
+      if (prepaid) await db.stores.billing.addCreditGrant({ id: newId('use'), orgId: org.id, credits: prepaid, amountCents: null, reason: 'test', createdAt: now });
+      return { key, org: (await db.stores.billing.getOrganization(org.id)) as Organization };
     }
 
     async function spend(billing: Billing, principal: Principal, n: number): Promise<void> {
@@ -96,7 +96,7 @@ export function billingSuite(name: string, open: () => Promise<TempDatabase>): v
       for (const billing of open_) await billing.close();
       const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
       const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-      return db.store.summarizeUsage(orgId, start, end);
+      return db.stores.billing.summarizeUsage(orgId, start, end);
     }
 
     describe('charging order and limits', () => {
@@ -369,7 +369,7 @@ export function billingSuite(name: string, open: () => Promise<TempDatabase>): v
       it('usage() is exact across processes; approximateUsed may trail until the counter reloads', async () => {
         const peer = await db.openPeer();
         const mine = makeBilling({ reloadMs: 60_000 });
-        const theirs = makeBilling({ store: peer.store });
+        const theirs = makeBilling({ store: peer.stores.billing });
         const p = await newOrg({ quota: 100 });
         await spend(mine, p, 2);
         expect(await mine.approximateUsed(p.org)).toBe(2);
@@ -433,7 +433,7 @@ export function billingSuite(name: string, open: () => Promise<TempDatabase>): v
       it('two processes crossing the same threshold send one email: the notice row decides', async () => {
         const peer = await db.openPeer();
         const a = makeBilling({ reloadMs: 0 });
-        const b = makeBilling({ store: peer.store, reloadMs: 0 });
+        const b = makeBilling({ store: peer.stores.billing, reloadMs: 0 });
         const p = await newOrg({ quota: 10, billingContacts: ['billing@acme.test'] });
         // One SQLite file, two handles in one thread: the two "processes" take turns (a real second process
         // would wait for the write lock; in one thread the waiting handle would block the one holding it).
@@ -456,7 +456,7 @@ export function billingSuite(name: string, open: () => Promise<TempDatabase>): v
       it('two processes spending at once past both thresholds: one email each', async () => {
         const peer = await db.openPeer();
         const a = makeBilling({ reloadMs: 0 });
-        const b = makeBilling({ store: peer.store, reloadMs: 0 });
+        const b = makeBilling({ store: peer.stores.billing, reloadMs: 0 });
         const p = await newOrg({ quota: 100, billingContacts: ['billing@acme.test'] });
         const flushEvery = async (billing: Billing) => {
           for (let i = 0; i < 12; i++) {

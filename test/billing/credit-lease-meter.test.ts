@@ -7,22 +7,22 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { billingPeriod } from '../../src/billing/billing-period.js';
 import { UsageMeter } from '../../src/billing/usage-meter.js';
-import type { Store } from '../../src/store/store.js';
+import type { BillingStore } from '../../src/billing/billing-store.js';
 import { tempSqlite, type TempDatabase } from '../store/temp-database.js';
 
 let db: TempDatabase;
 let now: Date;
 let calls: Map<string, number>;
-let counted: Store;
+let counted: BillingStore;
 const ORG = 'org_lease_meter';
 
 beforeEach(async () => {
   db = await tempSqlite();
   now = new Date('2026-03-15T12:00:00.000Z');
   await db.store.migrate();
-  await db.store.createOrganization({ id: ORG, name: 'Lease Meter', plan: 'paid', quota: 100_000, createdAt: now });
+  await db.stores.billing.createOrganization({ id: ORG, name: 'Lease Meter', plan: 'paid', quota: 100_000, createdAt: now });
   calls = new Map();
-  counted = new Proxy(db.store, {
+  counted = new Proxy(db.stores.billing, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof property !== 'string' || typeof value !== 'function') return value;
@@ -49,15 +49,15 @@ describe('UsageMeter over credit leases', () => {
     await meter.close();
     expect(calls.get('appendUsage')).toBe(1);
     const period = billingPeriod(now);
-    expect(await db.store.sumUsage(ORG, period.start, period.end)).toBe(200);
+    expect(await db.stores.billing.sumUsage(ORG, period.start, period.end)).toBe(200);
     // close() gave the lease back: nothing is held any more.
-    expect(await db.store.leasedCredits(ORG, period.key, now)).toEqual({ quota: 0, prepaid: 0, overage: 0 });
+    expect(await db.stores.billing.leasedCredits(ORG, period.key, now)).toEqual({ quota: 0, prepaid: 0, overage: 0 });
   });
 
   it('a block used up within a second makes the next grant twice as large, up to the cap', async () => {
     const meter = new UsageMeter(counted, () => now, { leases: { block: 10, maxBurstBlocks: 4 } });
     const period = billingPeriod(now);
-    const leased = async () => (await db.store.leasedCredits(ORG, period.key, now)).quota;
+    const leased = async () => (await db.stores.billing.leasedCredits(ORG, period.key, now)).quota;
     const sizes: number[] = [];
     let before = 0;
     for (let i = 0; i < 150; i++) {
@@ -73,7 +73,7 @@ describe('UsageMeter over credit leases', () => {
   });
 
   it('an exhausted source is refused without a store call until the retry time; forget asks again at once', async () => {
-    await db.store.updateOrganization(ORG, { quota: 3 });
+    await db.stores.billing.updateOrganization(ORG, { quota: 3 });
     const meter = new UsageMeter(counted, () => now, { leases: { exhaustedRetryMs: 1000 } });
     const small = { quota: 3, overage: 0 };
     const held = await meter.reserveFromSources(ORG, null, 5, small, false);

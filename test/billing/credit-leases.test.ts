@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingPeriod } from '../../src/billing/billing-period.js';
 import { UsageMeter, type SourceCounts, type SourceLimits } from '../../src/billing/usage-meter.js';
-import type { Store } from '../../src/store/store.js';
+import type { BillingStore } from '../../src/billing/billing-store.js';
 import { eventually } from '../helpers/until.js';
 import type { BackendSpec } from '../store/store-peer-backend.js';
 import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
@@ -27,13 +27,13 @@ function sum(counts: SourceCounts[]): SourceCounts {
 function creditLeaseSuite(name: string, open: () => Promise<Fixture>): void {
   describe(`credit leases across processes: ${name}`, () => {
     let fixture: Fixture;
-    let store: Store;
+    let store: BillingStore;
     const peers: MeterPeer[] = [];
 
     beforeAll(async () => {
       fixture = await open();
-      store = fixture.db.store;
-      await store.migrate();
+      store = fixture.db.stores.billing;
+      await fixture.db.store.migrate();
     });
     afterAll(async () => {
       for (const peer of peers) await peer.kill();

@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CreditLeaseSettings } from '../../src/billing/credit-leases.js';
 import { SOURCES, UsageMeter, type Reservation, type SourceCounts, type SourceLimits } from '../../src/billing/usage-meter.js';
-import { openBackend, type BackendSpec } from '../store/store-peer-backend.js';
+import { openBackendDatabaseStores, type BackendSpec } from '../store/store-peer-backend.js';
 
 export type MeterCommand =
   /** `requests` reservations of one credit at once, each settled after a short pause; counts what was served. */
@@ -26,9 +26,9 @@ export interface MeterPeerSettings extends Partial<CreditLeaseSettings> {
 
 const [specText, settingsText] = process.argv.slice(2);
 if (specText === undefined || settingsText === undefined || process.send === undefined) throw new Error('usage: child of meter-peer-process.ts');
-const store = await openBackend(JSON.parse(specText) as BackendSpec);
+const { store, stores } = await openBackendDatabaseStores(JSON.parse(specText) as BackendSpec);
 const { flushMs, ...leases } = JSON.parse(settingsText) as MeterPeerSettings;
-const meter = new UsageMeter(store, () => new Date(), { flushMs: flushMs ?? 50, leases });
+const meter = new UsageMeter(stores.billing, () => new Date(), { flushMs: flushMs ?? 50, leases });
 /** Open reservations of `hold` without `settle`: kept until the process ends. */
 const held: Reservation[] = [];
 

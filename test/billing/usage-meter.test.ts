@@ -11,14 +11,14 @@ beforeEach(async () => {
   db = await tempSqlite();
   now = new Date('2026-03-31T23:59:59.000Z');
   await db.store.migrate();
-  await db.store.createOrganization({ id: ORG, name: 'Meter', plan: 'paid', quota: 10, createdAt: now });
-  await db.store.createApiKey({ id: 'key_a', orgId: ORG, name: 'k', secretHash: 'a'.repeat(64), prefix: 'bb_live_abcd', createdAt: now, revokedAt: null });
+  await db.stores.billing.createOrganization({ id: ORG, name: 'Meter', plan: 'paid', quota: 10, createdAt: now });
+  await db.stores.billing.createApiKey({ id: 'key_a', orgId: ORG, name: 'k', secretHash: 'a'.repeat(64), prefix: 'bb_live_abcd', createdAt: now, revokedAt: null });
 });
 afterEach(async () => db.cleanup());
 
 describe('UsageMeter on a real SQLite ledger', () => {
   it('reserve → commit appends one integer entry; cancel appends nothing', async () => {
-    const meter = new UsageMeter(db.store, () => now);
+    const meter = new UsageMeter(db.stores.billing, () => now);
     const a = await meter.reserve(ORG, 'key_a', 1, 10);
     const b = await meter.reserve(ORG, 'key_a', 1, 10);
     expect(a && b).toBeTruthy();
@@ -26,11 +26,11 @@ describe('UsageMeter on a real SQLite ledger', () => {
     meter.cancel(b!);
     expect(await meter.exactUsed(ORG)).toBe(1);
     const period = billingPeriod(now);
-    expect(await db.store.sumUsage(ORG, period.start, period.end)).toBe(1);
+    expect(await db.stores.billing.sumUsage(ORG, period.start, period.end)).toBe(1);
   });
 
   it('refuses a reservation beyond the quota, counting reservations in flight', async () => {
-    const meter = new UsageMeter(db.store, () => now);
+    const meter = new UsageMeter(db.stores.billing, () => now);
     const held = await Promise.all(Array.from({ length: 5 }, () => meter.reserve(ORG, null, 1, 3)));
     expect(held.filter(Boolean)).toHaveLength(3);
     meter.cancel(held[0]!);
@@ -38,7 +38,7 @@ describe('UsageMeter on a real SQLite ledger', () => {
   });
 
   it('a new billing period starts from zero', async () => {
-    const meter = new UsageMeter(db.store, () => now);
+    const meter = new UsageMeter(db.stores.billing, () => now);
     meter.charge(ORG, null, 4, 'brand.lookup');
     expect(await meter.exactUsed(ORG)).toBe(4);
     now = new Date('2026-04-01T00:00:00.000Z');
@@ -49,8 +49,8 @@ describe('UsageMeter on a real SQLite ledger', () => {
 
   it('picks up charges made by another process when its counter reloads', async () => {
     const peer = await db.openPeer();
-    const mine = new UsageMeter(db.store, () => now, { reloadMs: 0 });
-    const theirs = new UsageMeter(peer.store, () => now);
+    const mine = new UsageMeter(db.stores.billing, () => now, { reloadMs: 0 });
+    const theirs = new UsageMeter(peer.stores.billing, () => now);
     mine.charge(ORG, null, 2, 'brand.lookup');
     theirs.charge(ORG, null, 3, 'brand.lookup');
     await theirs.flush();
@@ -60,11 +60,11 @@ describe('UsageMeter on a real SQLite ledger', () => {
   });
 
   it('a failed flush keeps its entries and writes them on the next flush', async () => {
-    const meter = new UsageMeter(db.store, () => now, { flushMs: 60_000 });
+    const meter = new UsageMeter(db.stores.billing, () => now, { flushMs: 60_000 });
     meter.charge('org_missing', null, 1, 'brand.lookup');
     meter.charge(ORG, null, 1, 'brand.lookup');
     await expect(meter.flush()).rejects.toThrow();
-    await db.store.createOrganization({ id: 'org_missing', name: 'Late', plan: 'paid', quota: 10, createdAt: now });
+    await db.stores.billing.createOrganization({ id: 'org_missing', name: 'Late', plan: 'paid', quota: 10, createdAt: now });
     await meter.flush();
     expect(await meter.exactUsed('org_missing')).toBe(1);
     expect(await meter.exactUsed(ORG)).toBe(1);
@@ -72,7 +72,7 @@ describe('UsageMeter on a real SQLite ledger', () => {
   });
 
   it('groups the charges of one window into one ledger entry per (org, key, reason), summing exactly', async () => {
-    const meter = new UsageMeter(db.store, () => now, { flushMs: 60_000 });
+    const meter = new UsageMeter(db.stores.billing, () => now, { flushMs: 60_000 });
     for (let i = 0; i < 100; i++) meter.charge(ORG, 'key_a', 1, 'brand.lookup');
     for (let i = 0; i < 7; i++) meter.charge(ORG, null, 1, 'brand.lookup');
     await meter.flush();
@@ -82,15 +82,15 @@ describe('UsageMeter on a real SQLite ledger', () => {
   });
 
   it('close() flushes buffered charges', async () => {
-    const meter = new UsageMeter(db.store, () => now, { flushMs: 60_000 });
+    const meter = new UsageMeter(db.stores.billing, () => now, { flushMs: 60_000 });
     for (let i = 0; i < 25; i++) meter.charge(ORG, 'key_a', 1, 'brand.lookup');
     await meter.close();
     const period = billingPeriod(now);
-    expect(await db.store.sumUsage(ORG, period.start, period.end)).toBe(25);
+    expect(await db.stores.billing.sumUsage(ORG, period.start, period.end)).toBe(25);
   });
 
   it('rejects non-integer or non-positive charges', () => {
-    const meter = new UsageMeter(db.store, () => now);
+    const meter = new UsageMeter(db.stores.billing, () => now);
     expect(() => meter.charge(ORG, null, 0.5, 'x')).toThrow();
     expect(() => meter.charge(ORG, null, 0, 'x')).toThrow();
     expect(() => meter.charge(ORG, null, -1, 'x')).toThrow();
@@ -108,7 +108,7 @@ describe('billingPeriod', () => {
 
 describe('UsageMeter sources', () => {
   it('a reservation made before the period ends and settled after it leaves the new quota whole', async () => {
-    const meter = new UsageMeter(db.store, () => now);
+    const meter = new UsageMeter(db.stores.billing, () => now);
     const late = await meter.reserveFromSources(ORG, null, 3, { quota: 3, overage: 0 }, true);
     expect(late?.parts).toEqual({ quota: 3, prepaid: 0, overage: 0 });
     now = new Date('2026-04-01T00:00:01.000Z');
@@ -118,8 +118,8 @@ describe('UsageMeter sources', () => {
   });
 
   it('charges a partly used reservation in charging order and releases the rest', async () => {
-    await db.store.addCreditGrant({ id: 'crg_1', orgId: ORG, credits: 4, amountCents: null, reason: 'test', createdAt: now });
-    const meter = new UsageMeter(db.store, () => now);
+    await db.stores.billing.addCreditGrant({ id: 'crg_1', orgId: ORG, credits: 4, amountCents: null, reason: 'test', createdAt: now });
+    const meter = new UsageMeter(db.stores.billing, () => now);
     const r = await meter.reserveFromSources(ORG, 'key_a', 9, { quota: 2, overage: 5 }, true);
     expect(r?.parts).toEqual({ quota: 2, prepaid: 4, overage: 3 });
     meter.commit(r!, 'brand.batch', 5);
@@ -129,8 +129,8 @@ describe('UsageMeter sources', () => {
   });
 
   it('counts prepaid credits still in the write buffer against the balance', async () => {
-    await db.store.addCreditGrant({ id: 'crg_2', orgId: ORG, credits: 2, amountCents: null, reason: 'test', createdAt: now });
-    const meter = new UsageMeter(db.store, () => now, { flushMs: 60_000 });
+    await db.stores.billing.addCreditGrant({ id: 'crg_2', orgId: ORG, credits: 2, amountCents: null, reason: 'test', createdAt: now });
+    const meter = new UsageMeter(db.stores.billing, () => now, { flushMs: 60_000 });
     meter.charge(ORG, null, 2, 'brand.lookup', 'prepaid');
     expect((await meter.snapshot(ORG)).prepaidBalance).toBe(0);
     expect(await meter.reserveFromSources(ORG, null, 1, { quota: 0, overage: 0 }, false)).toBeNull();

@@ -48,7 +48,7 @@ async function hold(domain: string, daysAgo: number, store: Store = db.store): P
 /** A paid organization's webhook subscribed to `domain` (what puts a brand first in line). */
 async function subscribe(domain: string): Promise<void> {
   const orgId = 'org_watcher';
-  await db.store.createOrganization({ id: orgId, name: 'Watcher', plan: 'paid', quota: 10, createdAt: clock });
+  await db.stores.billing.createOrganization({ id: orgId, name: 'Watcher', plan: 'paid', quota: 10, createdAt: clock });
   const id = 'whk_watcher';
   await db.stores.webhooks.insertWebhook({
     id, orgId, name: 'receiver', url: 'https://hooks.example.com/', events: ['brand.rebranded'], enabled: true, disabledReason: null, hasAuthorization: false,

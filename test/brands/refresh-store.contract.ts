@@ -13,6 +13,7 @@ import type { Database } from '../../src/store/kysely/schema.js';
 import type { TestDialect } from '../store/temp-database.js';
 import type { Database as KernelDatabase } from '../../src/db/database.js';
 import type { SearchIndexStore } from '../../src/search/search-store.js';
+import type { BillingStore } from '../../src/billing/billing-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { BrandStore, RefreshStore } from '../../src/brands/brand-store.js';
 import type { WebhookAdminStore } from '../../src/webhooks/webhook-store.js';
@@ -26,7 +27,7 @@ const DAY = 86_400_000;
 interface Opened {
   /** For the other products this contract's rows meet: organizations, webhooks (`stores.webhooks`), the search's popularity read. */
   store: Store;
-  stores: { brands: BrandStore & RefreshStore; search: SearchIndexStore; webhooks: WebhookAdminStore };
+  stores: { brands: BrandStore & RefreshStore; search: SearchIndexStore; webhooks: WebhookAdminStore; billing: BillingStore };
   database: KernelDatabase;
   db: Kysely<Database>;
   dialect: TestDialect;
@@ -153,7 +154,7 @@ export function refreshStoreContract(name: string, open: () => Promise<Opened>):
         await brands.setBrandStatus(ids.removed, 'removed', now);
         await brands.addBrandLookups([{ brandId: ids.popular, lookups: 50, lastLookupAt: now }, { brandId: ids.older, lookups: 2, lastLookupAt: now }]);
         const orgId = `org_${randomBytes(8).toString('hex')}`;
-        await store.createOrganization({ id: orgId, name: 'Hooks', plan: 'paid', quota: 10, createdAt: T0 });
+        await opened.stores.billing.createOrganization({ id: orgId, name: 'Hooks', plan: 'paid', quota: 10, createdAt: T0 });
         await opened.stores.webhooks.insertWebhook({
           id: `whk_${randomBytes(8).toString('hex')}`, orgId, name: 'r', url: 'https://hooks.example.com/', events: ['brand.rebranded'], enabled: true, disabledReason: null,
           hasAuthorization: false, createdAt: T0, updatedAt: T0, lastAcceptedAt: null, secretSealed: 'v1.s', authorizationSealed: null, previousSecretSealed: null, previousSecretExpiresAt: null,

@@ -379,7 +379,7 @@ export function logoCdnSuite(env: () => Promise<{ env: Record<string, string>; c
       BRANDBASE_CLIENT_ID_HARD_LIMIT_FACTOR: '3',
       BRANDBASE_CLIENT_ID_RATE_WINDOW_MS: '60000',
     });
-    const strict = clientIdServicesFor(config, stack.services.store, stack.services.stores.search, stack.services.logger, stack.services.assetUrls, () => now);
+    const strict = clientIdServicesFor(config, stack.services.stores.billing, stack.services.stores.search, stack.services.logger, stack.services.assetUrls, () => now);
     const strictApp = await buildCdnApp(cdnDepsFor(stack.services, strict.clientIdGate));
     const from = (ip: string, c = CID) => strictApp.inject({ method: 'GET', url: `/zephyr.test.png?c=${c}`, remoteAddress: ip });
     try {

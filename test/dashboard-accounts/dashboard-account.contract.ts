@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardSessionRecord, SignInTokenRecord } from '../../src/domain/dashboard-accounts.js';
 import type { Store } from '../../src/store/store.js';
+import type { BillingStore } from '../../src/billing/billing-store.js';
 import type { DashboardAccountStore } from '../../src/dashboard-accounts/dashboard-account-store.js';
 
 const T0 = new Date('2026-03-04T05:06:07.123Z');
@@ -15,16 +16,18 @@ const at = (ms: number): Date => new Date(T0.getTime() + ms);
 const id = (prefix: string): string => `${prefix}_${randomBytes(8).toString('hex')}`;
 
 /** `store`: the organizations a membership names (billing's), and the migrations. */
-export function dashboardAccountContract(name: string, open: () => Promise<{ store: Store; stores: { dashboardAccounts: DashboardAccountStore }; cleanup: () => Promise<void> }>): void {
+export function dashboardAccountContract(name: string, open: () => Promise<{ store: Store; stores: { dashboardAccounts: DashboardAccountStore; billing: BillingStore }; cleanup: () => Promise<void> }>): void {
   describe(`dashboard account store contract: ${name}`, () => {
     let store: Store;
     let accounts: DashboardAccountStore;
+    let billing: BillingStore;
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
-      let stores: { dashboardAccounts: DashboardAccountStore };
+      let stores: { dashboardAccounts: DashboardAccountStore; billing: BillingStore };
       ({ store, stores, cleanup } = await open());
       accounts = stores.dashboardAccounts;
+      billing = stores.billing;
       await store.migrate();
     });
     afterAll(async () => {
@@ -32,7 +35,7 @@ export function dashboardAccountContract(name: string, open: () => Promise<{ sto
     });
 
     async function org(orgName = 'Widgets'): Promise<string> {
-      return (await store.createOrganization({ id: id('org'), name: orgName, plan: 'free', quota: 0, createdAt: T0 })).id;
+      return (await billing.createOrganization({ id: id('org'), name: orgName, plan: 'free', quota: 0, createdAt: T0 })).id;
     }
 
     async function user(email = `${id('u')}@example.com`) {

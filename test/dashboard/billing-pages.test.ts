@@ -23,7 +23,7 @@ describeEachBackend('billing page', (backend) => {
   afterAll(async () => f?.close());
 
   async function org(orgId: string) {
-    const found = await f.stack.services.store.getOrganization(orgId);
+    const found = await f.stack.services.stores.billing.getOrganization(orgId);
     if (!found) throw new Error('no organization');
     return found;
   }
@@ -70,7 +70,7 @@ describeEachBackend('billing page', (backend) => {
       expect((await f.post(o.ownerA, `${page(o.orgA)}/contacts`, { email: contact })).statusCode).toBe(303);
       const { services } = f.stack;
       const key = await services.accounts.createApiKey({ orgId: o.orgA });
-      const record = await services.store.getApiKey(key.id);
+      const record = await services.stores.billing.getApiKey(key.id);
       if (!record) throw new Error('no key');
       const principal: Principal = { org: await org(o.orgA), key: record };
       for (let i = 0; i < 8; i++) (await services.billing.reserve(principal, 1, 'single')).settle(1, 'brand.lookup');

@@ -41,7 +41,7 @@ describeEachBackend('dashboard security', (backend) => {
     const { services } = stack;
     const dashboard = new DashboardAccounts({
       store: services.stores.dashboardAccounts,
-      organizations: services.store,
+      organizations: services.stores.billing,
       keys: lazyDashboardKeys(services.stores.dashboardAccounts, null),
       mailer: createSmtpMailer(smtp.url, 'Brandbase <test@localhost>'),
       logger: services.logger,
@@ -197,7 +197,7 @@ describeEachBackend('dashboard security', (backend) => {
 
     it('without an SMTP server the sign-in page says so and answers 503 to the form', async () => {
       const { services } = stack;
-      const noMail = new DashboardAccounts({ store: services.stores.dashboardAccounts, organizations: services.store, keys: lazyDashboardKeys(services.stores.dashboardAccounts, null), mailer: noMailer, logger: services.logger, publicUrl: services.config.publicUrl });
+      const noMail = new DashboardAccounts({ store: services.stores.dashboardAccounts, organizations: services.stores.billing, keys: lazyDashboardKeys(services.stores.dashboardAccounts, null), mailer: noMailer, logger: services.logger, publicUrl: services.config.publicUrl });
       const offline = await buildApp({ ...appDepsFor(services), dashboard: noMail });
       try {
         expect((await offline.inject({ method: 'GET', url: '/dashboard/sign-in' })).body).toContain('brandbase users link');

@@ -74,7 +74,7 @@ describeEachBackend('payments page', (backend) => {
     first = await pay(services.stores, 5, new Date(Date.now() - 3_600_000));
     await pay(services.stores, 12, new Date());
     agentOrg = first.orgId;
-    await new BillingAdmin(services.store, billingDefaults(services.config)).addCredits(agentOrg, 40, null);
+    await new BillingAdmin(services.stores.billing, billingDefaults(services.config)).addCredits(agentOrg, 40, null);
     await addMember(services, agentOrg, 'agent-owner@acme.test', 'owner');
     await addMember(services, agentOrg, f.memberA.email, 'member');
     agentOwner = { email: 'agent-owner@acme.test', ...(await signInThroughEmail(f.stack.app, f.smtp, 'agent-owner@acme.test')) };

@@ -11,24 +11,27 @@ import { lazyDashboardKeys } from '../../src/dashboard-accounts/dashboard-secret
 import { createLogger } from '../../src/platform/logger.js';
 import type { Store } from '../../src/store/store.js';
 import type { DashboardAccountStore } from '../../src/dashboard-accounts/dashboard-account-store.js';
+import type { BillingStore } from '../../src/billing/billing-store.js';
 import { tempSqlite } from '../store/temp-database.js';
 
 let store: Store;
 let accounts: DashboardAccountStore;
+let billing: BillingStore;
 let cleanup: () => Promise<void>;
 let orgId: string;
 
 /** A "process": its own DashboardAccounts, with its own lazily resolved keys, over the shared store. */
 function processOn(secret: string | null): DashboardAccounts {
-  return new DashboardAccounts({ store: accounts, organizations: store, keys: lazyDashboardKeys(accounts, secret), mailer: noMailer, logger: createLogger({ level: 'silent' }), publicUrl: 'http://brandbase.test' });
+  return new DashboardAccounts({ store: accounts, organizations: billing, keys: lazyDashboardKeys(accounts, secret), mailer: noMailer, logger: createLogger({ level: 'silent' }), publicUrl: 'http://brandbase.test' });
 }
 
 beforeAll(async () => {
-  let stores: { dashboardAccounts: DashboardAccountStore };
+  let stores: { dashboardAccounts: DashboardAccountStore; billing: BillingStore };
   ({ store, stores, cleanup } = await tempSqlite());
   accounts = stores.dashboardAccounts;
+  billing = stores.billing;
   await store.migrate();
-  orgId = (await store.createOrganization({ id: 'org_secret', name: 'Secret', plan: 'free', quota: 0, createdAt: new Date() })).id;
+  orgId = (await billing.createOrganization({ id: 'org_secret', name: 'Secret', plan: 'free', quota: 0, createdAt: new Date() })).id;
   await processOn(null).addMember({ email: 'sam@example.com', orgId });
 });
 afterAll(async () => cleanup());

@@ -32,17 +32,17 @@ describeEachBackend('usage page', (backend) => {
    */
   async function usageOrgs(): Promise<OrgPair> {
     const orgs = await f.newOrgs({ quota: 5 });
-    await f.stack.services.store.updateOrganization(orgs.orgA, { spendingLimitCents: 1000 });
-    await f.stack.services.store.appendUsage([{ id: newId('use'), orgId: orgs.orgA, keyId: null, credits: 3, reason: 'brand.lookup', source: 'quota', createdAt: period.start }]);
+    await f.stack.services.stores.billing.updateOrganization(orgs.orgA, { spendingLimitCents: 1000 });
+    await f.stack.services.stores.billing.appendUsage([{ id: newId('use'), orgId: orgs.orgA, keyId: null, credits: 3, reason: 'brand.lookup', source: 'quota', createdAt: period.start }]);
     return orgs;
   }
 
   /** Charges credits through the billing meter, as a lookup with an API key of the organization does. */
   async function charge(orgId: string, credits: number): Promise<void> {
     const { services } = f.stack;
-    const org = await services.store.getOrganization(orgId);
+    const org = await services.stores.billing.getOrganization(orgId);
     const [key] = await services.accounts.listApiKeys(orgId);
-    const keyRecord = key ?? (await services.store.getApiKey((await services.accounts.createApiKey({ orgId })).id));
+    const keyRecord = key ?? (await services.stores.billing.getApiKey((await services.accounts.createApiKey({ orgId })).id));
     if (!org || !keyRecord) throw new Error('no organization or key');
     const principal: Principal = { org, key: keyRecord };
     for (let i = 0; i < credits; i++) (await services.billing.reserve(principal, 1, 'single')).settle(1, 'brand.lookup');

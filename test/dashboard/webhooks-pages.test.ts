@@ -33,7 +33,7 @@ describeEachBackend('webhooks page', (backend) => {
   });
 
   async function hooksOf(orgId: string) {
-    const org = await f.stack.services.store.getOrganization(orgId);
+    const org = await f.stack.services.stores.billing.getOrganization(orgId);
     if (!org) throw new Error('no organization');
     return (await f.stack.services.webhooks.list(org, {})).edges.map((e) => e.node);
   }
@@ -92,7 +92,7 @@ describeEachBackend('webhooks page', (backend) => {
       expect(shown).toContain('2 domains subscribed.');
       expect(shown).toContain('Not domains, skipped: not a domain!');
       expect(shown).toContain('acme-widgets.com');
-      const org = await f.stack.services.store.getOrganization(o.orgA);
+      const org = await f.stack.services.stores.billing.getOrganization(o.orgA);
       if (!org) throw new Error('no organization');
       const subs = async () => (await f.stack.services.webhooks.subscriptions(org, hook.id, {})).edges.map((e) => e.node.domain);
       expect(await subs()).toEqual(['acme-widgets.com', 'example.org']);
@@ -189,7 +189,7 @@ describeEachBackend('webhooks page', (backend) => {
 
     it("answers 404 for another organization's webhooks and sends them no test event", async () => {
       const o = await f.newOrgs();
-      const orgB = await f.stack.services.store.getOrganization(o.orgB);
+      const orgB = await f.stack.services.stores.billing.getOrganization(o.orgB);
       if (!orgB) throw new Error('no organization');
       const theirs = await f.stack.services.webhooks.create(orgB, { url: HOOK_URL, name: 'theirs' });
       expect((await f.get(o.ownerA, list(o.orgB))).statusCode).toBe(404);

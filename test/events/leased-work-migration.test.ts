@@ -58,7 +58,7 @@ describeEachBackend('migration 0024_leased_work', (backend) => {
         { consumer: 'webhooks', event_id: 'evt_done', state: 'done', attempts: 1, run_at: T0, locked_until: null, last_error: null, updated_at: T0 },
       ])
       .execute();
-    const orgId = await createOrg(temp.store);
+    const orgId = await createOrg(temp.stores.billing);
     const hook = await createWebhook(temp.database, sealedBox(randomBytes(32)), { orgId, url: 'https://hooks.test/events', domains: [brand.domain] });
     const delivery = (id: string, state: string, nextAttemptAt: number | null, leaseUntil: number | null) => ({
       id, webhook_id: hook.id, org_id: orgId, event_id: newId('evt'), kind: 'brand.rebranded', domain: brand.domain, payload: '{}', state, attempts: 1,

@@ -58,7 +58,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     logs: () => lines.join(''),
     async newKey(options = {}) {
       const org = await services.accounts.createOrganization({ name: 'Test org', plan: options.plan ?? 'paid', quota: options.quota ?? 1000 });
-      if (options.overage === false) await services.store.updateOrganization(org.id, { spendingLimitCents: 0 });
+      if (options.overage === false) await services.stores.billing.updateOrganization(org.id, { spendingLimitCents: 0 });
       const key = await services.accounts.createApiKey({ orgId: org.id });
       return { key: key.key, keyId: key.id, orgId: org.id };
     },

@@ -80,7 +80,7 @@ async function accessAnswer(failing: boolean, pay: boolean): Promise<Answer> {
   const sales = failing
     ? new AccessSales({
         ...stack.services.stores,
-        accounts: stack.services.store,
+        accounts: stack.services.stores.billing,
         settings: { network: p.network, asset: p.asset, assetName: p.assetName, assetVersion: p.assetVersion, payTo: p.payTo, priceUnits: p.priceUnits, maxTimeoutSeconds: p.maxTimeoutSeconds, facilitatorUrl: null },
         mppSecretKey: null,
         publicUrl: PUBLIC_URL,
@@ -105,7 +105,7 @@ async function triggers(): Promise<[ErrorCode, string, Answer][]> {
   const empty = await stack.newKey({ plan: 'paid', quota: 0, overage: false });
   const one = await stack.newKey({ quota: 1, overage: false });
   const slow = await stack.newKey({ quota: 1000 });
-  await stack.services.store.updateOrganization(slow.orgId, { rateLimitPerMinute: 1 });
+  await stack.services.stores.billing.updateOrganization(slow.orgId, { rateLimitPerMinute: 1 });
   const k = bearer(key);
   const all: [ErrorCode, string, Answer][] = [];
   const add = async (code: ErrorCode, what: string, answer: Answer | Promise<Answer>): Promise<void> => {

@@ -180,7 +180,7 @@ describe('/openapi.json', () => {
     await answer('/v2/brands/batch', 'post', stack.app.inject({ method: 'POST', url: '/v2/brands/batch', headers: bearer(one.key), payload: { identifiers: ['acme.com'] } }), 429);
 
     const slow = await stack.newKey({ quota: 100 });
-    await stack.services.store.updateOrganization(slow.orgId, { rateLimitPerMinute: 1 });
+    await stack.services.stores.billing.updateOrganization(slow.orgId, { rateLimitPerMinute: 1 });
     await lookup(slow.key, '/v2/brands/AAPL');
     const throttled = await answer('/v2/brands/{identifier}', 'get', lookup(slow.key, '/v2/brands/AAPL'), 429);
     expect(throttled.headers['x-bf-error']).toBe('rate_limited');

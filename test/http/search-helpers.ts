@@ -43,8 +43,8 @@ export interface GatedApp {
 /** The real app with a gate of the given policy on a clock the test moves (the rest as `serve` wires it). */
 export async function gatedApp(services: Services, search: ProductPolicy, options: { hardLimitFactor?: number; windowMs?: number } = {}): Promise<GatedApp> {
   const clock = { now: T0.getTime() };
-  const usage = new ClientIdUsage(services.store, () => new Date(clock.now), { flushMs: 60_000, reloadMs: 0 });
-  const gate = new ClientIdGateService(services.store, usage, {
+  const usage = new ClientIdUsage(services.stores.billing, () => new Date(clock.now), { flushMs: 60_000, reloadMs: 0 });
+  const gate = new ClientIdGateService(services.stores.billing, usage, {
     products: { search, logo: search },
     windowMs: options.windowMs ?? 300_000,
     hardLimitFactor: options.hardLimitFactor ?? 2,

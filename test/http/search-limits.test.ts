@@ -27,7 +27,7 @@ describeEachBackend('search limits', (backend) => {
 
   beforeAll(async () => {
     stack = await startTestStack({ BRANDBASE_CLIENT_ID_CACHE_MS: '0' }, { backend });
-    ids = new ClientIds(stack.services.store);
+    ids = new ClientIds(stack.services.stores.billing);
     await saveHeld(stack.services, 'stripe.com', 'Stripe', { qualityScore: 0.86 });
   }, 120_000);
 
@@ -107,7 +107,7 @@ describeEachBackend('search limits', (backend) => {
       // Retry-After: the start of next month (the simulated clock is on 2 November).
       expect(Number(refused.headers['retry-after'])).toBe((Date.parse('2026-12-01T00:00:00Z') - gated.clock.now) / 1000);
       await gated.usage.flush();
-      expect(await stack.services.store.clientIdUsage(orgId, 'search', '2026-11')).toBe(8);
+      expect(await stack.services.stores.billing.clientIdUsage(orgId, 'search', '2026-11')).toBe(8);
       // A new month starts from zero.
       gated.clock.now = Date.parse('2026-12-01T00:00:01Z');
       expect((await get(gated, id, '192.0.2.20')).statusCode).toBe(200);
@@ -141,7 +141,7 @@ describeEachBackend('search limits', (backend) => {
         expect(res.json()).toEqual({ message: 'Temporarily unavailable; retry later.', code: 'temporarily_unavailable' });
         await stack.services.clientIdUsage.flush();
         expect(await stack.services.clientIdUsage.used(orgId, 'search')).toBe(before);
-        expect(await stack.services.store.clientIdUsage(orgId, 'search', new Date().toISOString().slice(0, 7))).toBe(0);
+        expect(await stack.services.stores.billing.clientIdUsage(orgId, 'search', new Date().toISOString().slice(0, 7))).toBe(0);
         expect(logs.join('')).toMatch(/search could not answer/);
       } finally {
         await app.close();

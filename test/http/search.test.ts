@@ -24,7 +24,7 @@ describeEachBackend('brand search', (backend) => {
 
   beforeAll(async () => {
     stack = await startTestStack({ BRANDBASE_CLIENT_ID_CACHE_MS: '0' }, { backend });
-    ids = new ClientIds(stack.services.store);
+    ids = new ClientIds(stack.services.stores.billing);
     ({ orgId } = await stack.newKey({ plan: 'free', quota: 0 }));
     cid = (await ids.create(orgId, { name: 'autocomplete' })).id;
     held.stripe = await saveHeld(stack.services, 'stripe.com', 'Stripe', { qualityScore: 0.86, claimed: true });
@@ -185,7 +185,7 @@ describeEachBackend('brand search', (backend) => {
       const server = await startTestStack({ BRANDBASE_CLIENT_ID_CACHE_MS: '0' }, { backend });
       try {
         const org = await server.newKey({ plan: 'free', quota: 0 });
-        const own = (await new ClientIds(server.services.store).create(org.orgId, { referrers: ['app.example'] })).id;
+        const own = (await new ClientIds(server.services.stores.billing).create(org.orgId, { referrers: ['app.example'] })).id;
         await saveHeld(server.services, 'stripe.com', 'Stripe', { qualityScore: 0.86 });
         const address = await server.app.listen({ host: '127.0.0.1', port: 0 });
         const ok = await fetch(`${address}/v2/search/stri?c=${own}&limit=2`, { headers: { referer: 'https://app.example/' } });

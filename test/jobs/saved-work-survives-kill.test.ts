@@ -86,7 +86,7 @@ describeEachBackend('saved work survives a killed process', (backend) => {
 
   it('killed after the save committed: a restarted process runs the palette render job, fans out and delivers', async () => {
     const domain = `saved-${randomBytes(4).toString('hex')}.com`;
-    const orgId = await createOrg(stores.store);
+    const orgId = await createOrg(stores.billing);
     const hook = await createWebhook(kernel, sealedBox(keyFromSecret(SECRET_KEY)), { orgId, url: `https://${HOOK_HOST}/events`, domains: [domain] });
     // A `serve` ran before: the `webhooks` consumer is subscribed, so a save queues the event's delivery to it.
     await stores.events.subscribeBrandEvents(WEBHOOK_CONSUMER, new Date());
@@ -140,7 +140,7 @@ describeEachBackend('saved work survives a killed process', (backend) => {
 
   it('a save that rolls back leaves no job, event or delivery behind', async () => {
     const domain = `rolled-${randomBytes(4).toString('hex')}.com`;
-    const orgId = await createOrg(stores.store);
+    const orgId = await createOrg(stores.billing);
     const hook = await createWebhook(kernel, sealedBox(keyFromSecret(SECRET_KEY)), { orgId, url: `https://${HOOK_HOST}/events`, domains: [domain] });
     await stores.events.subscribeBrandEvents(WEBHOOK_CONSUMER, new Date());
     const scheduler = new PaletteRenderScheduler(stores.queue, silentLogger(), { enabled: true, maxDepth: 1000 });

@@ -68,7 +68,7 @@ describeEachBackend('MCP server', (backend) => {
 
   /** The organization's prepaid credits left (standing access sells prepaid credits), read exactly. */
   async function prepaidBalance(orgId: string): Promise<number> {
-    const org = await stack.services.store.getOrganization(orgId);
+    const org = await stack.services.stores.billing.getOrganization(orgId);
     if (!org) throw new Error('no org');
     await stack.services.meter.flush();
     return (await stack.services.billing.report(org)).prepaidBalance;
@@ -229,7 +229,7 @@ describeEachBackend('MCP server', (backend) => {
       const { mcpToken, keyId } = await buyAccess();
       const client = await connect(mcpToken);
       expect((await client.listTools()).tools.length).toBe(5);
-      expect(await stack.services.store.revokeApiKey(keyId, new Date())).toBe(true);
+      expect(await stack.services.stores.billing.revokeApiKey(keyId, new Date())).toBe(true);
       await expect(client.listTools()).rejects.toMatchObject({ code: 403 });
     });
 

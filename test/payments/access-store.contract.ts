@@ -11,7 +11,7 @@ import type { AccessPurchaseCompletion, AgentPayer, CardCharge } from '../../src
 import type { PaymentClaim } from '../../src/domain/payments.js';
 import type { AccessStore } from '../../src/payments/access-store.js';
 import type { PaymentStore } from '../../src/payments/payment-store.js';
-import type { Store } from '../../src/store/store.js';
+import type { BillingStore } from '../../src/billing/billing-store.js';
 import type { TempDatabase } from '../store/temp-database.js';
 
 const NET = 'eip155:84532';
@@ -69,8 +69,9 @@ function completion(claim: PaymentClaim, payer: AgentPayer, usd = 5): AccessPurc
 export function accessStoreContract(name: string, open: () => Promise<TempDatabase>, peerRaces: boolean): void {
   describe(`Store contract, standing access: ${name}`, () => {
     let temp: TempDatabase;
-    let store: Store;
-    let peer: Store;
+    /** Billing's store: the organizations, keys and grants a purchase writes. */
+    let store: BillingStore;
+    let peer: BillingStore;
     let access: AccessStore;
     let peerAccess: AccessStore;
     let payments: PaymentStore;
@@ -79,11 +80,11 @@ export function accessStoreContract(name: string, open: () => Promise<TempDataba
 
     beforeAll(async () => {
       temp = await open();
-      store = temp.store;
+      store = temp.stores.billing;
       ({ access, payments } = temp.stores);
-      await store.migrate();
+      await temp.store.migrate();
       const other = await temp.openPeer();
-      peer = other.store;
+      peer = other.stores.billing;
       ({ access: peerAccess, payments: peerPayments } = other.stores);
     });
     afterAll(async () => temp.cleanup());

@@ -41,7 +41,7 @@ describeEachBackend('standing access by card', (backend) => {
     const installationKey = randomBytes(32);
     const sales = new AccessSales({
       ...stack.services.stores,
-      accounts: stack.services.store,
+      accounts: stack.services.stores.billing,
       settings: { network: p.network, asset: p.asset, assetName: p.assetName, assetVersion: p.assetVersion, payTo: p.payTo, priceUnits: p.priceUnits, maxTimeoutSeconds: p.maxTimeoutSeconds, facilitatorUrl: null },
       mppSecretKey: null,
       card: new CardPayments({ secretKey, realm: 'brandbase.test', networkId: EMBEDDED_CARD_NETWORK, processor, stripeSecretKey: null, logger: stack.services.logger, now: () => new Date() }),
@@ -238,13 +238,13 @@ describeEachBackend('standing access by card', (backend) => {
     it('20 concurrent copies of one card credential: one charge, one key', async () => {
       const credential = await cardCredential(app, '4');
       const before = await cardPayments();
-      const orgs = (await stack.services.store.listOrganizations()).length;
+      const orgs = (await stack.services.stores.billing.listOrganizations()).length;
       const answers = await Promise.all(Array.from({ length: 20 }, () => post(app, '4', credential)));
       expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
       expect(answers.every((a) => [200, 409, 503].includes(a.statusCode))).toBe(true);
       expect(answers.filter((a) => a.body.includes('bb_live_'))).toHaveLength(1);
       expect(await cardPayments()).toBe(before + 1);
-      expect((await stack.services.store.listOrganizations()).length).toBe(orgs + 1);
+      expect((await stack.services.stores.billing.listOrganizations()).length).toBe(orgs + 1);
     });
   });
 

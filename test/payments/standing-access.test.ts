@@ -46,7 +46,7 @@ describeEachBackend('standing access', (backend) => {
     const installationKey = randomBytes(32);
     const sales = new AccessSales({
       ...stack.services.stores,
-      accounts: stack.services.store,
+      accounts: stack.services.stores.billing,
       settings: { network: p.network, asset: p.asset, assetName: p.assetName, assetVersion: p.assetVersion, payTo: p.payTo, priceUnits: p.priceUnits, maxTimeoutSeconds: p.maxTimeoutSeconds, facilitatorUrl: null },
       mppSecretKey: randomBytes(32).toString('hex'),
       publicUrl: stack.services.config.publicUrl,
@@ -101,7 +101,7 @@ describeEachBackend('standing access', (backend) => {
   }
 
   async function prepaid(orgId: string): Promise<number> {
-    const org = await stack.services.store.getOrganization(orgId);
+    const org = await stack.services.stores.billing.getOrganization(orgId);
     if (!org) throw new Error(`no organization ${orgId}`);
     return (await stack.services.billing.report(org)).prepaidBalance;
   }
@@ -218,14 +218,14 @@ describeEachBackend('standing access', (backend) => {
     it('paying again from the same wallet tops up the same organization and key, with no new secret', async () => {
       const wallet = await newWallet(stack.services.stores.payments, 10n * USD);
       const first = (await post(app, '1', { 'payment-signature': await wallet.pay(challengeOf((await post(app, '1')).headers)) })).json<Bought>();
-      const orgs = (await stack.services.store.listOrganizations()).length;
+      const orgs = (await stack.services.stores.billing.listOrganizations()).length;
       const again = await post(app, '2', { 'payment-signature': await wallet.pay(challengeOf((await post(app, '2')).headers)) });
       expect(again.statusCode).toBe(200);
       const topUp = again.json<Bought>();
       expect(topUp).toMatchObject({ topUp: true, organization: { id: first.organization.id }, key: { id: first.key.id }, credits: { added: 40, balance: 60 } });
       expect(topUp.apiKey).toBeUndefined();
       expect(topUp.mcpToken).toBeUndefined();
-      expect((await stack.services.store.listOrganizations()).length).toBe(orgs);
+      expect((await stack.services.stores.billing.listOrganizations()).length).toBe(orgs);
       // The first key spends the credits bought by both payments.
       expect((await app.inject({ url: '/v2/brands/acme.com', headers: bearer(first.apiKey ?? '') })).statusCode).toBe(200);
       expect(await prepaid(first.organization.id)).toBe(59);
@@ -258,7 +258,7 @@ describeEachBackend('standing access', (backend) => {
       const { verifyMcpToken, generateMcpToken } = await import('../../src/billing/mcp-token-secret.js');
       const { header } = await signedPurchase(app, '1');
       const bought = (await post(app, '1', { 'payment-signature': header })).json<Bought>();
-      const store = stack.services.store;
+      const store = stack.services.stores.billing;
       const tokens = { findMcpTokenByHash: (hash: string) => stack.services.stores.access.findMcpTokenByHash(hash), getApiKey: (id: string) => store.getApiKey(id) };
       expect(await verifyMcpToken(tokens, bought.mcpToken ?? '')).toEqual({ tokenId: expect.stringMatching(/^mcp_/), orgId: bought.organization.id, apiKeyId: bought.key.id });
       // The API key is not an MCP token, a well-formed token never sold is unknown, and a truncated one is malformed.
@@ -320,7 +320,7 @@ describeEachBackend('standing access', (backend) => {
       const sales = new AccessSales({
         access,
         payments: stack.services.stores.payments,
-        accounts: stack.services.store,
+        accounts: stack.services.stores.billing,
         settings: { network: p.network, asset: p.asset, assetName: p.assetName, assetVersion: p.assetVersion, payTo: p.payTo, priceUnits: p.priceUnits, maxTimeoutSeconds: p.maxTimeoutSeconds, facilitatorUrl: null },
         mppSecretKey: null,
         publicUrl: stack.services.config.publicUrl,
@@ -389,7 +389,7 @@ describeEachBackend('standing access', (backend) => {
 
     it('50 concurrent copies of one purchase payment: one settlement, one organization, one key delivered', async () => {
       const { wallet, header } = await signedPurchase(app, '5');
-      const orgs = (await stack.services.store.listOrganizations()).length;
+      const orgs = (await stack.services.stores.billing.listOrganizations()).length;
       const answers = await Promise.all(Array.from({ length: 50 }, () => post(app, '5', { 'payment-signature': header })));
       const ok = answers.filter((a) => a.statusCode === 200);
       expect(ok).toHaveLength(1);
@@ -399,7 +399,7 @@ describeEachBackend('standing access', (backend) => {
       expect(answers.filter((a) => a.body.includes('bb_live_'))).toHaveLength(1);
       expect(await wallet.balance()).toBe(95n * USD);
       expect(await countPayments(wallet.account.address)).toBe(1);
-      expect((await stack.services.store.listOrganizations()).length).toBe(orgs + 1);
+      expect((await stack.services.stores.billing.listOrganizations()).length).toBe(orgs + 1);
     });
 
     it('a payment already used for a brand lookup cannot buy access', async () => {

@@ -142,11 +142,11 @@ describe('caches bounded by bytes', () => {
     const db = await tempSqlite();
     try {
       await db.store.migrate();
-      const accounts = new Accounts(db.store, { freeQuota: 100, paidQuota: 1000 });
+      const accounts = new Accounts(db.stores.billing, { freeQuota: 100, paidQuota: 1000 });
       const org = await accounts.createOrganization({ name: 'Org', plan: 'paid' });
       const keys = [];
       for (let i = 0; i < 30; i++) keys.push(await accounts.createApiKey({ orgId: org.id }));
-      const auth = new Authenticator(db.store, 60_000, Date.now, 8000);
+      const auth = new Authenticator(db.stores.billing, 60_000, Date.now, 8000);
       for (const key of keys) await auth.authenticate(key.key);
       const cache = (auth as unknown as { cache: ByteLru<string, unknown> }).cache;
       expect(cache.bytes).toBeLessThanOrEqual(8000);
@@ -154,7 +154,7 @@ describe('caches bounded by bytes', () => {
       expect(cache.size).toBeLessThan(30);
       // Revoked in the store behind the cache's back: the newest key is still answered from memory, the oldest
       // (evicted) is read again and refused.
-      for (const key of [keys[0], keys[29]]) await db.store.revokeApiKey(key!.id, new Date());
+      for (const key of [keys[0], keys[29]]) await db.stores.billing.revokeApiKey(key!.id, new Date());
       await expect(auth.authenticate(keys[29]!.key)).resolves.toMatchObject({ key: { id: keys[29]!.id } });
       await expect(auth.authenticate(keys[0]!.key)).rejects.toMatchObject({ code: 'invalid_api_key' });
     } finally {

@@ -1,7 +1,5 @@
 import { brandEventsContract } from './brand-events.contract.js';
-import { creditLeaseContract } from './credit-lease.contract.js';
 import { storeContract } from './store.contract.js';
-import { clientIdStoreContract } from './client-id-store.contract.js';
 import { spawnStorePeer } from './store-peer-process.js';
 import { PG_URL, tempPostgres } from './temp-database.js';
 import { needsPostgres } from '../helpers/optional.js';
@@ -9,7 +7,6 @@ import { needsPostgres } from '../helpers/optional.js';
 // Runs when a PostgreSQL answers (BRANDBASE_TEST_PG_URL or the default local server; test/setup/global-setup.ts).
 needsPostgres.describe('PostgreSQL store', () => {
   storeContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
-  clientIdStoreContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
 
   const withPeer = async () => {
     const url = PG_URL ?? '';
@@ -35,5 +32,4 @@ needsPostgres.describe('PostgreSQL store', () => {
   };
 
   brandEventsContract('PostgreSQL (fresh schema)', withPeer);
-  creditLeaseContract('PostgreSQL (fresh schema)', withPeer);
 });

@@ -1,12 +1,9 @@
 import { brandEventsContract } from './brand-events.contract.js';
-import { creditLeaseContract } from './credit-lease.contract.js';
 import { storeContract } from './store.contract.js';
-import { clientIdStoreContract } from './client-id-store.contract.js';
 import { spawnStorePeer } from './store-peer-process.js';
 import { tempSqlite } from './temp-database.js';
 
 storeContract('SQLite (temp file)', tempSqlite);
-clientIdStoreContract('SQLite (temp file)', tempSqlite);
 
 // The peer is another OS process: two better-sqlite3 handles in one thread would only take turns.
 async function sqliteWithPeer() {
@@ -32,4 +29,3 @@ async function sqliteWithPeer() {
 }
 
 brandEventsContract('SQLite (temp file)', sqliteWithPeer);
-creditLeaseContract('SQLite (temp file)', sqliteWithPeer);

@@ -5,6 +5,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Store } from '../../src/store/store.js';
+import type { BillingStore } from '../../src/billing/billing-store.js';
 import type { JobQueue } from '../../src/jobs/queue.js';
 import type { BackendSpec } from './store-peer-backend.js';
 import { reapOnExit } from '../helpers/child-reaper.js';
@@ -17,7 +18,7 @@ const CHILD = fileURLToPath(new URL('./store-peer.child.ts', import.meta.url));
 
 type PeerReply = { seq: number; ok: true; value: unknown } | { seq: number; ok: false; error: { name: string; message: string } };
 
-export async function spawnStorePeer(spec: BackendSpec): Promise<{ store: Store; queue: JobQueue; kill(): Promise<void> }> {
+export async function spawnStorePeer(spec: BackendSpec): Promise<{ store: Store; billing: BillingStore; queue: JobQueue; kill(): Promise<void> }> {
   // 'advanced' serialization keeps Dates and undefined intact across the IPC channel.
   const child = reapOnExit(fork(CHILD, [JSON.stringify(spec)], { execArgv: ['--import', 'tsx'], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
   await new Promise<void>((resolve, reject) => {
@@ -51,8 +52,13 @@ export async function spawnStorePeer(spec: BackendSpec): Promise<{ store: Store;
   const queue = new Proxy({} as JobQueue, {
     get: (_target, method) => (typeof method !== 'string' || method === 'then' ? undefined : (...args: unknown[]) => call(`queue.${method}`, args)),
   });
+  // Billing's store (billing/billing-store.ts, issue 30): its methods as `billing.<method>`.
+  const billing = new Proxy({} as BillingStore, {
+    get: (_target, method) => (typeof method !== 'string' || method === 'then' ? undefined : (...args: unknown[]) => call(`billing.${method}`, args)),
+  });
   return {
     store,
+    billing,
     queue,
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -7,19 +7,20 @@
 import type { JobQueue } from '../../src/jobs/queue.js';
 import type { ProductStores } from '../../src/main/product-stores.js';
 import type { Store } from '../../src/store/store.js';
+import type { BillingStore } from '../../src/billing/billing-store.js';
 import { openBackendStores } from './store-peer-backend.js';
 import type { BackendSpec } from './store-peer-backend.js';
 
 interface PeerRequest {
   seq: number;
   /** A Store method, or `queue.<method>` for the job queue on the same database. */
-  method: keyof Store | `queue.${keyof JobQueue}`;
+  method: keyof Store | `queue.${keyof JobQueue}` | `billing.${keyof BillingStore}`;
   args: unknown[];
 }
 
 async function serve(stores: ProductStores, request: PeerRequest): Promise<unknown> {
   try {
-    const [target, method] = request.method.startsWith('queue.') ? [stores.queue, request.method.slice('queue.'.length)] : [stores.store, request.method];
+    const [target, method] = request.method.startsWith('queue.') ? [stores.queue, request.method.slice('queue.'.length)] : request.method.startsWith('billing.') ? [stores.billing, request.method.slice('billing.'.length)] : [stores.store, request.method];
     const value: unknown = await ((target as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method] as (...args: unknown[]) => Promise<unknown>).apply(target, request.args);
     return { seq: request.seq, ok: true, value };
   } catch (error) {

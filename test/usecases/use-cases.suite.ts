@@ -50,8 +50,8 @@ interface Stack {
 }
 
 function stackOn(db: TempDatabase, store: BrandStore = db.store, overrides: Partial<UseCaseDeps> = {}): Stack {
-  const meter = new UsageMeter(db.store, () => new Date());
-  const billing = new Billing({ store: db.store, meter, mailer: noMailer, logger: silentLogger(), defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
+  const meter = new UsageMeter(db.stores.billing, () => new Date());
+  const billing = new Billing({ store: db.stores.billing, meter, mailer: noMailer, logger: silentLogger(), defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
   const cache = new BrandCache(60_000, new AssetUrls('http://brandbase.test/assets/'));
   const indexer = new BrandIndexer(store, () => Promise.resolve({ ok: false, reason: 'unreachable', message: 'no site in this test' }), silentLogger());
   const lookup = new BrandLookup(store, cache, indexer);
@@ -66,7 +66,7 @@ function stackOn(db: TempDatabase, store: BrandStore = db.store, overrides: Part
     batchResponseMaxBytes: 10 * 1024 * 1024,
     ...overrides,
   };
-  return { deps, billing, meter, queue, accounts: new Accounts(db.store, { freeQuota: 100, paidQuota: 1000 }), authenticator: new Authenticator(db.store, 0) };
+  return { deps, billing, meter, queue, accounts: new Accounts(db.stores.billing, { freeQuota: 100, paidQuota: 1000 }), authenticator: new Authenticator(db.stores.billing, 0) };
 }
 
 export function useCaseSuite(name: string, open: () => Promise<TempDatabase>): void {

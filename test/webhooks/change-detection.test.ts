@@ -76,7 +76,7 @@ describeEachBackend('change detection', (backend) => {
       { now: () => new Date(crawlClock) },
     );
     const box = sealedBox(randomBytes(32));
-    const orgId = await createOrg(db.store);
+    const orgId = await createOrg(db.stores.billing);
     hook = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/events`, domains: Object.values(HOSTS) });
     const fanOut = new WebhookFanOut(db.stores, new AssetUrls('https://brandbase.example/assets/'), silentLogger());
     // Claims a second ahead: the save writes its event with the saving process's clock.

@@ -20,10 +20,10 @@ export function webhookAdminContract(name: string, open: () => Promise<{ store: 
     /** Migrates, and makes the organizations the webhooks belong to. */
     let store: Store;
     let webhooks: WebhookStore;
+    let stores: ProductStores;
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
-      let stores: ProductStores;
       ({ store, stores, cleanup } = await open());
       webhooks = stores.webhooks;
       await store.migrate();
@@ -34,7 +34,7 @@ export function webhookAdminContract(name: string, open: () => Promise<{ store: 
 
     async function org(): Promise<string> {
       const id = `org_${randomBytes(8).toString('hex')}`;
-      await store.createOrganization({ id, name: 'Org', plan: 'paid', quota: 100, createdAt: T0 });
+      await stores.billing.createOrganization({ id, name: 'Org', plan: 'paid', quota: 100, createdAt: T0 });
       return id;
     }
 

@@ -58,7 +58,7 @@ export function webhookDeliveryContract(name: string, open: () => Promise<Harnes
 
     async function org(plan: Plan = 'paid'): Promise<string> {
       const id = `org_${randomBytes(8).toString('hex')}`;
-      await store.createOrganization({ id, name: 'Org', plan, quota: 100, billingContacts: ['ops@org.test'], createdAt: T0 });
+      await stores.billing.createOrganization({ id, name: 'Org', plan, quota: 100, billingContacts: ['ops@org.test'], createdAt: T0 });
       return id;
     }
 

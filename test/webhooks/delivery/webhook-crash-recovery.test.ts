@@ -14,6 +14,7 @@ import { keyFromSecret, sealedBox } from '../../../src/platform/sealed-box.js';
 import type { Database } from '../../../src/db/database.js';
 import type { WebhookStore } from '../../../src/webhooks/webhook-store.js';
 import type { Store } from '../../../src/store/store.js';
+import type { BillingStore } from '../../../src/billing/billing-store.js';
 import { startServer, type ServerProcess } from '../../helpers/brandbase-process.js';
 import { eventually, until } from '../../helpers/until.js';
 import { sampleBrand } from '../../store/sample-brand.js';
@@ -35,6 +36,7 @@ describeEachBackend('webhook crash recovery', (backend) => {
   let webhooks: WebhookStore;
   /** The kernel's handle of the same connection, for the webhook rows the test writes (webhook-fixtures.ts). */
   let kernel: Database;
+  let billing: BillingStore;
 
   beforeAll(async () => {
     database = await openBackendDatabase(backend);
@@ -55,7 +57,7 @@ describeEachBackend('webhook crash recovery', (backend) => {
       BRANDBASE_WEBHOOK_TIMEOUT_MS: '10000',
       BRANDBASE_LOG_LEVEL: 'info',
     };
-    ({ store, stores: { webhooks }, database: kernel } = await connectTo(database));
+    ({ store, stores: { webhooks, billing }, database: kernel } = await connectTo(database));
     await store.migrate();
   });
 
@@ -88,7 +90,7 @@ describeEachBackend('webhook crash recovery', (backend) => {
 
   describe('webhook delivery survives SIGKILL', () => {
     it('a committed rebrand is delivered after restarts, never lost', async () => {
-      const orgId = await createOrg(store);
+      const orgId = await createOrg(billing);
       const hook: TestWebhook = await createWebhook(kernel, sealedBox(keyFromSecret(SECRET_KEY)), { orgId, url: `https://${HOOK_HOST}/events`, domains: [SITE], authorization: 'Bearer crash-token' });
       const deliveries = () => webhooks.listWebhookDeliveries(orgId, hook.id, { from: null, to: null, after: null, limit: 10 });
 

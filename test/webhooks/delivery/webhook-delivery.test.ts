@@ -66,15 +66,15 @@ interface Engine {
 const PATIENT_TIMEOUT_MS = 600_000;
 
 function engine(options: { payer?: 'billing' | DeliveryPayer; timeoutMs?: number; mail?: SmtpSink; port?: number } = {}): Engine {
-  const meter = new UsageMeter(db.store, clock);
-  const billing = new Billing({ store: db.store, meter, mailer: noMailer, logger: silentLogger(), now: clock, defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
+  const meter = new UsageMeter(db.stores.billing, clock);
+  const billing = new Billing({ store: db.stores.billing, meter, mailer: noMailer, logger: silentLogger(), now: clock, defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
   const poster = new WebhookPoster({ hostMap: { [HOOK_HOST]: `127.0.0.1:${options.port ?? receiver.port}` }, timeoutMs: options.timeoutMs ?? PATIENT_TIMEOUT_MS });
   const payer = options.payer === undefined || options.payer === 'billing'
-    ? new DeliveryBilling({ accounts: db.store, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(CONFIGURED_OPERATOR_DOMAIN) })
+    ? new DeliveryBilling({ accounts: db.stores.billing, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(CONFIGURED_OPERATOR_DOMAIN) })
     : options.payer;
   const mailer = options.mail ? createSmtpMailer(options.mail.url, 'Brandbase <hooks@brandbase.test>') : noMailer;
   const sender = new WebhookSender(
-    { queue: db.stores.queue, store: db.stores.webhooks, box, poster, payer, notices: new DeliveryNotices({ accounts: db.store, webhooks: db.stores.webhooks }, mailer, silentLogger()), logger: silentLogger() },
+    { queue: db.stores.queue, store: db.stores.webhooks, box, poster, payer, notices: new DeliveryNotices({ accounts: db.stores.billing, webhooks: db.stores.webhooks }, mailer, silentLogger()), logger: silentLogger() },
     { now: clock, random: () => 0.5, leaseMs: 60_000 },
   );
   const fanOut = new WebhookFanOut(db.stores, new AssetUrls('https://brandbase.example/assets/'), silentLogger(), { now: clock });
@@ -108,7 +108,7 @@ function verifyAt(secret: string, request: ReceivedRequest): unknown {
 describe('webhook delivery', () => {
   it('delivers a signed event the official library verifies, with the Authorization header and both secrets of a rotation', async () => {
     const e = engine();
-    const orgId = await createOrg(db.store);
+    const orgId = await createOrg(db.stores.billing);
     const domain = uniqueDomain();
     const previous = newWebhookSecret();
     const hook = await createWebhook(db.database, box, {
@@ -144,13 +144,13 @@ describe('webhook delivery', () => {
     const [attempt] = await attemptsOf(delivery?.id ?? '');
     expect(attempt).toMatchObject({ attempt: 1, statusCode: 204, error: null });
     // One accepted delivery, one credit.
-    const org = await db.store.getOrganization(orgId);
+    const org = await db.stores.billing.getOrganization(orgId);
     expect((await e.billing.usage(org!)).used).toBe(1);  
   });
 
   it('stops signing with the rotated-out secret once it expires', async () => {
     const e = engine();
-    const orgId = await createOrg(db.store);
+    const orgId = await createOrg(db.stores.billing);
     const domain = uniqueDomain();
     const previous = newWebhookSecret();
     const hook = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/h`, domains: [domain], previousSecret: { secret: previous, expiresAt: new Date(now.getTime() - 1000) } });
@@ -167,7 +167,7 @@ describe('webhook delivery', () => {
     const port = receiver.port;
     await receiver.close();
     const e = engine({ port });
-    const orgId = await createOrg(db.store);
+    const orgId = await createOrg(db.stores.billing);
     const domain = uniqueDomain();
     const hook = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/down`, domains: [domain] });
     await announce(e, domain);
@@ -208,7 +208,7 @@ describe('webhook delivery', () => {
     expect(fourth.headers['webhook-signature']).not.toBe(third.headers['webhook-signature']);
     expect(verifyAt(hook.secret, third)).toEqual(verifyAt(hook.secret, fourth));
     // Failed attempts cost nothing; the accepted one costs one credit.
-    const org = await db.store.getOrganization(orgId);
+    const org = await db.stores.billing.getOrganization(orgId);
     expect((await e.billing.usage(org!)).used).toBe(1);  
   });
 
@@ -216,7 +216,7 @@ describe('webhook delivery', () => {
     // A short time cap only where the test expects it to fire (the receiver hangs); the redirect attempt has the
     // generous default, so a loaded machine cannot turn its answer into a timeout.
     const e = engine({ timeoutMs: 1_000 });
-    const orgId = await createOrg(db.store);
+    const orgId = await createOrg(db.stores.billing);
     const domain = uniqueDomain();
     const hook = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/slow`, domains: [domain] });
     await announce(e, domain);
@@ -236,7 +236,7 @@ describe('webhook delivery', () => {
 
   it('refuses an endpoint at a private address and records the refusal as an attempt', async () => {
     const e = engine();
-    const orgId = await createOrg(db.store);
+    const orgId = await createOrg(db.stores.billing);
     const domain = uniqueDomain();
     // The receiver really listens there; only the host map may reach loopback, and this URL is not mapped.
     const loopback = await createWebhook(db.database, box, { orgId, url: `http://127.0.0.1:${receiver.port}/hook`, domains: [domain] });
@@ -256,7 +256,7 @@ describe('webhook delivery', () => {
   it('abandons after 15 attempts over about a week, emails the owner, and disables the webhook after 14 days', async () => {
     sink = await startSmtpSink();
     const e = engine({ mail: sink });
-    const orgId = await createOrg(db.store);
+    const orgId = await createOrg(db.stores.billing);
     const domain = uniqueDomain();
     const hook = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/broken`, domains: [domain] });
     receiver.mode = 'fail';
@@ -299,7 +299,7 @@ describe('webhook delivery', () => {
 
   it('keeps a disabled webhook\'s pending deliveries and sends them when it is enabled again', async () => {
     const e = engine();
-    const orgId = await createOrg(db.store);
+    const orgId = await createOrg(db.stores.billing);
     const domain = uniqueDomain();
     const hook = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/h`, domains: [domain] });
     await announce(e, domain);
@@ -311,7 +311,7 @@ describe('webhook delivery', () => {
 
   it('delivers nothing to a free-plan organization', async () => {
     const e = engine();
-    const orgId = await createOrg(db.store, 'free');
+    const orgId = await createOrg(db.stores.billing, 'free');
     const domain = uniqueDomain();
     const hook = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/h`, domains: [domain] });
     expect(await announce(e, domain)).toBe(0);
@@ -322,12 +322,12 @@ describe('webhook delivery', () => {
 
   it('charges nothing for the operator\'s own domain, and waits without attempting when the organization has no credit', async () => {
     const e = engine();
-    const orgId = await createOrg(db.store, 'paid', 0);
+    const orgId = await createOrg(db.stores.billing, 'paid', 0);
     const other = uniqueDomain();
     const own = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/own`, domains: [OPERATOR_DOMAIN, other] });
     await announce(e, OPERATOR_DOMAIN);
     expect(await e.sender.drain()).toEqual(['delivered']);
-    const org = await db.store.getOrganization(orgId);
+    const org = await db.stores.billing.getOrganization(orgId);
     expect((await e.billing.usage(org!)).used).toBe(0);  
     // Another domain needs a credit the organization (quota 0, no prepaid credit, no overage) does not have.
     await announce(e, other);
@@ -340,7 +340,7 @@ describe('webhook delivery', () => {
 
   it('fans an event out once per subscribed webhook and event kind, and a repeated event adds nothing', async () => {
     const e = engine();
-    const orgId = await createOrg(db.store);
+    const orgId = await createOrg(db.stores.billing);
     const domain = uniqueDomain();
     const both = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/both`, domains: [domain] });
     const rebrandsOnly = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/rebrands`, domains: [domain], events: ['brand.rebranded'] });

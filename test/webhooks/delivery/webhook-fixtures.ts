@@ -11,9 +11,10 @@ import type { SealedBox } from '../../../src/platform/sealed-box.js';
 import type { Database } from '../../../src/db/database.js';
 import type { WebhookTables } from '../../../src/webhooks/store/webhook-tables.js';
 import type { Store } from '../../../src/store/store.js';
+import type { AccountStore } from '../../../src/billing/billing-store.js';
 import { sampleBrand } from '../../store/sample-brand.js';
 
-export async function createOrg(store: Store, plan: Plan = 'paid', quota = 1000): Promise<string> {
+export async function createOrg(store: Pick<AccountStore, 'createOrganization'>, plan: Plan = 'paid', quota = 1000): Promise<string> {
   const org = await store.createOrganization({ id: newId('org'), name: 'Hooked Inc', plan, quota, billingContacts: ['ops@hooked.test'], createdAt: new Date() });
   return org.id;
 }

@@ -1,5 +1,5 @@
 /**
- * The dashboard's part of the Store contract (issue 23), on SQLite always and PostgreSQL when one answers: credits
+ * The dashboard's part of the billing store's contract (issue 23), on SQLite always and PostgreSQL when one answers: credits
  * summed per UTC day and source within [from, to) for one organization only; the organization's standing-access
  * purchases (newest first, limited) and MCP tokens, never another organization's.
  */
@@ -9,8 +9,10 @@ import type { AccessPurchaseCompletion, AgentPayer } from '../../src/domain/acce
 import type { UsageEntry, UsageSource } from '../../src/domain/accounts.js';
 import type { PaymentClaim } from '../../src/domain/payments.js';
 import type { ProductStores } from '../../src/main/product-stores.js';
-import type { Store } from '../../src/store/store.js';
-import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from './temp-database.js';
+import type { BillingStore } from '../../src/billing/billing-store.js';
+import { migrateToLatest } from '../../src/db/migrations.js';
+import { PRODUCT_MIGRATIONS } from '../../src/main/product-stores.js';
+import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
 import { needsPostgres } from '../helpers/optional.js';
 
 const NET = 'eip155:84532';
@@ -66,14 +68,14 @@ async function buy(stores: ProductStores, address: string, paidAt: Date, usd: nu
 }
 
 function organizationActivityContract(name: string, open: () => Promise<TempDatabase>): void {
-  describe(`Store contract, organization activity: ${name}`, () => {
+  describe(`billing store contract, organization activity: ${name}`, () => {
     let temp: TempDatabase;
-    let store: Store;
+    let store: BillingStore;
 
     beforeAll(async () => {
       temp = await open();
-      store = temp.store;
-      await store.migrate();
+      store = temp.stores.billing;
+      await migrateToLatest(temp.database, PRODUCT_MIGRATIONS);
     });
     afterAll(async () => temp.cleanup());
 
@@ -141,6 +143,6 @@ function organizationActivityContract(name: string, open: () => Promise<TempData
 }
 
 organizationActivityContract('SQLite (temp file)', tempSqlite);
-needsPostgres.describe('PostgreSQL store', () => {
+needsPostgres.describe('PostgreSQL billing store', () => {
   organizationActivityContract('PostgreSQL (fresh schema)', () => tempPostgres(PG_URL ?? ''));
 });

@@ -1,5 +1,5 @@
 /**
- * The credit-lease part of the store port (ADR 0040), on every backend: a grant never gives more than the limit
+ * The credit-lease part of the billing store's port (ADR 0040), on every backend: a grant never gives more than the limit
  * minus the ledger minus every live lease, also when two OS processes grant at once; expired leases count as zero;
  * a flush moves credits from a lease to the ledger in one transaction; prepaid credits are limited by the grants.
  */
@@ -8,15 +8,20 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingPeriod } from '../../src/billing/billing-period.js';
 import type { UsageSource } from '../../src/domain/accounts.js';
-import { grantSize, type CreditLeaseGrant } from '../../src/store/credit-lease-store.js';
-import type { Database } from '../../src/store/kysely/schema.js';
-import type { Store } from '../../src/store/store.js';
+import type { BillingStore } from '../../src/billing/billing-store.js';
+import { grantSize, type CreditLeaseGrant } from '../../src/billing/credit-lease-store.js';
+import type { BillingTables } from '../../src/billing/store/billing-tables.js';
+import type { Database } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrations.js';
+import { PRODUCT_MIGRATIONS } from '../../src/main/product-stores.js';
 
 export interface CreditLeaseFixture {
-  store: Store;
-  db: Kysely<Database>;
+  store: BillingStore;
+  /** The kernel's handle under `store`, migrated by the suite. */
+  database: Database;
+  db: Kysely<BillingTables>;
   /** The same database through another OS process. */
-  openPeer(): Promise<Store>;
+  openPeer(): Promise<BillingStore>;
   cleanup(): Promise<void>;
 }
 
@@ -38,7 +43,7 @@ export function creditLeaseContract(name: string, open: () => Promise<CreditLeas
 
     beforeAll(async () => {
       fixture = await open();
-      await fixture.store.migrate();
+      await migrateToLatest(fixture.database, PRODUCT_MIGRATIONS);
     });
     afterAll(async () => {
       await fixture?.cleanup();
@@ -165,7 +170,7 @@ export function creditLeaseContract(name: string, open: () => Promise<CreditLeas
       // Blocks of 3 while plenty is left, 1 at a time at the end; eight grants in flight per process. Each process
       // stops once it holds 300, so neither can take all 500 however the OS schedules them (a loaded machine once
       // let one process finish before the other started): both must get some, and together exactly 500.
-      const grants = async (granter: Store): Promise<number> => {
+      const grants = async (granter: BillingStore): Promise<number> => {
         let got = 0;
         for (let round = 0; round < 80 && got < 300; round++) {
           const sizes = await Promise.all(Array.from({ length: 8 }, () => granter.acquireCreditLease(grant(org, { limit: 500, want: 1, block: 3, endZoneBlocks: 4 }))));

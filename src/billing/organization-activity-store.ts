@@ -1,6 +1,6 @@
 /**
- * The store port's part the dashboard's organization pages read (issue 23): kept apart from store.ts, which re-exports
- * it. Dashboard accounts own their storage now (dashboard-accounts/dashboard-account-store.ts, issue 30).
+ * The part of billing's storage port (billing-store.ts) the dashboard's organization pages read (issue 23): daily sums
+ * of the usage ledger. Dashboard accounts own their storage (dashboard-accounts/dashboard-account-store.ts, issue 30).
  */
 
 /** Credits charged on one UTC day, per source (the dashboard's usage chart, issue 23). */
@@ -13,7 +13,7 @@ export interface DailyUsage {
 }
 
 /**
- * What the dashboard's organization pages read (issue 23; src/store/kysely/usage-by-day-rows.ts): daily usage sums.
+ * What the dashboard's organization pages read (issue 23; billing/store/usage-by-day-rows.ts): daily usage sums.
  * Standing-access purchases and MCP tokens are payments' (payments/access-store.ts).
  */
 export interface OrganizationActivityStore {

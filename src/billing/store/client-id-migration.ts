@@ -1,6 +1,6 @@
 /**
- * 0017: client IDs and search by name (issue 20, ADR 0033); this is the client IDs' part (the search's part, which
- * runs after it under the same name, is src/search/store/search-migrations.ts).
+ * 0017: client IDs and search by name (issue 20, ADR 0033); this is the client IDs' part, billing's (the search's
+ * part, which runs after it under the same name, is src/search/store/search-migrations.ts).
  *
  * - `client_ids`: publishable credentials (`cid_…`, stored plain: they are not secrets) with their allowed referrer
  *   hosts; `client_id_usage`: requests per (client ID, product, month), written in groups by the allowance meter.
@@ -35,7 +35,7 @@ async function createClientIdTables(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('client_id_usage_org_idx').on('client_id_usage').columns(['org_id', 'product', 'period']).execute();
 }
 
-export const clientIdsAndSearchMigration: MigrationPart = {
+export const clientIdsMigration: MigrationPart = {
   async up(db: Kysely<unknown>): Promise<void> {
     await createClientIdTables(db);
   },

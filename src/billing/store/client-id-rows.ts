@@ -1,13 +1,12 @@
 /**
- * Client IDs for KyselyStore (both dialects; migration 0017): the IDs with their referrer rules, and request
+ * Client IDs for KyselyBillingStore (both dialects; migration 0017): the IDs with their referrer rules, and request
  * counts per (client ID, product, billing period), added in groups by the allowance meter (billing/client-id-usage.ts).
  */
 import { sql, type Kysely } from 'kysely';
 import type { ClientIdRecord, ClientIdUsageEntry } from '../../domain/client-id-record.js';
 import type { ClientIdProduct } from '../../domain/client-ids.js';
 import { fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
-import type { Database } from './schema.js';
-import type { ClientIdsTable } from './search-schema.js';
+import type { BillingTables, ClientIdsTable } from './billing-tables.js';
 import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
 function rowToClientId(row: ClientIdsTable): ClientIdRecord {
@@ -22,7 +21,7 @@ function rowToClientId(row: ClientIdsTable): ClientIdRecord {
   };
 }
 
-export async function createClientId(db: Kysely<Database>, record: ClientIdRecord): Promise<void> {
+export async function createClientId(db: Kysely<BillingTables>, record: ClientIdRecord): Promise<void> {
   await db
     .insertInto('client_ids')
     .values({
@@ -37,18 +36,18 @@ export async function createClientId(db: Kysely<Database>, record: ClientIdRecor
     .execute();
 }
 
-export async function getClientId(db: Kysely<Database>, id: string): Promise<ClientIdRecord | null> {
+export async function getClientId(db: Kysely<BillingTables>, id: string): Promise<ClientIdRecord | null> {
   const row = await db.selectFrom('client_ids').selectAll().where('id', '=', id).executeTakeFirst();
   return row === undefined ? null : rowToClientId(row);
 }
 
-export async function listClientIds(db: Kysely<Database>, orgId: string): Promise<ClientIdRecord[]> {
+export async function listClientIds(db: Kysely<BillingTables>, orgId: string): Promise<ClientIdRecord[]> {
   const rows = await db.selectFrom('client_ids').selectAll().where('org_id', '=', orgId).orderBy('created_at').orderBy('id').execute();
   return rows.map(rowToClientId);
 }
 
 /** False when the ID does not exist; revoking twice keeps the first time. */
-export async function revokeClientId(db: Kysely<Database>, id: string, at: Date): Promise<boolean> {
+export async function revokeClientId(db: Kysely<BillingTables>, id: string, at: Date): Promise<boolean> {
   const result = await db
     .updateTable('client_ids')
     .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(toMillis(at))) }))
@@ -57,7 +56,7 @@ export async function revokeClientId(db: Kysely<Database>, id: string, at: Date)
   return result.numUpdatedRows > 0n;
 }
 
-export async function setClientIdReferrers(db: Kysely<Database>, id: string, referrers: readonly string[], requireReferrer: boolean): Promise<boolean> {
+export async function setClientIdReferrers(db: Kysely<BillingTables>, id: string, referrers: readonly string[], requireReferrer: boolean): Promise<boolean> {
   const result = await db
     .updateTable('client_ids')
     .set({ allowed_referrers: JSON.stringify(referrers), require_referrer: requireReferrer ? 1 : 0 })
@@ -67,7 +66,7 @@ export async function setClientIdReferrers(db: Kysely<Database>, id: string, ref
 }
 
 /** Adds the counts in one transaction (an upsert per group: two processes adding at once both count). */
-export async function addClientIdUsage(db: Kysely<Database>, quirks: DialectQuirks, entries: readonly ClientIdUsageEntry[]): Promise<void> {
+export async function addClientIdUsage(db: Kysely<BillingTables>, quirks: DialectQuirks, entries: readonly ClientIdUsageEntry[]): Promise<void> {
   if (entries.length === 0) return;
   await quirks.writeTransaction(db, async (trx) => {
     for (const e of entries) {
@@ -81,7 +80,7 @@ export async function addClientIdUsage(db: Kysely<Database>, quirks: DialectQuir
 }
 
 /** Requests of all the organization's client IDs for the product in the period. */
-export async function clientIdUsage(db: Kysely<Database>, orgId: string, product: ClientIdProduct, period: string): Promise<number> {
+export async function clientIdUsage(db: Kysely<BillingTables>, orgId: string, product: ClientIdProduct, period: string): Promise<number> {
   const row = await db
     .selectFrom('client_id_usage')
     .select((eb) => eb.fn.sum<number | string | bigint | null>('requests').as('total'))

@@ -1,6 +1,6 @@
 /**
- * The credit-lease part of the store port (ADR 0040): blocks of an organization's credits leased by live
- * processes, so several API processes enforce one quota exactly without a database write per request.
+ * The credit-lease part of billing's storage port (billing-store.ts; ADR 0040): blocks of an organization's credits
+ * leased by live processes, so several API processes enforce one quota exactly without a database write per request.
  *
  * Invariant, per (organization, source, period): ledger entries + credits held by live leases ≤ the limit.
  * A grant is the only step that raises the left side, and it checks the limit in one serialized transaction; a

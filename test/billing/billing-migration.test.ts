@@ -7,7 +7,7 @@ import { afterEach, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrations.js';
 import { PRODUCT_MIGRATIONS } from '../../src/main/product-stores.js';
-import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from './temp-database.js';
+import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
 import { always, needsPostgres, type Gated } from '../helpers/optional.js';
 
 async function migrateTo0001(database: Database): Promise<void> {
@@ -34,8 +34,8 @@ for (const { name, open, gate } of cases) gate.describe(`migration 0002_billing 
     await migrateTo0001(temp.database);
     await sql`insert into organizations (id, name, plan, quota, created_at) values ('org_old', 'Old Co', 'paid', 50, 1000)`.execute(db);
     await sql`insert into usage_ledger (id, org_id, key_id, credits, reason, created_at) values ('use_old', 'org_old', null, 7, 'brand.lookup', 2000)`.execute(db);
-    await temp.store.migrate();
-    expect(await temp.store.getOrganization('org_old')).toEqual({
+    await migrateToLatest(temp.database, PRODUCT_MIGRATIONS);
+    expect(await temp.stores.billing.getOrganization('org_old')).toEqual({
       id: 'org_old',
       name: 'Old Co',
       plan: 'paid',
@@ -46,8 +46,8 @@ for (const { name, open, gate } of cases) gate.describe(`migration 0002_billing 
       rateLimitPerMinute: null,
       createdAt: new Date(1000),
     });
-    expect(await temp.store.summarizeUsage('org_old', new Date(0), new Date(10_000))).toEqual({ quota: 7, prepaid: 0, overage: 0, prepaidBalance: 0 });
-    await temp.store.migrate();
-    expect(await temp.store.sumUsage('org_old', new Date(0), new Date(10_000))).toBe(7);
+    expect(await temp.stores.billing.summarizeUsage('org_old', new Date(0), new Date(10_000))).toEqual({ quota: 7, prepaid: 0, overage: 0, prepaidBalance: 0 });
+    await migrateToLatest(temp.database, PRODUCT_MIGRATIONS);
+    expect(await temp.stores.billing.sumUsage('org_old', new Date(0), new Date(10_000))).toBe(7);
   });
 });

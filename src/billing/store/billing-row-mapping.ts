@@ -1,10 +1,11 @@
 /**
- * Row <-> port-type mapping for KyselyStore. Pure functions: no queries here.
+ * Billing's rows <-> its port types (moved out of store/kysely/row-mapping.ts, issue 30), for kysely-billing-store.ts
+ * and purchased-account-rows.ts. Pure functions and SQL fragments: no queries run here.
  */
 import { sql } from 'kysely';
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, UsageEntry } from '../../domain/accounts.js';
 import { assertSafeInteger, fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
-import type { ApiKeysTable, CreditGrantsTable, OrganizationsTable, UsageLedgerTable } from './schema.js';
+import type { ApiKeysTable, CreditGrantsTable, OrganizationsTable, UsageLedgerTable } from './billing-tables.js';
 
 function nullableInteger(value: number | string | bigint | null): number | null {
   return value === null ? null : toSafeInteger(value);

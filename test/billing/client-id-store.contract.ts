@@ -1,12 +1,15 @@
 /**
- * The client-ID part of the Store contract (migration 0017, ADR 0033), on every backend against a real database:
+ * The client-ID part of the billing store's contract (migration 0017, ADR 0033), on every backend against a real database:
  * client IDs round-trip with their referrer rules, revocation keeps its first time, and request counts add up per
  * (client ID, product, month) and per organization, concurrent adds included.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientIdRecord } from '../../src/domain/client-id-record.js';
-import type { Store } from '../../src/store/store.js';
+import type { BillingStore } from '../../src/billing/billing-store.js';
+import type { Database } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrations.js';
+import { PRODUCT_MIGRATIONS } from '../../src/main/product-stores.js';
 
 const T0 = new Date('2026-03-04T05:06:07.123Z');
 const at = (ms: number): Date => new Date(T0.getTime() + ms);
@@ -16,14 +19,17 @@ function cid(): string {
   return `cid_${[...randomBytes(24)].map((b) => alphabet[b & 31]).join('')}`;
 }
 
-export function clientIdStoreContract(name: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
-  describe(`Store contract, client IDs: ${name}`, () => {
-    let store: Store;
+export function clientIdStoreContract(name: string, open: () => Promise<{ stores: { billing: BillingStore }; database: Database; cleanup: () => Promise<void> }>): void {
+  describe(`billing store contract, client IDs: ${name}`, () => {
+    let store: BillingStore;
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
-      ({ store, cleanup } = await open());
-      await store.migrate();
+      let database: Database;
+      let stores: { billing: BillingStore };
+      ({ stores, database, cleanup } = await open());
+      store = stores.billing;
+      await migrateToLatest(database, PRODUCT_MIGRATIONS);
     });
     afterAll(async () => {
       await cleanup();

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { grantSize, type CreditLeaseDebit, type CreditLeaseGrant, type LeasedCredits } from '../credit-lease-store.js';
 import { assertSafeInteger, toMillis, toSafeInteger } from '../../db/column-codec.js';
-import type { Database } from './schema.js';
+import type { BillingTables } from './billing-tables.js';
 import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
 type Aggregate = number | string | bigint | null;
@@ -23,7 +23,7 @@ function assertPositive(value: number, what: string): void {
 }
 
 /** Credits of the source still free to lease: its limit minus the ledger minus every live lease, in one snapshot. */
-async function creditsLeft(trx: Kysely<Database>, g: CreditLeaseGrant): Promise<number> {
+async function creditsLeft(trx: Kysely<BillingTables>, g: CreditLeaseGrant): Promise<number> {
   const now = toMillis(g.now);
   const leased = sql<Aggregate>`(select coalesce(sum(credits), 0) from credit_leases
     where org_id = ${g.orgId} and source = ${g.source} and period = ${g.period} and expires_at > ${now})`;
@@ -42,7 +42,7 @@ async function creditsLeft(trx: Kysely<Database>, g: CreditLeaseGrant): Promise<
   return limit - count(row?.used) - count(row?.leased);
 }
 
-export async function acquireCreditLease(db: Kysely<Database>, quirks: DialectQuirks, g: CreditLeaseGrant): Promise<number> {
+export async function acquireCreditLease(db: Kysely<BillingTables>, quirks: DialectQuirks, g: CreditLeaseGrant): Promise<number> {
   assertPositive(g.want, 'want');
   assertPositive(g.block, 'block');
   assertPositive(g.endZoneBlocks, 'endZoneBlocks');
@@ -73,7 +73,7 @@ export async function acquireCreditLease(db: Kysely<Database>, quirks: DialectQu
   });
 }
 
-export async function renewCreditLease(db: Kysely<Database>, leaseId: string, now: Date, expiresAt: Date): Promise<boolean> {
+export async function renewCreditLease(db: Kysely<BillingTables>, leaseId: string, now: Date, expiresAt: Date): Promise<boolean> {
   const result = await db
     .updateTable('credit_leases')
     .set({ expires_at: toMillis(expiresAt) })
@@ -83,7 +83,7 @@ export async function renewCreditLease(db: Kysely<Database>, leaseId: string, no
   return result.numUpdatedRows > 0n;
 }
 
-export async function releaseCreditLease(db: Kysely<Database>, leaseId: string, keep: number): Promise<void> {
+export async function releaseCreditLease(db: Kysely<BillingTables>, leaseId: string, keep: number): Promise<void> {
   assertSafeInteger(keep, 'keep');
   if (keep <= 0) {
     await db.deleteFrom('credit_leases').where('id', '=', leaseId).execute();
@@ -92,7 +92,7 @@ export async function releaseCreditLease(db: Kysely<Database>, leaseId: string, 
   await db.updateTable('credit_leases').set({ credits: keep }).where('id', '=', leaseId).where('credits', '>', keep).execute();
 }
 
-export async function leasedCredits(db: Kysely<Database>, orgId: string, period: string, now: Date): Promise<LeasedCredits> {
+export async function leasedCredits(db: Kysely<BillingTables>, orgId: string, period: string, now: Date): Promise<LeasedCredits> {
   const rows = await db
     .selectFrom('credit_leases')
     .select((eb) => ['source', eb.fn.sum<Aggregate>('credits').as('credits')])
@@ -107,7 +107,7 @@ export async function leasedCredits(db: Kysely<Database>, orgId: string, period:
 }
 
 /** Inside the flush's transaction: each lease gives up what was written to the ledger (never below zero). */
-export async function debitCreditLeases(trx: Kysely<Database>, debits: readonly CreditLeaseDebit[]): Promise<void> {
+export async function debitCreditLeases(trx: Kysely<BillingTables>, debits: readonly CreditLeaseDebit[]): Promise<void> {
   for (const debit of debits) {
     assertSafeInteger(debit.credits, 'debit');
     if (debit.credits <= 0) continue;
