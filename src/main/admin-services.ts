@@ -44,7 +44,7 @@ export function paymentAdminFor(config: Readonly<Config>, stores: PaymentAdminSt
 }
 
 export function adminServicesFor(config: Readonly<Config>, backends: Backends): AdminServices {
-  const { store, stores, queue } = backends;
+  const { stores, queue } = backends;
   return {
     accounts: new Accounts(stores.billing, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota }),
     billing: new BillingAdmin(stores.billing, billingDefaults(config)),

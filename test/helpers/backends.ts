@@ -8,7 +8,6 @@ import type { Database } from '../../src/store/kysely/schema.js';
 import type { Database as KernelDatabase } from '../../src/db/database.js';
 import type { ProductStores } from '../../src/main/product-stores.js';
 import type { Store } from '../../src/store/store.js';
-import type { BillingStore } from '../../src/billing/billing-store.js';
 import { openPostgresStore, openSqliteStore } from '../store/open-store.js';
 import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
 import { always, needsPostgres } from './optional.js';
