@@ -29,6 +29,7 @@ export function webhookDeliveryFor(
   const settings = config.webhookDelivery;
   const poster = new WebhookPoster({ hostMap: config.crawlHosts, sourceAddresses: settings.sourceAddresses, timeoutMs: settings.timeoutMs });
   const payer = new DeliveryBilling({ accounts: deps.accounts, reserve: (org, credits) => billing.reserveForOrganization(org, credits), rule: new ChargeRule(config.operatorDomain) });
+  // Abandon notices read billing's organizations and claim through the webhook store: two products' stores (issue 30).
   const sender = new WebhookSender(
     { queue, store: webhooks, box, poster, payer, notices: new DeliveryNotices({ accounts: deps.accounts, webhooks }, mailer, logger), logger },
     // The lease outlasts an attempt's whole time budget, so a live sender never loses its delivery to another.

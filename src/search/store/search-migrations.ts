@@ -2,7 +2,7 @@
  * The search index's migrations (issue 30): the same names and bodies as when they shipped, append-only.
  *
  * 0017_client_ids_and_search (issue 20, ADR 0033) created the client IDs' tables (their part:
- * src/store/kysely/search-migration.ts, run first) and the search index:
+ * src/billing/store/client-id-migration.ts, billing's, run first) and the search index:
  * - `search_names`: one row per (domain, source) — a held brand's name and the reference data's company and crypto
  *   names — normalized (lower case, no accents, punctuation as spaces) in `norm`. SQLite indexes `norm` with an FTS5
  *   table using the trigram tokenizer, kept in step by triggers; PostgreSQL with a pg_trgm GiST index (its `<->`
