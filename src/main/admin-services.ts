@@ -60,7 +60,7 @@ export function adminServicesFor(config: Readonly<Config>, backends: Backends): 
     async webhooks() {
       const [{ lazySealedBox, webhookManagementFor }, { CrawlScheduler }] = await Promise.all([import('./webhook-services.js'), import('../brands/crawl-scheduler.js')]);
       const scheduler = new CrawlScheduler(queue, config.queueMaxDepth, undefined, config.queueMaxPerOrg);
-      return webhookManagementFor(config, store, scheduler, lazySealedBox(config), new AssetUrls(config.assetBaseUrl));
+      return webhookManagementFor(config, store, scheduler, lazySealedBox(config), new AssetUrls(config.assetBaseUrl), stores.brands);
     },
   };
 }

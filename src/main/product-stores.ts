@@ -88,7 +88,7 @@ export function openProductStores(database: Database): ProductStores {
   const queue = new SqlJobQueue(database);
   const saveHooks = brandSaveHooks(queue);
   const brands = new KyselyBrandStore(database, { saveHooks });
-  const store = new KyselyStore(database, { brands, migrations: PRODUCT_MIGRATIONS, jobs: queue });
+  const store = new KyselyStore(database, { migrations: PRODUCT_MIGRATIONS, jobs: queue });
   return {
     store,
     brands,

@@ -186,7 +186,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   const refresh = new RefreshScheduler({ store: stores.brands, queue, logger, notify: () => listeners.forEach((wake) => wake()) }, refreshSettingsFor(config));
   const batch = new BatchLookup(lookup, scheduler);
   const sealedBox = lazySealedBox(config, logger);
-  const webhookDelivery = webhookDeliveryFor(config, { store, queue, events: stores.events, billing, box: sealedBox, mailer, logger, assetUrls });
+  const webhookDelivery = webhookDeliveryFor(config, { store, brands: stores.brands, queue, events: stores.events, billing, box: sealedBox, mailer, logger, assetUrls });
   // Client IDs, their gate and search by name (issue 20, ADR 0033).
   const clientIdParts = clientIdServicesFor(config, store, stores.search, logger, assetUrls);
   const authenticator = new Authenticator(store, config.keyCacheMs, Date.now, config.keyCacheMb * 1024 * 1024);
@@ -235,7 +235,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     access: accessSalesFor(config, { ...stores, accounts: store }, logger, meter),
     paymentAdmin: paymentAdminFor(config, { ...stores, accounts: store }),
     sealedBox,
-    webhooks: webhookManagementFor(config, store, scheduler, sealedBox, assetUrls),
+    webhooks: webhookManagementFor(config, store, scheduler, sealedBox, assetUrls, stores.brands),
     webhookDelivery,
     onJobQueued: (listener) => void listeners.push(listener),
     warmCrawler: () => crawler.warm(),

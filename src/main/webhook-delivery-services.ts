@@ -9,6 +9,7 @@ import type { Config } from '../config/config.js';
 import type { Logger } from '../platform/logger.js';
 import type { SealedBox } from '../platform/sealed-box.js';
 import type { Store } from '../store/store.js';
+import type { BrandStore } from '../brands/brand-store.js';
 import type { BrandEventStore } from '../events/brand-event-store.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { ChargeRule } from '../usecases/charge-rule.js';
@@ -21,7 +22,7 @@ import { WebhookSender } from '../webhooks/delivery/webhook-sender.js';
 
 export function webhookDeliveryFor(
   config: Readonly<Config>,
-  deps: { store: Store; queue: JobQueue; events: BrandEventStore; billing: Billing; box: SealedBox; mailer: Mailer; logger: Logger; assetUrls: AssetUrls },
+  deps: { store: Store; brands: Pick<BrandStore, 'getBrand'>; queue: JobQueue; events: BrandEventStore; billing: Billing; box: SealedBox; mailer: Mailer; logger: Logger; assetUrls: AssetUrls },
 ): WebhookDeliveryEngine {
   const { store, queue, billing, box, mailer, logger } = deps;
   const settings = config.webhookDelivery;
@@ -32,6 +33,6 @@ export function webhookDeliveryFor(
     // The lease outlasts an attempt's whole time budget, so a live sender never loses its delivery to another.
     { concurrency: settings.senders, leaseMs: settings.timeoutMs * 4 },
   );
-  const fanOut = new WebhookFanOut(store, deps.assetUrls, logger);
+  const fanOut = new WebhookFanOut(deps.brands, store, deps.assetUrls, logger);
   return new WebhookDeliveryEngine({ queue, events: deps.events }, fanOut, sender, logger, { senders: settings.senders });
 }

@@ -9,6 +9,7 @@ import { parseHostMap } from '../platform/fetch-target.js';
 import type { Logger } from '../platform/logger.js';
 import { installationSealedBox, type SealedBox } from '../platform/sealed-box.js';
 import type { Store } from '../store/store.js';
+import type { BrandStore } from '../brands/brand-store.js';
 import { StoreWebhookBrands } from '../webhooks/management/webhook-brands.js';
 import { WebhookManagement } from '../webhooks/management/webhook-management.js';
 
@@ -29,11 +30,11 @@ export function lazySealedBox(config: Readonly<Config>, logger?: Logger): Sealed
   return { seal: (plain) => open().seal(plain), open: (sealed) => open().open(sealed) };
 }
 
-export function webhookManagementFor(config: Readonly<Config>, store: Store, scheduler: CrawlScheduler, box: SealedBox, assetUrls: AssetUrls): WebhookManagement {
+export function webhookManagementFor(config: Readonly<Config>, store: Store, scheduler: CrawlScheduler, box: SealedBox, assetUrls: AssetUrls, brands: Pick<BrandStore, 'findBrandByIdentifier'>): WebhookManagement {
   return new WebhookManagement({
     store,
     box,
-    brands: new StoreWebhookBrands(store, assetUrls, scheduler),
+    brands: new StoreWebhookBrands(brands, assetUrls, scheduler),
     hostMap: parseHostMap(config.crawlHosts),
   });
 }

@@ -8,8 +8,6 @@ import type { CreditLeaseDebit, CreditLeaseStore } from './credit-lease-store.js
 export type { CreditLeaseDebit, CreditLeaseGrant, CreditLeaseStore, LeasedCredits } from './credit-lease-store.js';
 import type { OrganizationActivityStore } from './dashboard-store.js';
 export type { DailyUsage, OrganizationActivityStore } from './dashboard-store.js';
-import type { BrandStore, BrandWriteLog, RefreshStore } from '../brands/brand-store.js';
-export type { AnalysisEntry, BrandLookupCount, BrandStatus, BrandStore, BrandWrite, BrandWriteLog, CrawlFailure, DueBrand, IdentifierKind, IdentifierRef, RefreshLease, RefreshRun, RefreshState, RefreshStore, SaveBrandOptions, StoredBrand } from '../brands/brand-store.js';
 import type { ClientIdRecord, ClientIdUsageEntry } from '../domain/client-id-record.js';
 import type { ClientIdProduct } from '../domain/client-ids.js';
 import type { WebhookEventKind } from '../domain/webhooks.js';
@@ -188,7 +186,7 @@ export interface WebhookAdminStore {
   listWebhookAttempts(deliveryIds: readonly string[]): Promise<Map<string, WebhookAttempt[]>>;
 }
 
-export interface Store extends BrandStore, BrandWriteLog, AccountStore, UsageStore, CreditStore, WebhookDeliveryStore, RefreshStore, WebhookAdminStore, ClientIdStore, OrganizationActivityStore, CreditLeaseStore {
+export interface Store extends AccountStore, UsageStore, CreditStore, WebhookDeliveryStore, WebhookAdminStore, ClientIdStore, OrganizationActivityStore, CreditLeaseStore {
   /** Applies pending migrations. Idempotent. */
   migrate(): Promise<void>;
   /** Cheap round trip used by readiness checks. */

@@ -74,7 +74,7 @@ for (const { name, open, gate } of cases) gate.describe(`migration 0004_asset_ke
     await temp.store.migrate();
 
     for (const brand of [local, proxied]) {
-      const held = await temp.store.getBrand(brand.id);
+      const held = await temp.stores.brands.getBrand(brand.id);
       expect(held?.brand.logos[0]?.formats.map((f) => f.src)).toEqual([key('a', 'svg'), key('b', 'png')]);
       expect(held?.brand.images[0]?.formats.map((f) => f.src)).toEqual([key('c', 'jpeg')]);
       // The non-asset src is untouched, and nothing else changed: the record is the old one with keys.

@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/store/kysely/schema.js';
 import type { Store } from '../../src/store/store.js';
+import type { ProductStores } from '../../src/main/product-stores.js';
 import { openPostgresStore, openSqliteStore } from '../store/open-store.js';
 import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
 import { always, needsPostgres } from './optional.js';
@@ -29,8 +30,8 @@ function postgresUrl(): string {
   return PG_URL;
 }
 
-/** Another connection to `database` from this process (its own pool or SQLite handle): the store, and Kysely below it. */
-export function connectTo(database: SharedDatabase): Promise<{ store: Store; db: Kysely<Database> }> {
+/** Another connection to `database` from this process (its own pool or SQLite handle): the stores, and Kysely below them. */
+export function connectTo(database: SharedDatabase): Promise<{ store: Store; stores: ProductStores; db: Kysely<Database> }> {
   const spec = database.peerSpec;
   return spec.kind === 'sqlite' ? openSqliteStore({ file: spec.file }) : openPostgresStore({ url: spec.url, schema: spec.schema });
 }

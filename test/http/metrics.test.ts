@@ -63,7 +63,7 @@ beforeAll(async () => {
     BRANDBASE_PALETTE_RENDER: 'off',
   });
   const now = new Date();
-  await stack.services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
+  await stack.services.stores.brands.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
   ({ key } = await stack.newKey({ quota: 1000 }));
 });
 

@@ -70,7 +70,7 @@ describeEachBackend('change detection', (backend) => {
     const assets = new LocalAssetStore({ dir: assetsDir });
     const fetcher = new SafeFetcher({ hostMap: sites.hostMap });
     indexer = new BrandIndexer(
-      db.store,
+      db.stores.brands,
       (domain, _owner, known) => crawlBrand(domain, { fetcher, assets, knownAnalyses: known ?? [] }, { timeoutMs: 60_000 }),
       silentLogger(),
       { now: () => new Date(crawlClock) },
@@ -78,7 +78,7 @@ describeEachBackend('change detection', (backend) => {
     const box = sealedBox(randomBytes(32));
     const orgId = await createOrg(db.store);
     hook = await createWebhook(db.db, box, { orgId, url: `https://${HOOK_HOST}/events`, domains: Object.values(HOSTS) });
-    const fanOut = new WebhookFanOut(db.store, new AssetUrls('https://brandbase.example/assets/'), silentLogger());
+    const fanOut = new WebhookFanOut(db.stores.brands, db.store, new AssetUrls('https://brandbase.example/assets/'), silentLogger());
     // Claims a second ahead: the save writes its event with the saving process's clock.
     consumer = new BrandEventConsumer(db.stores.queue, db.stores.events, WEBHOOK_CONSUMER, async (event) => void (await fanOut.handle(event)), silentLogger(), { now: () => new Date(Date.now() + 1000) });
     await consumer.subscribe();
@@ -106,7 +106,7 @@ describeEachBackend('change detection', (backend) => {
 
   /** The files of the held brand's current logo and icon (old files the re-crawl keeps as `other` left out). */
   async function currentMarkFiles(host: string): Promise<string[]> {
-    const stored = await db.store.findBrandByIdentifier({ kind: 'domain', value: host });
+    const stored = await db.stores.brands.findBrandByIdentifier({ kind: 'domain', value: host });
     return (stored?.brand.logos ?? []).filter((l) => l.type === 'logo' || l.type === 'icon').flatMap((l) => l.formats.map((f) => f.src)).sort();
   }
 
@@ -115,7 +115,7 @@ describeEachBackend('change detection', (backend) => {
       sites.set(HOSTS.rebrand, { ...V1, name: 'Shapeshift' });
       // A first crawl announces nothing: nobody can have seen an earlier version.
       expect(await crawlAndDeliver(HOSTS.rebrand)).toEqual([]);
-      const stored = await db.store.findBrandByIdentifier({ kind: 'domain', value: HOSTS.rebrand });
+      const stored = await db.stores.brands.findBrandByIdentifier({ kind: 'domain', value: HOSTS.rebrand });
       expect(stored?.brand.name).toBe('Shapeshift');
       expect(stored?.brand.logos.map((l) => l.type).sort()).toEqual(['icon', 'logo']);
       const oldLogo = stored?.brand.logos.find((l) => l.type === 'logo');

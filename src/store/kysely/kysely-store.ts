@@ -6,7 +6,6 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { ApiKeyRecord, CreditGrant, NewOrganization, Organization, OrganizationPatch, UsageEntry, UsageNotice, UsageSummary } from '../../domain/accounts.js';
 import type { Store } from '../store.js';
-import type { BrandStore, BrandWriteLog, RefreshStore } from '../../brands/brand-store.js';
 import * as webhookDeliveries from './webhook-delivery-rows.js';
 import * as clientIds from './client-id-rows.js';
 import * as creditLeases from './credit-lease-rows.js';
@@ -69,8 +68,6 @@ function organizationPatchToRow(patch: OrganizationPatch): Partial<Organizations
 }
 
 export interface KyselyStoreOptions {
-  /** The brands product's store (brands/store/, built by main/product-stores.ts): the brand members delegate to it. */
-  brands: BrandStore & BrandWriteLog & RefreshStore;
   migrations?: readonly ProductMigrations[];
   /** Webhook deliveries are enqueued here, in the transaction that inserts them; the queue on `database` by default. */
   jobs?: Pick<JobQueue, 'enqueue' | 'makeDue' | 'complete' | 'fail'>;
@@ -79,30 +76,18 @@ export interface KyselyStoreOptions {
 export class KyselyStore implements Store {
   private readonly db: Kysely<Database>;
   private readonly quirks: DialectQuirks;
-  private readonly brands: BrandStore & BrandWriteLog & RefreshStore;
   private readonly migrations: readonly ProductMigrations[];
   private readonly jobs: Pick<JobQueue, 'enqueue' | 'makeDue' | 'complete' | 'fail'>;
 
   /**
-   * `brands` answers the brand members; `migrations` are what `migrate()` runs (main/'s product list; the store's own
-   * migrations alone when absent).
+   * `migrations` are what `migrate()` runs (main/'s product list; the store's own migrations alone when absent).
    */
   constructor(private readonly database: Db, options: KyselyStoreOptions) {
-    this.brands = options.brands;
     this.migrations = options.migrations ?? [MIGRATIONS];
     this.jobs = options.jobs ?? new SqlJobQueue(database);
     this.db = database.tables<Database>();
     this.quirks = database.quirks;
   }
-
-  // ---- brands: the brands product's store (brands/store/kysely-brand-store.ts), until Store goes (issue 30) ----
-
-  getBrand: Store['getBrand'] = (id) => this.brands.getBrand(id);
-  findBrandByIdentifier: Store['findBrandByIdentifier'] = (ref) => this.brands.findBrandByIdentifier(ref);
-  saveBrand: Store['saveBrand'] = (stored, identifiers, options) => this.brands.saveBrand(stored, identifiers, options);
-  insertBrands: Store['insertBrands'] = (brands) => this.brands.insertBrands(brands);
-  setBrandStatus: Store['setBrandStatus'] = (id, status, at) => this.brands.setBrandStatus(id, status, at);
-  listIdentifiers: Store['listIdentifiers'] = (brandId) => this.brands.listIdentifiers(brandId);
 
   // ---- client IDs (client-id-rows.ts, ADR 0033) ----
 
@@ -139,13 +124,6 @@ export class KyselyStore implements Store {
   usageByDay(orgId: string, from: Date, to: Date): Promise<DailyUsage[]> {
     return usageByDay(this.db, orgId, from, to);
   }
-
-  // ---- crawl failure memory (brands/store/crawl-failure-memory.ts) ----
-
-  getCrawlFailure: Store['getCrawlFailure'] = (domain) => this.brands.getCrawlFailure(domain);
-  recordCrawlFailure: Store['recordCrawlFailure'] = (failure) => this.brands.recordCrawlFailure(failure);
-  clearCrawlFailures: Store['clearCrawlFailures'] = (domains) => this.brands.clearCrawlFailures(domains);
-  pruneCrawlFailures: Store['pruneCrawlFailures'] = (before) => this.brands.pruneCrawlFailures(before);
 
   // ---- webhook outbox (webhook-delivery-rows.ts, ADR 0031) ----
 
@@ -190,27 +168,6 @@ export class KyselyStore implements Store {
   insertWebhookDelivery: Store['insertWebhookDelivery'] = (delivery) => webhookAdmin.insertWebhookDelivery(this.db, this.quirks, this.jobs, delivery);
   listWebhookDeliveries: Store['listWebhookDeliveries'] = (orgId, webhookId, query) => webhookAdmin.listWebhookDeliveries(this.db, orgId, webhookId, query);
   listWebhookAttempts: Store['listWebhookAttempts'] = (deliveryIds) => webhookAdmin.listWebhookAttempts(this.db, deliveryIds);
-
-  // ---- refresh, popularity, analysis cache, mark signatures (brands/store/refresh-rows.ts, migration 0014) ----
-
-  addBrandLookups: Store['addBrandLookups'] = (counts) => this.brands.addBrandLookups(counts);
-  brandLookups: Store['brandLookups'] = (brandId) => this.brands.brandLookups(brandId);
-  saveMarkSignatures: Store['saveMarkSignatures'] = (marks, at) => this.brands.saveMarkSignatures(marks, at);
-  markSignatures: Store['markSignatures'] = (keys) => this.brands.markSignatures(keys);
-  loadAnalyses: Store['loadAnalyses'] = (domain, at) => this.brands.loadAnalyses(domain, at);
-  saveAnalyses: Store['saveAnalyses'] = (domain, entries, at, maxRows) => this.brands.saveAnalyses(domain, entries, at, maxRows);
-  analysisCacheSize: Store['analysisCacheSize'] = () => this.brands.analysisCacheSize();
-  dueBrands: Store['dueBrands'] = (staleBefore, limit, failedSince) => this.brands.dueBrands(staleBefore, limit, failedSince);
-  refreshCounts: Store['refreshCounts'] = (staleBefore) => this.brands.refreshCounts(staleBefore);
-  acquireRefreshLease: Store['acquireRefreshLease'] = (name, holder, leaseMs, now) => this.brands.acquireRefreshLease(name, holder, leaseMs, now);
-  releaseRefreshLease: Store['releaseRefreshLease'] = (name, holder, now) => this.brands.releaseRefreshLease(name, holder, now);
-  recordRefreshRun: Store['recordRefreshRun'] = (name, run) => this.brands.recordRefreshRun(name, run);
-  refreshState: Store['refreshState'] = (name) => this.brands.refreshState(name);
-
-  // ---- brand write log (brands/store/brand-write-log.ts) ----
-
-  latestBrandWrite: Store['latestBrandWrite'] = () => this.brands.latestBrandWrite();
-  brandWritesAfter: Store['brandWritesAfter'] = (after, limit) => this.brands.brandWritesAfter(after, limit);
 
   // ---- organizations and API keys ----
 

@@ -12,7 +12,8 @@ import { BRAND_REBRANDED, type BrandSavedEvent } from '../../domain/brand-change
 import { registrableDomain } from '../../domain/identifiers.js';
 import type { WebhookPayload } from '../../domain/webhooks.js';
 import type { Logger } from '../../platform/logger.js';
-import type { BrandStore, StoredBrand, WebhookDeliveryStore } from '../../store/store.js';
+import type { BrandStore, StoredBrand } from '../../brands/brand-store.js';
+import type { WebhookDeliveryStore } from '../../store/store.js';
 
 /** The consumer name the fan-out subscribes under. */
 export const WEBHOOK_CONSUMER = 'webhooks';
@@ -43,7 +44,8 @@ export class WebhookFanOut {
   readonly #now: () => Date;
 
   constructor(
-    private readonly store: Pick<BrandStore, 'getBrand'> & Pick<WebhookDeliveryStore, 'fanOutWebhookEvent'>,
+    private readonly brands: Pick<BrandStore, 'getBrand'>,
+    private readonly store: Pick<WebhookDeliveryStore, 'fanOutWebhookEvent'>,
     private readonly assetUrls: AssetUrls,
     private readonly logger: Logger,
     options: { now?: () => Date; consumer?: string } = {},
@@ -57,7 +59,7 @@ export class WebhookFanOut {
   /** The consumer's handler: returns how many deliveries it created (0 for an event that announces nothing). */
   async handle(event: BrandSavedEvent): Promise<number> {
     if (event.announce === null) return 0;
-    const stored = await this.store.getBrand(event.brandId);
+    const stored = await this.brands.getBrand(event.brandId);
     // A brand removed since the save is not announced.
     if (stored === null || stored.status !== 'indexed') return 0;
     const now = this.#now();

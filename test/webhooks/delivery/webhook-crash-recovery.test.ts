@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyFromSecret, sealedBox } from '../../../src/platform/sealed-box.js';
 import type { Database } from '../../../src/store/kysely/schema.js';
 import type { Store } from '../../../src/store/store.js';
+import type { BrandStore } from '../../../src/brands/brand-store.js';
+import type { ProductStores } from '../../../src/main/product-stores.js';
 import type { Kysely } from 'kysely';
 import { startServer, type ServerProcess } from '../../helpers/brandbase-process.js';
 import { eventually, until } from '../../helpers/until.js';
@@ -32,6 +34,7 @@ describeEachBackend('webhook crash recovery', (backend) => {
   let env: Record<string, string>;
   let server: ServerProcess | null = null;
   let store: Store;
+  let brands: BrandStore;
   let db: Kysely<Database>;
 
   beforeAll(async () => {
@@ -53,7 +56,9 @@ describeEachBackend('webhook crash recovery', (backend) => {
       BRANDBASE_WEBHOOK_TIMEOUT_MS: '10000',
       BRANDBASE_LOG_LEVEL: 'info',
     };
-    ({ store, db } = await connectTo(database));
+    let stores: ProductStores;
+    ({ store, stores, db } = await connectTo(database));
+    brands = stores.brands;
     await store.migrate();
   });
 
@@ -73,14 +78,14 @@ describeEachBackend('webhook crash recovery', (backend) => {
   async function commitRebrand(): Promise<void> {
     const first = sampleBrand(SITE, { name: 'Phoenix Rockets' });
     const t1 = new Date(Date.now() - 86_400_000);
-    await store.saveBrand({ brand: first, status: 'indexed', crawledAt: t1, createdAt: t1, updatedAt: t1 }, [{ kind: 'domain', value: SITE }]);
+    await brands.saveBrand({ brand: first, status: 'indexed', crawledAt: t1, createdAt: t1, updatedAt: t1 }, [{ kind: 'domain', value: SITE }]);
     const renamed = {
       ...first,
       name: 'Ashbird',
       logos: first.logos.map((logo) => ({ ...logo, formats: logo.formats.map((f) => ({ ...f, src: f.src.replace('cdn.example/', 'cdn.example/v2/') })) })),
     };
     const t2 = new Date();
-    const event = await store.saveBrand({ brand: renamed, status: 'indexed', crawledAt: t2, createdAt: t1, updatedAt: t2 }, [{ kind: 'domain', value: SITE }]);
+    const event = await brands.saveBrand({ brand: renamed, status: 'indexed', crawledAt: t2, createdAt: t1, updatedAt: t2 }, [{ kind: 'domain', value: SITE }]);
     expect(event.announce?.kind).toBe('brand.rebranded');
   }
 
