@@ -169,7 +169,7 @@ describe('the metrics port (BRANDBASE_METRICS_PORT)', () => {
     const s = stack.services;
     // A request of its own on the API, so the registry has a request count whichever tests ran before.
     await stack.app.inject({ method: 'GET', url: '/v2/brands/acme.com', headers: bearer(key) });
-    const app = await buildMetricsApp({ logger: s.logger, registry: s.metrics, ping: () => s.store.ping(), pingQueue: async () => void (await s.queue.depth()) });
+    const app = await buildMetricsApp({ logger: s.logger, registry: s.metrics, ping: () => s.backends.ping(), pingQueue: async () => void (await s.queue.depth()) });
     try {
       const metrics = await app.inject({ method: 'GET', url: '/metrics' });
       expect(metrics.statusCode).toBe(200);

@@ -303,8 +303,9 @@ export class KyselyStore implements Store {
     await migrateToLatest(this.database, this.migrations);
   }
 
-  async ping(): Promise<void> {
-    await sql`select 1`.execute(this.db);
+  /** The kernel's round trip (Database.ping); main/ pings through Backends, which needs no Store. */
+  ping(): Promise<void> {
+    return this.database.ping();
   }
 
   /** Closes the Database, which the queue may share: close the store last. Idempotent. */
