@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGO_EVIDENCE_VERSION, type LogoEvidence } from '../../src/domain/logo-evidence.js';
-import type { Store } from '../../src/store/store.js';
 import type { BrandStore, StoredBrand } from '../../src/brands/brand-store.js';
 import type { LogoEvidenceStore } from '../../src/brands/logo-evidence/logo-evidence-store.js';
 import { sampleBrand } from '../store/sample-brand.js';
@@ -29,18 +28,18 @@ function evidence(reason: 'primary-mark' | 'best-icon'): LogoEvidence {
   };
 }
 
-function contract(name: string, open: () => Promise<{ store: Store; stores: { logoEvidence: LogoEvidenceStore; brands: BrandStore }; cleanup: () => Promise<void> }>): void {
+function contract(name: string, open: () => Promise<{ migrate(): Promise<void>; stores: { logoEvidence: LogoEvidenceStore; brands: BrandStore }; cleanup: () => Promise<void> }>): void {
   describe(`Store contract, logo evidence: ${name}`, () => {
-    let store: Store;
     let brands: BrandStore;
     let logos: LogoEvidenceStore;
     let cleanup: () => Promise<void>;
     beforeAll(async () => {
       let stores: { logoEvidence: LogoEvidenceStore; brands: BrandStore };
-      ({ store, stores, cleanup } = await open());
+      let migrate: () => Promise<void>;
+      ({ migrate, stores, cleanup } = await open());
       logos = stores.logoEvidence;
       brands = stores.brands;
-      await store.migrate();
+      await migrate();
     });
     afterAll(async () => cleanup?.());
 

@@ -54,7 +54,7 @@ function reuseSuite(name: string, open: () => Promise<TempDatabase>): void {
     let cached: Awaited<ReturnType<RefreshStore['loadAnalyses']>>;
     beforeAll(async () => {
       db = await open();
-      await db.store.migrate();
+      await db.migrate();
       assets = tempAssets();
       first = ok(await indexerOver(db.stores.brands, assets).index(FIXTURE_HOSTS.northwind));
       cached = await db.stores.brands.loadAnalyses(FIXTURE_HOSTS.northwind, new Date());

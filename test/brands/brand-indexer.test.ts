@@ -21,7 +21,7 @@ let db: TempDatabase;
 let assets: TempAssets;
 beforeEach(async () => {
   db = await tempSqlite();
-  await db.store.migrate();
+  await db.migrate();
   assets = tempAssets();
 });
 afterEach(async () => db.cleanup());

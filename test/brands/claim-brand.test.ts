@@ -37,7 +37,7 @@ for (const [name, open, gate] of backends) gate.describe(`setBrandClaimed on ${n
   let db: TempDatabase;
   beforeEach(async () => {
     db = await open();
-    await db.store.migrate();
+    await db.migrate();
     await db.stores.brands.saveBrand(record(), [{ kind: 'domain', value: 'acme.com' }]);
   });
   afterEach(async () => db.cleanup());
@@ -87,10 +87,10 @@ describe('brandbase brands claim|unclaim', () => {
   let dataDir: string;
   beforeEach(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'brandbase-claim-'));
-    const { store, stores } = await openSqliteStore({ file: path.join(dataDir, 'brandbase.sqlite') });
-    await store.migrate();
+    const { stores, database, migrate } = await openSqliteStore({ file: path.join(dataDir, 'brandbase.sqlite') });
+    await migrate();
     await stores.brands.saveBrand(record(), [{ kind: 'domain', value: 'acme.com' }]);
-    await store.close();
+    await database.close();
   });
   afterEach(async () => rm(dataDir, { recursive: true, force: true }));
 

@@ -60,8 +60,8 @@ describe('identifier keys in the brand cache', () => {
 
   it("drops an invalidated brand's ticker keys when another process writes the brand", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-keys-'));
-    const { store, stores } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
-    await store.migrate();
+    const { stores, database, migrate } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
+    await migrate();
     const cache = newCache();
     const sync = new BrandCacheSync(stores.brands, cache, silentLogger(), { intervalMs: 20 });
     try {
@@ -75,7 +75,7 @@ describe('identifier keys in the brand cache', () => {
       await until(() => cache.getByKey(AAPL) === null, 'the ticker key to be dropped by the cache sync');
     } finally {
       await sync.stop();
-      await store.close();
+      await database.close();
       await rm(dir, { recursive: true, force: true });
     }
   });

@@ -23,7 +23,7 @@ import { tempSqlite, type TempDatabase } from '../store/temp-database.js';
 let db: TempDatabase;
 beforeEach(async () => {
   db = await tempSqlite();
-  await db.store.migrate();
+  await db.migrate();
 });
 afterEach(async () => db.cleanup());
 

@@ -25,7 +25,7 @@ const now = () => clock;
 
 beforeEach(async () => {
   db = await tempSqlite();
-  await db.store.migrate();
+  await db.migrate();
   queue = new SqlJobQueue(db.database);
   clock = START;
 });

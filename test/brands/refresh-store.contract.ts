@@ -15,7 +15,8 @@ import type { Database as KernelDatabase } from '../../src/db/database.js';
 import type { SearchIndexStore } from '../../src/search/search-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { BrandStore, RefreshStore } from '../../src/brands/brand-store.js';
-import { openProductStores } from '../../src/main/product-stores.js';
+import { openProductStores, PRODUCT_MIGRATIONS } from '../../src/main/product-stores.js';
+import { migrateToLatest } from '../../src/db/migrations.js';
 import { sampleBrand } from '../store/sample-brand.js';
 
 const T0 = new Date('2026-03-04T05:06:07.890Z');
@@ -44,7 +45,7 @@ export function refreshStoreContract(name: string, open: () => Promise<Opened>):
       opened = await open();
       store = opened.store;
       brands = opened.stores.brands;
-      await store.migrate();
+      await migrateToLatest(opened.database, PRODUCT_MIGRATIONS);
       queue = new SqlJobQueue(opened.database);
     });
     afterAll(async () => {

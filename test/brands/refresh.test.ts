@@ -31,7 +31,7 @@ interface Held {
 let db: TempDatabase;
 beforeEach(async () => {
   db = await tempSqlite();
-  await db.store.migrate();
+  await db.migrate();
 });
 afterEach(async () => db.cleanup());
 
