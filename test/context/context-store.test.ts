@@ -7,7 +7,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTEXT_EVIDENCE_VERSION, type ContextEvidence, type ContextProfile } from '../../src/domain/brand-context.js';
-import type { Store } from '../../src/store/store.js';
 import type { ContextStore } from '../../src/context/context-store.js';
 import type { BrandStore } from '../../src/brands/brand-store.js';
 import { sampleBrand } from '../store/sample-brand.js';
@@ -42,19 +41,19 @@ const PROFILE: ContextProfile = {
   sources: [{ field: 'identity.tagline', page: '/' }],
 };
 
-function contract(name: string, open: () => Promise<{ store: Store; stores: { context: ContextStore; brands: BrandStore }; cleanup: () => Promise<void> }>): void {
+function contract(name: string, open: () => Promise<{ migrate(): Promise<void>; stores: { context: ContextStore; brands: BrandStore }; cleanup: () => Promise<void> }>): void {
   describe(`Store contract, contexts: ${name}`, () => {
-    let store: Store;
     let brands: BrandStore;
     let contexts: ContextStore;
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
       let stores: { context: ContextStore; brands: BrandStore };
-      ({ store, stores, cleanup } = await open());
+      let migrate: () => Promise<void>;
+      ({ migrate, stores, cleanup } = await open());
       contexts = stores.context;
       brands = stores.brands;
-      await store.migrate();
+      await migrate();
     });
     afterAll(async () => {
       await cleanup?.();

@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PALETTE_EVIDENCE_VERSION, type Palette, type PaletteEvidence } from '../../src/domain/palette.js';
-import type { Store } from '../../src/store/store.js';
 import type { PaletteStore } from '../../src/palette/palette-store.js';
 import type { BrandStore } from '../../src/brands/brand-store.js';
 import { sampleBrand } from '../store/sample-brand.js';
@@ -32,19 +31,19 @@ function evidence(overrides: Partial<PaletteEvidence> = {}): PaletteEvidence {
 
 const PALETTE: Palette = { colors: [], logos: [], onPairs: [], gradients: [], themes: { light: { background: '#ffffff', surface: null, text: '#111111', muted: null, border: null, accent: null, contrast: 18.88 } } };
 
-export function paletteStoreContract(name: string, open: () => Promise<{ store: Store; stores: { palette: PaletteStore; brands: BrandStore }; cleanup: () => Promise<void> }>): void {
+export function paletteStoreContract(name: string, open: () => Promise<{ migrate(): Promise<void>; stores: { palette: PaletteStore; brands: BrandStore }; cleanup: () => Promise<void> }>): void {
   describe(`Store contract, palettes: ${name}`, () => {
-    let store: Store;
     let brands: BrandStore;
     let palettes: PaletteStore;
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
       let stores: { palette: PaletteStore; brands: BrandStore };
-      ({ store, stores, cleanup } = await open());
+      let migrate: () => Promise<void>;
+      ({ migrate, stores, cleanup } = await open());
       palettes = stores.palette;
       brands = stores.brands;
-      await store.migrate();
+      await migrate();
     });
     afterAll(async () => {
       await cleanup();

@@ -18,7 +18,6 @@ import type { Database } from '../../src/db/database.js';
 import type { ReferenceData } from '../../src/refdata/reference-data.js';
 import type { SearchIndexStore, SearchNameRow } from '../../src/search/search-store.js';
 import type { TestDialect } from '../store/temp-database.js';
-import type { Store } from '../../src/store/store.js';
 import type { BrandStore, RefreshStore } from '../../src/brands/brand-store.js';
 import { sampleBrand } from '../store/sample-brand.js';
 
@@ -73,8 +72,8 @@ async function importFixture(referenceData: ReferenceData, fixture: ReferenceFix
 }
 
 export interface SearchContractDatabase {
-  /** Migrates the database. */
-  store: Store;
+  /** Applies every product's migrations. */
+  migrate(): Promise<void>;
   /** `brands`: the brand writes (saveBrand, setBrandStatus) and lookup counts the index follows. */
   stores: { search: SearchIndexStore; referenceData: ReferenceData; brands: BrandStore & RefreshStore };
   database: Database;
@@ -112,7 +111,6 @@ async function plan(db: Kysely<unknown>, dialect: TestDialect, statement: string
 
 export function searchIndexContract(name: string, open: () => Promise<SearchContractDatabase>): void {
   describe(`Search index store contract: ${name}`, () => {
-    let store: Store;
     let brands: BrandStore & RefreshStore;
     let search: SearchIndexStore;
     let referenceData: ReferenceData;
@@ -122,9 +120,10 @@ export function searchIndexContract(name: string, open: () => Promise<SearchCont
 
     beforeAll(async () => {
       let database: Database;
-      ({ store, stores: { search, referenceData, brands }, database, dialect, cleanup } = await open());
+      let migrate: () => Promise<void>;
+      ({ migrate, stores: { search, referenceData, brands }, database, dialect, cleanup } = await open());
       db = database.tables<unknown>();
-      await store.migrate();
+      await migrate();
     });
     afterAll(async () => {
       await cleanup();
