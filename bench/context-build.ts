@@ -19,7 +19,7 @@ import { crawlBrand } from '../src/crawl/crawl-brand.js';
 import { parseHtmlPage } from '../src/crawl/page/html-page.js';
 import { silentLogger } from '../src/platform/logger.js';
 import { SafeFetcher } from '../src/platform/safe-fetcher.js';
-import type { StoredBrand } from '../src/store/store.js';
+import type { StoredBrand } from '../src/brands/brand-store.js';
 import { openSqliteStore } from '../test/store/open-store.js';
 import { startContextSites } from '../test/context/context-sites.js';
 
@@ -60,7 +60,7 @@ export async function benchContextBuild(): Promise<Record<string, unknown>> {
     await store.migrate();
     const assets = new LocalAssetStore({ dir: path.join(dir, 'assets') });
     const fetcher = new SafeFetcher({ hostMap: sites.served.hostMap });
-    const indexer = new BrandIndexer(store, (domain) => crawlBrand(domain, { fetcher, assets }, { timeoutMs: 30_000 }), silentLogger());
+    const indexer = new BrandIndexer(stores.brands, (domain) => crawlBrand(domain, { fetcher, assets }, { timeoutMs: 30_000 }), silentLogger());
     const stored: StoredBrand[] = [];
     for (const site of sites.sites) {
       const outcome = await indexer.index(site.host, { retry: true });
@@ -75,7 +75,7 @@ export async function benchContextBuild(): Promise<Record<string, unknown>> {
       await service.contextOf(cached(brand));
       builds.push(performance.now() - t0);
       reads.push(await timed(() => service.contextOf(cached(brand))));
-      baseline.push(await timed(() => store.getBrand(brand.brand.id)));
+      baseline.push(await timed(() => stores.brands.getBrand(brand.brand.id)));
     }
     // The crawl's share: evidence from pages it parsed anyway, against that parse.
     const extract: number[] = [];

@@ -47,7 +47,7 @@ async function seed(env: Record<string, string>): Promise<string> {
   const services = await createServices(loadConfig(env), silentLogger());
   try {
     const now = new Date();
-    await services.store.saveBrand({ brand: sampleBrand(DOMAIN, { name: 'Fleet Bench' }), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: DOMAIN }]);
+    await services.stores.brands.saveBrand({ brand: sampleBrand(DOMAIN, { name: 'Fleet Bench' }), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: DOMAIN }]);
     const org = await services.accounts.createOrganization({ name: 'fleet bench', plan: 'paid', quota: 1_000_000_000 });
     await services.stores.billing.updateOrganization(org.id, { rateLimitPerMinute: 1_000_000_000 });
     return (await services.accounts.createApiKey({ orgId: org.id })).key;

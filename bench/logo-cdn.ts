@@ -72,7 +72,7 @@ async function seed(env: Record<string, string>): Promise<string> {
     const icon = { theme: null, type: 'icon' as const, tags: [], formats: [{ src: stored.key, format: 'png' as const, width: 512, height: 512, size: stored.size, background: null }] };
     const brand = sampleBrand(DOMAIN, { name: 'Bench Logo', logos: [icon] });
     const now = new Date();
-    await services.store.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: DOMAIN }]);
+    await services.stores.brands.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: DOMAIN }]);
     const org = await services.accounts.createOrganization({ name: 'bench', plan: 'paid' });
     return (await services.clientIds.create(org.id)).id;
   } finally {

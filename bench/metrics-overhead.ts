@@ -46,7 +46,7 @@ export async function benchMetricsOverhead(): Promise<MetricsOverhead> {
   const apps: FastifyInstance[] = [];
   try {
     const now = new Date();
-    await services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
+    await services.stores.brands.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
     const org = await services.accounts.createOrganization({ name: 'bench', plan: 'paid', quota: 1_000_000_000 });
     // The rate limiter stays on, as in production, with a limit the load never reaches (as bench/run.ts does).
     await services.stores.billing.updateOrganization(org.id, { rateLimitPerMinute: 1_000_000_000 });

@@ -37,7 +37,7 @@ export async function benchPaletteBuild(): Promise<Record<string, unknown>> {
     await store.migrate();
     const assets = new LocalAssetStore({ dir: path.join(dir, 'assets') });
     const fetcher = new SafeFetcher({ hostMap: served.hostMap });
-    const indexer = new BrandIndexer(store, (domain) => crawlBrand(domain, { fetcher, assets }, { timeoutMs: 30_000 }), silentLogger());
+    const indexer = new BrandIndexer(stores.brands, (domain) => crawlBrand(domain, { fetcher, assets }, { timeoutMs: 30_000 }), silentLogger());
     const stored = [];
     for (const site of sites) {
       const outcome = await indexer.index(site.host, { retry: true });

@@ -89,7 +89,7 @@ async function measureBatch(dataDir: string, port: number, headers: Record<strin
   const now = new Date();
   for (const domain of domains) {
     const id = brandIdForDomain(domain);
-    await services.store.saveBrand({ brand: { ...template, id, domain, urn: brandUrn(id) }, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: domain }]);
+    await services.stores.brands.saveBrand({ brand: { ...template, id, domain, urn: brandUrn(id) }, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: domain }]);
   }
   await services.close();
   const url = `http://127.0.0.1:${port}/v2/brands/batch`;
@@ -206,9 +206,9 @@ async function measureTheRest(dataDir: string, port: number, headers: Record<str
  */
 async function measureTickerRatio(dataDir: string, port: number, headers: Record<string, string>, domain: string): Promise<Record<string, unknown>> {
   const services = await createServices(loadConfig({ BRANDBASE_DATA_DIR: dataDir }), silentLogger());
-  const stored = await services.store.findBrandByIdentifier({ kind: 'domain', value: domain });
+  const stored = await services.stores.brands.findBrandByIdentifier({ kind: 'domain', value: domain });
   if (!stored) throw new Error(`${domain} is not held`);
-  await services.store.saveBrand(stored, [{ kind: 'ticker', value: 'NWND' }]);
+  await services.stores.brands.saveBrand(stored, [{ kind: 'ticker', value: 'NWND' }]);
   await services.close();
   const byDomain = `http://127.0.0.1:${port}/v2/brands/${domain}`;
   const byTicker = `http://127.0.0.1:${port}/v2/brands/ticker/NWND`;

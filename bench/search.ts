@@ -154,9 +154,9 @@ async function measure({ store, stores, database }: OpenedStore): Promise<Record
   // Warm both paths (statement caches, pages) before measuring.
   for (let i = 0; i < 200; i++) {
     await search.search(queries[i] ?? 'a', 10);
-    await store.findBrandByIdentifier({ kind: 'domain', value: lookupDomains[i] ?? 'x' });
+    await stores.brands.findBrandByIdentifier({ kind: 'domain', value: lookupDomains[i] ?? 'x' });
   }
-  const lookup = await time((i) => store.findBrandByIdentifier({ kind: 'domain', value: lookupDomains[i % lookupDomains.length] ?? 'x' }));
+  const lookup = await time((i) => stores.brands.findBrandByIdentifier({ kind: 'domain', value: lookupDomains[i % lookupDomains.length] ?? 'x' }));
   const searched = await time((i) => search.search(queries[i % queries.length] ?? 'a', 10));
   const counted = await db.selectFrom('search_names').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
   return {

@@ -11,6 +11,7 @@ import { openBackends } from '../../src/main/open-backends.js';
 import type { ReferenceData } from '../../src/refdata/reference-data.js';
 import type { SearchIndexStore } from '../../src/search/search-store.js';
 import type { Store } from '../../src/store/store.js';
+import type { BrandStore } from '../../src/brands/brand-store.js';
 import { AliasTable } from '../../src/transactions/merchant-aliases.js';
 import { MerchantMatcher } from '../../src/transactions/merchant-matcher.js';
 import { sampleBrand } from '../../test/store/sample-brand.js';
@@ -25,11 +26,11 @@ export interface EvalStore {
 }
 
 /** Saves a held brand named `name` for `domain` (a sample record with the name, domain and country replaced). */
-export async function holdBrand(store: Store, held: { domain: string; name: string; countryCode: string }): Promise<void> {
+export async function holdBrand(brands: Pick<BrandStore, 'saveBrand'>, held: { domain: string; name: string; countryCode: string }): Promise<void> {
   const brand = sampleBrand(held.domain, { name: held.name });
   brand.company.location = { ...brand.company.location, countryCode: held.countryCode, country: null, city: null, region: null, state: null, subregion: null };
   const now = new Date();
-  await store.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: held.domain }]);
+  await brands.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: held.domain }]);
 }
 
 /** `databaseUrl`: run on PostgreSQL instead (the eval test runs both when PostgreSQL is reachable). */
@@ -37,7 +38,7 @@ export async function openEvalStore(options: { databaseUrl?: string } = {}): Pro
   const dataDir = await mkdtemp(path.join(tmpdir(), 'brandbase-transactions-'));
   const config = loadConfig({ BRANDBASE_DATA_DIR: dataDir, ...(options.databaseUrl ? { BRANDBASE_DATABASE_URL: options.databaseUrl } : {}) });
   const backends = await openBackends(config);
-  for (const held of HELD_BRANDS) await holdBrand(backends.store, held);
+  for (const held of HELD_BRANDS) await holdBrand(backends.stores.brands, held);
   const matcher = new MerchantMatcher(backends.stores.search, AliasTable.load());
   return {
     store: backends.store,

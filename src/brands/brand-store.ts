@@ -2,7 +2,7 @@
  * The brands product's storage port (issue 30: each product owns its storage): brand records and their
  * identifiers, the crawl failure memory, the brand write log, and scheduled refresh with popularity, the analysis
  * cache and mark signatures. Brands code depends on this file; `store/kysely-brand-store.ts` (KyselyBrandStore)
- * implements it over the kernel's Database, and the `Store` facade still extends these ports, delegating to it.
+ * implements it over the kernel's Database; callers take it as `stores.brands` (main/product-stores.ts).
  * Every method is atomic on its own: a method that writes several rows writes all or none.
  */
 import type { MarkSignature } from '../domain/brand-announcement.js';

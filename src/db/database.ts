@@ -4,7 +4,7 @@
  * types (`db.tables<MyTables>()`) and contributes its migrations (migrations.ts). The backends (src/db/sqlite,
  * src/db/postgres) open one; main/ opens it once per process and hands it to every product's storage.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DialectQuirks } from './dialect-quirks.js';
 
 export type { DbTransaction, DialectQuirks } from './dialect-quirks.js';
@@ -17,6 +17,8 @@ export interface Database {
    * types (the handle is one, whichever product's types it is seen through).
    */
   tables<Tables>(): Kysely<Tables>;
+  /** A cheap round trip (`select 1`), for readiness checks: it fails while the database cannot be reached. */
+  ping(): Promise<void>;
   /** Destroys the handle (the pool, or the SQLite connection) once; every product sharing it is closed with it. */
   close(): Promise<void>;
 }
@@ -28,6 +30,7 @@ export function createDatabase<Tables>(kysely: Kysely<Tables>, quirks: DialectQu
     quirks,
     // One instance seen through other table types: Kysely's table types exist at compile time only.
     tables: <T>() => kysely as unknown as Kysely<T>,
+    ping: async () => void (await sql`select 1`.execute(kysely)),
     close: () => (closed ??= kysely.destroy()),
   };
 }

@@ -21,7 +21,7 @@ export function appDepsFor(services: Services, clock: () => number = Date.now): 
     orgUsage: services.billing,
     usecases: services.usecases,
     assets: services.assets,
-    ping: () => services.store.ping(),
+    ping: () => services.backends.ping(),
     pingQueue: async () => void (await services.queue.depth()),
     metrics: { registry: services.metrics, token: services.config.metrics.token },
     discardBodyMaxBytes: services.config.discardBodyMaxBytes,

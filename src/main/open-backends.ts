@@ -17,6 +17,8 @@ export interface Backends {
   location: string;
   /** True when this open created the store (a new SQLite file): the CLI says so, so a store made by mistake shows. */
   created: boolean;
+  /** A round trip to the database, for readiness checks (/readyz, the metrics port). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,5 +64,5 @@ async function backendsOn(database: Database, location: string, created: boolean
   const stores = openProductStores(database);
   const { store } = stores;
   await migrateAndSeed(database, stores.referenceData);
-  return { store, stores, queue: stores.queue, location, created, close: () => database.close() };
+  return { store, stores, queue: stores.queue, location, created, ping: () => database.ping(), close: () => database.close() };
 }

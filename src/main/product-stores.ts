@@ -99,7 +99,7 @@ export function openProductStores(database: Database): ProductStores {
   const saveHooks = brandSaveHooks(queue);
   const brands = new KyselyBrandStore(database, { saveHooks });
   const billing = new KyselyBillingStore(database);
-  const store = new KyselyStore(database, { brands, migrations: PRODUCT_MIGRATIONS });
+  const store = new KyselyStore(database, { migrations: PRODUCT_MIGRATIONS });
   return {
     store,
     brands,

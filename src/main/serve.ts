@@ -87,7 +87,7 @@ export async function serve(config: Readonly<Config>, logger: Logger, roles: { a
     logger.info({ address: cdnAddress ?? address, path: config.cdn.path || '/', host: config.cdn.host, baseUrl: config.cdn.baseUrl }, 'logo CDN serving');
   }
   // The metrics port (ADR 0039): every process has one when configured, so worker-only processes are scraped too.
-  const metricsApp = config.metrics.port === null ? null : await buildMetricsApp({ logger, registry: services.metrics, ping: () => services.store.ping(), pingQueue: async () => void (await services.queue.depth()) });
+  const metricsApp = config.metrics.port === null ? null : await buildMetricsApp({ logger, registry: services.metrics, ping: () => services.backends.ping(), pingQueue: async () => void (await services.queue.depth()) });
   const metricsAddress = metricsApp ? await metricsApp.listen({ port: config.metrics.port ?? 0, host: config.host }) : null;
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {

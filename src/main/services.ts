@@ -63,8 +63,8 @@ export interface Services extends ClientIdServices {
   assetUrls: AssetUrls;
   /** Every product's store (main/product-stores.ts). */
   stores: ProductStores;
-  /** Where the store is and whether this start created it (open-backends.ts): commands say so. */
-  backends: Pick<Backends, 'location' | 'created'>;
+  /** Where the store is and whether this start created it (open-backends.ts): commands say so; `ping` for readiness checks. */
+  backends: Pick<Backends, 'location' | 'created' | 'ping'>;
   queue: JobQueue;
   /** Originals, and the logo CDN's variants (VariantStore, ADR 0034). */
   assets: AssetStore & VariantStore;
@@ -136,7 +136,7 @@ function mppFor(config: Readonly<Config>, store: ProductStores['payments'], logg
 
 /** Builds every service from Config. The only place that chooses backends (SQLite file or PostgreSQL). */
 export async function createServices(config: Readonly<Config>, logger: Logger): Promise<Services> {
-  const { store, stores, queue, location, created, close: closeBackends } = await openBackends(config);
+  const { store, stores, queue, location, created, ping, close: closeBackends } = await openBackends(config);
   const assetsDir = path.join(config.dataDir, 'assets');
   // The local folder or the configured bucket (ADR 0038); crawl workers open the same backend from config.
   const assets = openAssetStore(config, assetsDir);
@@ -210,7 +210,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     logger,
     store,
     stores,
-    backends: { location, created },
+    backends: { location, created, ping },
     queue,
     assets,
     fetcher,

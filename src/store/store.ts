@@ -5,10 +5,8 @@
  */
 // Billing's port moved to billing/billing-store.ts (issue 30); re-exported while webhook code still imports it from here.
 export type { AccountStore } from '../billing/billing-store.js';
-import type { BrandStore, BrandWriteLog, RefreshStore } from '../brands/brand-store.js';
-export type { AnalysisEntry, BrandLookupCount, BrandStatus, BrandStore, BrandWrite, BrandWriteLog, CrawlFailure, DueBrand, IdentifierKind, IdentifierRef, RefreshLease, RefreshRun, RefreshState, RefreshStore, SaveBrandOptions, StoredBrand } from '../brands/brand-store.js';
 
-export interface Store extends BrandStore, BrandWriteLog, RefreshStore {
+export interface Store {
   /** Applies pending migrations. Idempotent. */
   migrate(): Promise<void>;
   /** Cheap round trip used by readiness checks. */

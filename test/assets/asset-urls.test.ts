@@ -3,7 +3,7 @@ import { AssetUrls } from '../../src/assets/asset-urls.js';
 import { BrandCache } from '../../src/brands/brand-cache.js';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 import type { Brand, Format } from '../../src/domain/brand.js';
-import type { StoredBrand } from '../../src/store/store.js';
+import type { StoredBrand } from '../../src/brands/brand-store.js';
 import { sampleBrand } from '../store/sample-brand.js';
 
 const KEY_SVG = `${'a'.repeat(64)}.svg`;

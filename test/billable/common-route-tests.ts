@@ -61,7 +61,7 @@ async function hold(stack: TestStack, brand: FixtureBrand): Promise<void> {
     { kind: 'crypto' as const, value: brand.crypto },
   ];
   const record = { brand: sampleBrand(brand.domain, { name: brand.name }), status: 'indexed' as const, crawledAt: now, createdAt: now, updatedAt: now };
-  await stack.services.store.saveBrand(record, identifiers, { contextEvidence: evidence(brand) });
+  await stack.services.stores.brands.saveBrand(record, identifiers, { contextEvidence: evidence(brand) });
 }
 
 /** What the suite's server runs on: the backend's settings, and a cleanup for it. */

@@ -46,7 +46,7 @@ describeEachBackend('brand pages browser', (backend) => {
         const logo: Logo = { theme, type: 'logo', tags: [], formats: [{ src: file.key, format: 'svg', width: 320, height: 80, size: file.size, background: 'transparent' }] };
         const brand = sampleBrand(`${theme}-logo.example`, { name: `${theme === 'dark' ? 'Darkmark' : 'Lightmark'} Studio`, logos: [logo], images: [] });
         records[theme] = brand;
-        await stack.services.store.saveBrand({ brand, status: 'indexed', crawledAt: NOW, createdAt: NOW, updatedAt: NOW }, [{ kind: 'domain', value: brand.domain }], {
+        await stack.services.stores.brands.saveBrand({ brand, status: 'indexed', crawledAt: NOW, createdAt: NOW, updatedAt: NOW }, [{ kind: 'domain', value: brand.domain }], {
           logoEvidence: {
             version: LOGO_EVIDENCE_VERSION,
             candidates: [

@@ -30,7 +30,7 @@ describeEachBackend('brand pages', (backend) => {
   };
 
   async function save(stack: TestStack, brand: Brand, evidence?: LogoEvidence): Promise<void> {
-    await stack.services.store.saveBrand({ brand, status: 'indexed', crawledAt: NOW, createdAt: NOW, updatedAt: NOW }, [{ kind: 'domain', value: brand.domain }], evidence ? { logoEvidence: evidence } : {});
+    await stack.services.stores.brands.saveBrand({ brand, status: 'indexed', crawledAt: NOW, createdAt: NOW, updatedAt: NOW }, [{ kind: 'domain', value: brand.domain }], evidence ? { logoEvidence: evidence } : {});
   }
 
   describe('brand pages', () => {
@@ -106,7 +106,7 @@ describeEachBackend('brand pages', (backend) => {
       expect(await stack.services.stores.palette.getStoredPalette(acme.id)).toBeNull();
       const brand = sampleBrand('palette-held.example', { name: 'Palette Held' });
       const evidence: PaletteEvidence = { version: PALETTE_EVIDENCE_VERSION, source: 'css', css: {}, elements: [], tokens: [], gradients: [], pairs: [], themes: {}, signals: [] };
-      await stack.services.store.saveBrand({ brand, status: 'indexed', crawledAt: NOW, createdAt: NOW, updatedAt: NOW }, [{ kind: 'domain', value: brand.domain }], { paletteEvidence: evidence });
+      await stack.services.stores.brands.saveBrand({ brand, status: 'indexed', crawledAt: NOW, createdAt: NOW, updatedAt: NOW }, [{ kind: 'domain', value: brand.domain }], { paletteEvidence: evidence });
       const color: PaletteColor = {
         hex: '#ff5a1f', name: 'Rocket <Orange>', role: 'primary', context: 'identity', rank: 1, legibleText: '#000000', legibleTextContrast: 6.73,
         onColor: null, onColorContrast: null, brightness: 142, prevalence: 0.4, usage: { elements: [], css: emptyCssCounts() }, tokens: [], variants: [],
@@ -137,7 +137,7 @@ describeEachBackend('brand pages', (backend) => {
       await stack.services.cacheSync.start();
       const later = new Date(NOW.getTime() + 60_000);
       const brand = sampleBrand('resaved.example', { description: 'Second description.' });
-      await stack.services.store.saveBrand({ brand, status: 'indexed', crawledAt: later, createdAt: NOW, updatedAt: later }, [{ kind: 'domain', value: brand.domain }], { logoEvidence: EVIDENCE });
+      await stack.services.stores.brands.saveBrand({ brand, status: 'indexed', crawledAt: later, createdAt: NOW, updatedAt: later }, [{ kind: 'domain', value: brand.domain }], { logoEvidence: EVIDENCE });
       await until(async () => (await page()).includes('Second description.'), 'the page showing the re-saved record');
       expect(await page()).toContain('<h2 id="why-logo">Why this logo</h2><p>The candidates');
     });
@@ -150,7 +150,7 @@ describeEachBackend('brand pages', (backend) => {
       expect(res.body).toContain('No brand page for never-seen.example');
       expect(res.body).toContain('<form class="search" role="search" action="/brands" method="get">');
       expect(await stack.services.queue.depth()).toBe(before);
-      expect(await stack.services.store.findBrandByIdentifier({ kind: 'domain', value: 'never-seen.example' })).toBeNull();
+      expect(await stack.services.stores.brands.findBrandByIdentifier({ kind: 'domain', value: 'never-seen.example' })).toBeNull();
     });
 
     it('never shows an NSFW brand, and refuses what is not a domain', async () => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGO_EVIDENCE_VERSION, type LogoEvidence } from '../../src/domain/logo-evidence.js';
-import type { Store, StoredBrand } from '../../src/store/store.js';
+import type { BrandStore, StoredBrand } from '../../src/brands/brand-store.js';
 import type { LogoEvidenceStore } from '../../src/brands/logo-evidence/logo-evidence-store.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { PG_URL, tempPostgres, tempSqlite } from '../store/temp-database.js';
@@ -28,23 +28,25 @@ function evidence(reason: 'primary-mark' | 'best-icon'): LogoEvidence {
   };
 }
 
-function contract(name: string, open: () => Promise<{ store: Store; stores: { logoEvidence: LogoEvidenceStore }; cleanup: () => Promise<void> }>): void {
+function contract(name: string, open: () => Promise<{ migrate(): Promise<void>; stores: { logoEvidence: LogoEvidenceStore; brands: BrandStore }; cleanup: () => Promise<void> }>): void {
   describe(`Store contract, logo evidence: ${name}`, () => {
-    let store: Store;
+    let brands: BrandStore;
     let logos: LogoEvidenceStore;
     let cleanup: () => Promise<void>;
     beforeAll(async () => {
-      let stores: { logoEvidence: LogoEvidenceStore };
-      ({ store, stores, cleanup } = await open());
+      let stores: { logoEvidence: LogoEvidenceStore; brands: BrandStore };
+      let migrate: () => Promise<void>;
+      ({ migrate, stores, cleanup } = await open());
       logos = stores.logoEvidence;
-      await store.migrate();
+      brands = stores.brands;
+      await migrate();
     });
     afterAll(async () => cleanup?.());
 
     it('keeps the evidence with the brand save, as observed at the crawl', async () => {
       const brand = stored('keeper.example', T0);
       expect(await logos.getLogoEvidence(brand.brand.id)).toBeNull();
-      await store.saveBrand(brand, [{ kind: 'domain', value: 'keeper.example' }], { logoEvidence: evidence('primary-mark') });
+      await brands.saveBrand(brand, [{ kind: 'domain', value: 'keeper.example' }], { logoEvidence: evidence('primary-mark') });
       const kept = await logos.getLogoEvidence(brand.brand.id);
       expect(kept).toEqual({ evidence: evidence('primary-mark'), observedAt: T0 });
     });
@@ -52,11 +54,11 @@ function contract(name: string, open: () => Promise<{ store: Store; stores: { lo
     it("replaces it with the next crawl's, and keeps it through a save that brings none", async () => {
       const later = new Date(T0.getTime() + 86_400_000);
       const brand = stored('recrawled.example', T0);
-      await store.saveBrand(brand, [{ kind: 'domain', value: 'recrawled.example' }], { logoEvidence: evidence('primary-mark') });
-      await store.saveBrand(stored('recrawled.example', later), [], { logoEvidence: evidence('best-icon') });
+      await brands.saveBrand(brand, [{ kind: 'domain', value: 'recrawled.example' }], { logoEvidence: evidence('primary-mark') });
+      await brands.saveBrand(stored('recrawled.example', later), [], { logoEvidence: evidence('best-icon') });
       expect(await logos.getLogoEvidence(brand.brand.id)).toEqual({ evidence: evidence('best-icon'), observedAt: later });
       // A save without evidence (an identifier attached by a lookup) leaves the crawl's decision in place.
-      await store.saveBrand(stored('recrawled.example', later), [{ kind: 'ticker', value: 'RCRW' }]);
+      await brands.saveBrand(stored('recrawled.example', later), [{ kind: 'ticker', value: 'RCRW' }]);
       expect((await logos.getLogoEvidence(brand.brand.id))?.evidence).toEqual(evidence('best-icon'));
     });
 
@@ -65,8 +67,8 @@ function contract(name: string, open: () => Promise<{ store: Store; stores: { lo
       const broken = evidence('primary-mark');
       // BigInt is not JSON: the evidence write fails inside saveBrand's transaction, after the brand row was written.
       if (broken.candidates[0]) broken.candidates[0].score = 1n as unknown as number;
-      await expect(store.saveBrand(brand, [{ kind: 'domain', value: 'rolledback.example' }], { logoEvidence: broken })).rejects.toThrow();
-      expect(await store.getBrand(brand.brand.id)).toBeNull();
+      await expect(brands.saveBrand(brand, [{ kind: 'domain', value: 'rolledback.example' }], { logoEvidence: broken })).rejects.toThrow();
+      expect(await brands.getBrand(brand.brand.id)).toBeNull();
       expect(await logos.getLogoEvidence(brand.brand.id)).toBeNull();
     });
 
@@ -75,7 +77,7 @@ function contract(name: string, open: () => Promise<{ store: Store; stores: { lo
       const hostile = evidence('primary-mark');
       const first = hostile.candidates[0];
       if (first) first.assetKey = `'); drop table brands; -- <script>"✓"</script>`;
-      await store.saveBrand(brand, [{ kind: 'domain', value: 'hostile.example' }], { logoEvidence: hostile });
+      await brands.saveBrand(brand, [{ kind: 'domain', value: 'hostile.example' }], { logoEvidence: hostile });
       expect((await logos.getLogoEvidence(brand.brand.id))?.evidence.candidates[0]?.assetKey).toBe(first?.assetKey);
     });
   });

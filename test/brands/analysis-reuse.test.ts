@@ -17,7 +17,7 @@ import { crawlBrand } from '../../src/crawl/crawl-brand.js';
 import { contentKeyOf } from '../../src/domain/brand-announcement.js';
 import { silentLogger } from '../../src/platform/logger.js';
 import { SafeFetcher } from '../../src/platform/safe-fetcher.js';
-import type { Store } from '../../src/store/store.js';
+import type { BrandStore, RefreshStore } from '../../src/brands/brand-store.js';
 import { FIXTURE_HOSTS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';
 import { useProcessTimeouts } from '../helpers/process-timeouts.js';
 import { tempAssets, type TempAssets } from '../helpers/temp-assets.js';
@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 afterAll(async () => sites?.close());
 
-function indexerOver(store: Store, assets: TempAssets): BrandIndexer {
+function indexerOver(store: BrandStore & RefreshStore, assets: TempAssets): BrandIndexer {
   const fetcher = new SafeFetcher({ hostMap: sites.hostMap });
   return new BrandIndexer(store, (domain, _owner, known) => crawlBrand(domain, { fetcher, assets, knownAnalyses: known ?? [] }, { timeoutMs: UNBOUNDED_BUDGET_MS }), silentLogger());
 }
@@ -51,18 +51,18 @@ function reuseSuite(name: string, open: () => Promise<TempDatabase>): void {
     /** The first crawl of northwind.test, made here so every test finds it whatever order they run in. */
     let first: Extract<IndexOutcome, { ok: true }>;
     /** The analyses that first crawl stored. */
-    let cached: Awaited<ReturnType<Store['loadAnalyses']>>;
+    let cached: Awaited<ReturnType<RefreshStore['loadAnalyses']>>;
     beforeAll(async () => {
       db = await open();
-      await db.store.migrate();
+      await db.migrate();
       assets = tempAssets();
-      first = ok(await indexerOver(db.store, assets).index(FIXTURE_HOSTS.northwind));
-      cached = await db.store.loadAnalyses(FIXTURE_HOSTS.northwind, new Date());
+      first = ok(await indexerOver(db.stores.brands, assets).index(FIXTURE_HOSTS.northwind));
+      cached = await db.stores.brands.loadAnalyses(FIXTURE_HOSTS.northwind, new Date());
     });
     afterAll(async () => db?.cleanup());
 
     it('a re-crawl of an unchanged site reuses every analysis, and saves the same record', async () => {
-      const indexer = indexerOver(db.store, assets);
+      const indexer = indexerOver(db.stores.brands, assets);
       expect(first.analysis?.hits).toBe(0);
       expect(first.analysis?.misses).toBeGreaterThanOrEqual(3);
       // One entry per file analysed, plus the stored bytes of converted files (the favicon.ico's PNG).
@@ -77,23 +77,23 @@ function reuseSuite(name: string, open: () => Promise<TempDatabase>): void {
       expect(second.stored.brand.colors).toEqual(first.stored.brand.colors);
       expect(second.stored.brand.images.map((i) => [i.type, i.tags])).toEqual(first.stored.brand.images.map((i) => [i.type, i.tags]));
       // The second crawl's entries replace the first's: the same files, so the same rows.
-      expect((await db.store.loadAnalyses(FIXTURE_HOSTS.northwind, new Date())).map((e) => e.key).sort()).toEqual(cached.map((e) => e.key).sort());
+      expect((await db.stores.brands.loadAnalyses(FIXTURE_HOSTS.northwind, new Date())).map((e) => e.key).sort()).toEqual(cached.map((e) => e.key).sort());
     });
 
     it('keeps the mark signature of every logo file the crawl met, before the save reads them', async () => {
-      const stored = await db.store.findBrandByIdentifier({ kind: 'domain', value: FIXTURE_HOSTS.northwind });
+      const stored = await db.stores.brands.findBrandByIdentifier({ kind: 'domain', value: FIXTURE_HOSTS.northwind });
       const originals = (stored?.brand.logos ?? []).map((logo) => contentKeyOf(logo.formats[0]?.src ?? ''));
       expect(originals.length).toBeGreaterThan(0);
-      const marks = await db.store.markSignatures(originals);
+      const marks = await db.stores.brands.markSignatures(originals);
       expect([...marks.keys()].sort()).toEqual([...new Set(originals)].sort());
       for (const mark of marks.values()) expect(mark.dhash).toMatch(/^[0-9a-f]{16}$/);
     });
 
     it("another site's analyses are of other bytes: nothing is reused", async () => {
-      const indexer = indexerOver(db.store, assets);
+      const indexer = indexerOver(db.stores.brands, assets);
       const lumen = ok(await indexer.index(FIXTURE_HOSTS.lumen));
       expect(lumen.analysis?.hits).toBe(0);
-      const known = await db.store.loadAnalyses(FIXTURE_HOSTS.northwind, new Date());
+      const known = await db.stores.brands.loadAnalyses(FIXTURE_HOSTS.northwind, new Date());
       expect(known.length).toBeGreaterThan(0);
       const fetcher = new SafeFetcher({ hostMap: sites.hostMap });
       const outcome = await crawlBrand(FIXTURE_HOSTS.lumen, { fetcher, assets, knownAnalyses: known }, { timeoutMs: UNBOUNDED_BUDGET_MS });

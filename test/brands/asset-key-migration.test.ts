@@ -71,10 +71,10 @@ for (const { name, open, gate } of cases) gate.describe(`migration 0004_asset_ke
     for (const brand of [local, proxied, bare]) await insertRaw(temp.db, brand);
     const bareBefore = await recordOf(temp.db, bare.id);
 
-    await temp.store.migrate();
+    await temp.migrate();
 
     for (const brand of [local, proxied]) {
-      const held = await temp.store.getBrand(brand.id);
+      const held = await temp.stores.brands.getBrand(brand.id);
       expect(held?.brand.logos[0]?.formats.map((f) => f.src)).toEqual([key('a', 'svg'), key('b', 'png')]);
       expect(held?.brand.images[0]?.formats.map((f) => f.src)).toEqual([key('c', 'jpeg')]);
       // The non-asset src is untouched, and nothing else changed: the record is the old one with keys.
@@ -90,7 +90,7 @@ for (const { name, open, gate } of cases) gate.describe(`migration 0004_asset_ke
     expect(await recordOf(temp.db, bare.id)).toEqual(bareBefore);
 
     // Applied once: migrating again is a no-op, and running the conversion again rewrites nothing.
-    await temp.store.migrate();
+    await temp.migrate();
     expect(await convertAssetUrlsToKeys(temp.db)).toBe(0);
   });
 

@@ -11,7 +11,7 @@ import { BrandLookup } from '../../src/brands/brand-lookup.js';
 import { CrawlScheduler } from '../../src/brands/crawl-scheduler.js';
 import { SqlJobQueue } from '../../src/jobs/sql/sql-job-queue.js';
 import { silentLogger } from '../../src/platform/logger.js';
-import type { IdentifierRef, Store } from '../../src/store/store.js';
+import type { BrandStore, IdentifierRef } from '../../src/brands/brand-store.js';
 import { UNBOUNDED_BUDGET_MS } from '../helpers/unbounded-budget.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { tempSqlite, type TempDatabase } from '../store/temp-database.js';
@@ -20,14 +20,14 @@ let db: TempDatabase;
 
 beforeEach(async () => {
   db = await tempSqlite();
-  await db.store.migrate();
+  await db.migrate();
   const now = new Date();
-  await db.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
+  await db.stores.brands.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
 });
 afterEach(async () => db.cleanup());
 
 /** The real store, except that reads of `slowDomain` wait until `slow` settles and reads of `brokenDomain` fail. */
-function degradedStore(store: Store, slowDomain: string, slow: Promise<void>, brokenDomain: string): Store {
+function degradedStore(store: BrandStore, slowDomain: string, slow: Promise<void>, brokenDomain: string): BrandStore {
   return new Proxy(store, {
     get(target, prop, receiver) {
       if (prop !== 'findBrandByIdentifier') return Reflect.get(target, prop, receiver) as unknown;
@@ -40,7 +40,7 @@ function degradedStore(store: Store, slowDomain: string, slow: Promise<void>, br
   });
 }
 
-function batchLookup(store: Store): BatchLookup {
+function batchLookup(store: BrandStore): BatchLookup {
   const cache = new BrandCache(60_000, new AssetUrls('http://brandbase.test/assets/'));
   const indexer = new BrandIndexer(store, async () => ({ ok: false, reason: 'unreachable', message: 'not crawled in this test' }), silentLogger());
   const lookup = new BrandLookup(store, cache, indexer);
@@ -56,7 +56,7 @@ describe('BatchLookup budgets', () => {
     const slow = new Promise<void>((resolve) => (unblock = resolve));
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
-      const lookup = batchLookup(degradedStore(db.store, 'slow.test', slow, 'none'));
+      const lookup = batchLookup(degradedStore(db.stores.brands, 'slow.test', slow, 'none'));
       const answered = lookup.resolve(['acme.com', 'slow.test', 'AAPL'], { cachedOnly: true, allowNsfw: undefined, itemTimeoutMs: 2_000 });
       expect(vi.getTimerCount()).toBe(3);
       // Yields to the event loop (real setImmediate, not a clock) until only the slow item's budget is left.
@@ -74,15 +74,15 @@ describe('BatchLookup budgets', () => {
   });
 
   it('an item whose lookup fails is 500; the others are answered', async () => {
-    const lookup = batchLookup(degradedStore(db.store, 'none', Promise.resolve(), 'broken.test'));
+    const lookup = batchLookup(degradedStore(db.stores.brands, 'none', Promise.resolve(), 'broken.test'));
     const outcomes = await lookup.resolve(['broken.test', 'acme.com'], { cachedOnly: false, allowNsfw: undefined, itemTimeoutMs: UNBOUNDED_BUDGET_MS });
     expect(outcomes.map((o) => o.status)).toEqual([500, 200]);
   });
 
   it('a full queue answers 500 for the items it could not queue', async () => {
     const cache = new BrandCache(60_000, new AssetUrls('http://brandbase.test/assets/'));
-    const indexer = new BrandIndexer(db.store, async () => ({ ok: false, reason: 'unreachable', message: '' }), silentLogger());
-    const lookup = new BatchLookup(new BrandLookup(db.store, cache, indexer), new CrawlScheduler(new SqlJobQueue(db.database), 1));
+    const indexer = new BrandIndexer(db.stores.brands, async () => ({ ok: false, reason: 'unreachable', message: '' }), silentLogger());
+    const lookup = new BatchLookup(new BrandLookup(db.stores.brands, cache, indexer), new CrawlScheduler(new SqlJobQueue(db.database), 1));
     const outcomes = await lookup.resolve(['one.test', 'two.test'], { cachedOnly: false, allowNsfw: undefined, itemTimeoutMs: UNBOUNDED_BUDGET_MS });
     expect(outcomes.map((o) => o.status).sort()).toEqual([202, 500]);
   });

@@ -5,7 +5,7 @@
  * polled. Every wait is a poll of the real answer with a generous deadline; nothing asserts how long it took.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StoredBrand } from '../../src/store/store.js';
+import type { BrandStore, StoredBrand } from '../../src/brands/brand-store.js';
 import type { Brand } from '../../src/domain/brand.js';
 import { brandIdForDomain } from '../../src/domain/ids.js';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
@@ -13,7 +13,6 @@ import { sharedPostgres, sharedSqlite, type SharedDatabase } from '../helpers/sh
 import { spawnStorePeer } from '../store/store-peer-process.js';
 import { PG_URL } from '../store/temp-database.js';
 import { sampleBrand } from '../store/sample-brand.js';
-import type { Store } from '../../src/store/store.js';
 import { eventually } from '../helpers/until.js';
 import { needsPostgres } from '../helpers/optional.js';
 
@@ -32,7 +31,7 @@ function cacheSyncSuite(name: string, openDatabase: () => Promise<SharedDatabase
   describe(`brand cache sync: ${name}`, () => {
     let database: SharedDatabase;
     let stack: TestStack;
-    let peer: { store: Store; kill(): Promise<void> };
+    let peer: { brands: BrandStore; kill(): Promise<void> };
     let key: string;
 
     async function get(identifier: string): Promise<{ status: number; brand: Brand | null }> {
@@ -62,13 +61,13 @@ function cacheSyncSuite(name: string, openDatabase: () => Promise<SharedDatabase
 
     it('answers a re-save by another process, and a removal, once the sync has polled', async () => {
       const domain = uniqueDomain();
-      await peer.store.saveBrand(record(domain, 'Old Name'), [{ kind: 'domain', value: domain }]);
+      await peer.brands.saveBrand(record(domain, 'Old Name'), [{ kind: 'domain', value: domain }]);
       expect((await get(domain)).brand?.name).toBe('Old Name');
       expect((await get(domain)).brand?.name).toBe('Old Name'); // cached
-      await peer.store.saveBrand(record(domain, 'New Name'), [{ kind: 'domain', value: domain }]);
+      await peer.brands.saveBrand(record(domain, 'New Name'), [{ kind: 'domain', value: domain }]);
       await eventually(() => get(domain), (answer) => answer.brand?.name === 'New Name');
 
-      expect(await peer.store.setBrandStatus(brandIdForDomain(domain), 'removed', new Date())).toBe(true);
+      expect(await peer.brands.setBrandStatus(brandIdForDomain(domain), 'removed', new Date())).toBe(true);
       await eventually(() => get(domain), (answer) => answer.status === 404);
       // By brand ID too.
       expect((await get(brandIdForDomain(domain))).status).toBe(404);
@@ -76,13 +75,13 @@ function cacheSyncSuite(name: string, openDatabase: () => Promise<SharedDatabase
 
     it('answers the new brand for a domain another process attached to it', async () => {
       const [from, to, moved] = [uniqueDomain(), uniqueDomain(), uniqueDomain()];
-      await peer.store.saveBrand(record(from, 'From'), [
+      await peer.brands.saveBrand(record(from, 'From'), [
         { kind: 'domain', value: from },
         { kind: 'domain', value: moved },
       ]);
       expect((await get(moved)).brand?.name).toBe('From');
       // Only `to` is written; `from` is not, yet its cached domain entry for `moved` must go.
-      await peer.store.saveBrand(record(to, 'To'), [
+      await peer.brands.saveBrand(record(to, 'To'), [
         { kind: 'domain', value: to },
         { kind: 'domain', value: moved },
       ]);
@@ -92,11 +91,11 @@ function cacheSyncSuite(name: string, openDatabase: () => Promise<SharedDatabase
 
     it('serves cached lookups without a store read while it polls', async () => {
       const domain = uniqueDomain();
-      await peer.store.saveBrand(record(domain, 'Cached'), [{ kind: 'domain', value: domain }]);
+      await peer.brands.saveBrand(record(domain, 'Cached'), [{ kind: 'domain', value: domain }]);
       // Cached only once the sync has applied the write above (it drops the brand it names).
       await polls(2);
       expect((await get(domain)).status).toBe(200);
-      const store = stack.services.store;
+      const store = stack.services.stores.brands;
       const reads = { count: 0 };
       const originals = { find: store.findBrandByIdentifier, get: store.getBrand };
       // Counts the real store's brand reads (the lookup holds this same object); nothing is faked.
@@ -133,9 +132,9 @@ function cacheSyncSuite(name: string, openDatabase: () => Promise<SharedDatabase
       expect(count('brand cache sync recovered')).toBe(1);
 
       const domain = uniqueDomain();
-      await peer.store.saveBrand(record(domain, 'Before'), [{ kind: 'domain', value: domain }]);
+      await peer.brands.saveBrand(record(domain, 'Before'), [{ kind: 'domain', value: domain }]);
       expect((await get(domain)).brand?.name).toBe('Before');
-      await peer.store.saveBrand(record(domain, 'After'), [{ kind: 'domain', value: domain }]);
+      await peer.brands.saveBrand(record(domain, 'After'), [{ kind: 'domain', value: domain }]);
       await eventually(() => get(domain), (answer) => answer.brand?.name === 'After');
     });
   });

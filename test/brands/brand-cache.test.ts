@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { AssetUrls } from '../../src/assets/asset-urls.js';
 import { BrandCache } from '../../src/brands/brand-cache.js';
-import type { StoredBrand } from '../../src/store/store.js';
+import type { StoredBrand } from '../../src/brands/brand-store.js';
 import { sampleBrand } from '../store/sample-brand.js';
 
 function stored(domain: string, name = 'Acme'): StoredBrand {

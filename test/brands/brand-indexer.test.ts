@@ -21,7 +21,7 @@ let db: TempDatabase;
 let assets: TempAssets;
 beforeEach(async () => {
   db = await tempSqlite();
-  await db.store.migrate();
+  await db.migrate();
   assets = tempAssets();
 });
 afterEach(async () => db.cleanup());
@@ -52,14 +52,14 @@ function recordingStage(seen: Logo[][]): IndexerOptions['completeLogos'] {
 }
 
 async function storedLogos(): Promise<Logo[]> {
-  return (await db.store.findBrandByIdentifier({ kind: 'domain', value: 'acme.com' }))?.brand.logos ?? [];
+  return (await db.stores.brands.findBrandByIdentifier({ kind: 'domain', value: 'acme.com' }))?.brand.logos ?? [];
 }
 
 describe('BrandIndexer rendition stage', () => {
   it('stores the record with PNG and WebP renditions next to the SVG original, in one save', async () => {
     const svg = await original(SVG);
     const logo: Logo = { theme: 'dark', formats: [svg], tags: [], type: 'logo' };
-    const indexer = new BrandIndexer(db.store, crawlListing([logo]), silentLogger(), { completeLogos: recordingStage([]) });
+    const indexer = new BrandIndexer(db.stores.brands, crawlListing([logo]), silentLogger(), { completeLogos: recordingStage([]) });
     const outcome = await indexer.index('acme.com');
     expect(outcome.ok && outcome.stored.brand.logos[0]?.formats.map((f) => f.format)).toEqual(['svg', 'png', 'webp']);
     const [stored] = await storedLogos();
@@ -73,7 +73,7 @@ describe('BrandIndexer rendition stage', () => {
     const svg = await original(SVG);
     const seen: Logo[][] = [];
     const logo: Logo = { theme: 'dark', formats: [svg], tags: [], type: 'logo' };
-    const indexer = new BrandIndexer(db.store, crawlListing([logo]), silentLogger(), { completeLogos: recordingStage(seen) });
+    const indexer = new BrandIndexer(db.stores.brands, crawlListing([logo]), silentLogger(), { completeLogos: recordingStage(seen) });
     await indexer.index('acme.com');
     const first = await storedLogos();
     const filesAfterFirst = (await assets.files()).length;
@@ -87,7 +87,7 @@ describe('BrandIndexer rendition stage', () => {
     const svg = await original(SVG);
     const lines: string[] = [];
     const logger = createLogger({ destination: new Writable({ write: (chunk: Buffer, _enc, done) => void (lines.push(chunk.toString()), done()) }) });
-    const indexer = new BrandIndexer(db.store, crawlListing([{ theme: 'dark', formats: [svg], tags: [], type: 'logo' }]), logger, {
+    const indexer = new BrandIndexer(db.stores.brands, crawlListing([{ theme: 'dark', formats: [svg], tags: [], type: 'logo' }]), logger, {
       completeLogos: () => Promise.reject(new Error('encoder crashed')),
     });
     const outcome = await indexer.index('acme.com');
@@ -118,7 +118,7 @@ describe('failure memory and back-off (in the store, ADR 0016)', () => {
 
   it('remembers a failed crawl for the configured window, doubles it for each failure in a row, and forgets it after a success', async () => {
     const { state, crawl } = site();
-    const indexer = new BrandIndexer(db.store, crawl, silentLogger(), { now, failureMemory: memory });
+    const indexer = new BrandIndexer(db.stores.brands, crawl, silentLogger(), { now, failureMemory: memory });
 
     expect(await indexer.index('acme.com')).toMatchObject({ ok: false, reason: 'timeout' });
     seconds(59);
@@ -129,7 +129,7 @@ describe('failure memory and back-off (in the store, ADR 0016)', () => {
     expect(await indexer.recentFailure('acme.com')).toBeNull();
     await indexer.index('acme.com');
     expect(state.crawls).toBe(2);
-    expect((await db.store.getCrawlFailure('acme.com'))?.strikes).toBe(2);
+    expect((await db.stores.brands.getCrawlFailure('acme.com'))?.strikes).toBe(2);
     seconds(119); // the second failure in a row is remembered 120 s
     await indexer.index('acme.com');
     expect(state.crawls).toBe(2);
@@ -137,7 +137,7 @@ describe('failure memory and back-off (in the store, ADR 0016)', () => {
     state.up = true;
     expect((await indexer.index('acme.com')).ok).toBe(true);
     expect(state.crawls).toBe(3);
-    expect(await db.store.getCrawlFailure('acme.com')).toBeNull();
+    expect(await db.stores.brands.getCrawlFailure('acme.com')).toBeNull();
     state.up = false;
     await indexer.index('acme.com', { retry: true });
     seconds(61); // after a success the count starts again: 60 s
@@ -146,7 +146,7 @@ describe('failure memory and back-off (in the store, ADR 0016)', () => {
 
   it('caps the doubling at the maximum', async () => {
     const { crawl } = site();
-    const indexer = new BrandIndexer(db.store, crawl, silentLogger(), { now, failureMemory: { baseMs: 60_000, maxMs: 90_000 } });
+    const indexer = new BrandIndexer(db.stores.brands, crawl, silentLogger(), { now, failureMemory: { baseMs: 60_000, maxMs: 90_000 } });
     await indexer.index('acme.com');
     seconds(61);
     await indexer.index('acme.com'); // second strike: 120 s, capped at 90 s
@@ -158,20 +158,20 @@ describe('failure memory and back-off (in the store, ADR 0016)', () => {
 
   it('is shared: another indexer on the same store answers from it, and a retry (a job, brandbase crawl) ignores it and clears it on success', async () => {
     const first = site('unreachable');
-    await new BrandIndexer(db.store, first.crawl, silentLogger(), { now, failureMemory: memory }).index('acme.com');
+    await new BrandIndexer(db.stores.brands, first.crawl, silentLogger(), { now, failureMemory: memory }).index('acme.com');
     const second = site('unreachable');
-    const other = new BrandIndexer(db.store, second.crawl, silentLogger(), { now, failureMemory: memory });
+    const other = new BrandIndexer(db.stores.brands, second.crawl, silentLogger(), { now, failureMemory: memory });
     expect(await other.index('acme.com')).toMatchObject({ ok: false, reason: 'unreachable' });
     expect(second.state.crawls).toBe(0);
     second.state.up = true;
     expect((await other.index('acme.com', { retry: true })).ok).toBe(true);
     expect(second.state.crawls).toBe(1);
-    expect(await db.store.getCrawlFailure('acme.com')).toBeNull();
+    expect(await db.stores.brands.getCrawlFailure('acme.com')).toBeNull();
   });
 
   it('a memory of 0 never answers from memory', async () => {
     const { state, crawl } = site();
-    const indexer = new BrandIndexer(db.store, crawl, silentLogger(), { now, failureMemory: { baseMs: 0, maxMs: 0 } });
+    const indexer = new BrandIndexer(db.stores.brands, crawl, silentLogger(), { now, failureMemory: { baseMs: 0, maxMs: 0 } });
     await indexer.index('acme.com');
     await indexer.index('acme.com');
     expect(state.crawls).toBe(2);
@@ -179,16 +179,16 @@ describe('failure memory and back-off (in the store, ADR 0016)', () => {
 
   it('prunes failures older than the cap after recording one', async () => {
     const { crawl } = site();
-    await db.store.recordCrawlFailure({ domain: 'ancient.com', reason: 'timeout', message: 'old', failedAt: new Date(clock - memory.maxMs - 1) });
-    await new BrandIndexer(db.store, crawl, silentLogger(), { now, failureMemory: memory }).index('acme.com');
-    expect(await db.store.getCrawlFailure('ancient.com')).toBeNull();
-    expect(await db.store.getCrawlFailure('acme.com')).not.toBeNull();
+    await db.stores.brands.recordCrawlFailure({ domain: 'ancient.com', reason: 'timeout', message: 'old', failedAt: new Date(clock - memory.maxMs - 1) });
+    await new BrandIndexer(db.stores.brands, crawl, silentLogger(), { now, failureMemory: memory }).index('acme.com');
+    expect(await db.stores.brands.getCrawlFailure('ancient.com')).toBeNull();
+    expect(await db.stores.brands.getCrawlFailure('acme.com')).not.toBeNull();
   });
 
   it('a crawler that throws (a bug) logs its stack once and answers crawl_error', async () => {
     const lines: string[] = [];
     const logger = createLogger({ destination: new Writable({ write: (chunk: Buffer, _enc, done) => void (lines.push(chunk.toString()), done()) }) });
-    const indexer = new BrandIndexer(db.store, () => Promise.reject(new Error('extractor bug')), logger, { now });
+    const indexer = new BrandIndexer(db.stores.brands, () => Promise.reject(new Error('extractor bug')), logger, { now });
     expect(await indexer.index('acme.com')).toMatchObject({ ok: false, reason: 'crawl_error' });
     const crashed = lines.filter((l) => l.includes('crawl crashed'));
     expect(crashed).toHaveLength(1);

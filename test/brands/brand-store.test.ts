@@ -30,7 +30,7 @@ async function withPeer(backend: Backend): Promise<WriteLogFixture> {
     database: temp.database,
     async openPeer() {
       peer ??= await spawnStorePeer(spec);
-      return peer.store;
+      return peer.brands;
     },
     async cleanup() {
       await peer?.kill();

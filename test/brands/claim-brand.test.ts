@@ -14,7 +14,7 @@ import { BrandNotHeldError } from '../../src/brands/set-industry.js';
 import { emptyCompany, type Brand } from '../../src/domain/brand.js';
 import { brandIdForDomain, brandUrn } from '../../src/domain/ids.js';
 import { openSqliteStore } from '../store/open-store.js';
-import type { StoredBrand } from '../../src/store/store.js';
+import type { StoredBrand } from '../../src/brands/brand-store.js';
 import { runCli, runJson } from '../helpers/brandbase-process.js';
 import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
 import { always, needsPostgres, type Gated } from '../helpers/optional.js';
@@ -37,40 +37,40 @@ for (const [name, open, gate] of backends) gate.describe(`setBrandClaimed on ${n
   let db: TempDatabase;
   beforeEach(async () => {
     db = await open();
-    await db.store.migrate();
-    await db.store.saveBrand(record(), [{ kind: 'domain', value: 'acme.com' }]);
+    await db.migrate();
+    await db.stores.brands.saveBrand(record(), [{ kind: 'domain', value: 'acme.com' }]);
   });
   afterEach(async () => db.cleanup());
 
   it('claims by domain and by id, writes the brand write log, raises the score; unclaims', async () => {
-    const before = await db.store.latestBrandWrite();
+    const before = await db.stores.brands.latestBrandWrite();
     const now = new Date(t0.getTime() + 1000);
-    const claimed = await setBrandClaimed(db.store, { brand: 'acme.com', claimed: true, now });
+    const claimed = await setBrandClaimed(db.stores.brands, { brand: 'acme.com', claimed: true, now });
     expect(claimed.changed).toBe(true);
-    const held = await db.store.findBrandByIdentifier({ kind: 'domain', value: 'acme.com' });
+    const held = await db.stores.brands.findBrandByIdentifier({ kind: 'domain', value: 'acme.com' });
     expect(held?.brand.claimed).toBe(true);
     // The write log is what other processes' caches follow (ADR 0017).
-    expect(await db.store.latestBrandWrite()).toBeGreaterThan(before);
-    expect((await db.store.brandWritesAfter(before, 10)).map((w) => w.brandId)).toContain(held?.brand.id);
+    expect(await db.stores.brands.latestBrandWrite()).toBeGreaterThan(before);
+    expect((await db.stores.brands.brandWritesAfter(before, 10)).map((w) => w.brandId)).toContain(held?.brand.id);
     // Spec 2.1: claimed status counts in the score (the curation term), as served.
     const unclaimedScore = currentQualityScore(record(), now);
     expect(currentQualityScore(held as StoredBrand, now)).toBeCloseTo(unclaimedScore + 0.06, 5);
     expect(held?.brand.qualityScore).toBeCloseTo(unclaimedScore + 0.06, 5);
 
-    const again = await setBrandClaimed(db.store, { brand: brandIdForDomain('acme.com'), claimed: true, now });
+    const again = await setBrandClaimed(db.stores.brands, { brand: brandIdForDomain('acme.com'), claimed: true, now });
     expect(again.changed).toBe(false);
-    const logged = await db.store.latestBrandWrite();
-    const unclaimed = await setBrandClaimed(db.store, { brand: brandIdForDomain('acme.com'), claimed: false, now });
+    const logged = await db.stores.brands.latestBrandWrite();
+    const unclaimed = await setBrandClaimed(db.stores.brands, { brand: brandIdForDomain('acme.com'), claimed: false, now });
     expect(unclaimed.changed).toBe(true);
-    expect((await db.store.getBrand(brandIdForDomain('acme.com')))?.brand.claimed).toBe(false);
-    expect(await db.store.latestBrandWrite()).toBeGreaterThan(logged);
+    expect((await db.stores.brands.getBrand(brandIdForDomain('acme.com')))?.brand.claimed).toBe(false);
+    expect(await db.stores.brands.latestBrandWrite()).toBeGreaterThan(logged);
   });
 
   it('refuses a brand that is not held or was removed', async () => {
-    await expect(setBrandClaimed(db.store, { brand: 'other.com', claimed: true })).rejects.toBeInstanceOf(BrandNotHeldError);
-    await expect(setBrandClaimed(db.store, { brand: brandIdForDomain('other.com'), claimed: true })).rejects.toBeInstanceOf(BrandNotHeldError);
-    await db.store.setBrandStatus(brandIdForDomain('acme.com'), 'removed', t0);
-    await expect(setBrandClaimed(db.store, { brand: 'acme.com', claimed: true })).rejects.toBeInstanceOf(BrandNotHeldError);
+    await expect(setBrandClaimed(db.stores.brands, { brand: 'other.com', claimed: true })).rejects.toBeInstanceOf(BrandNotHeldError);
+    await expect(setBrandClaimed(db.stores.brands, { brand: brandIdForDomain('other.com'), claimed: true })).rejects.toBeInstanceOf(BrandNotHeldError);
+    await db.stores.brands.setBrandStatus(brandIdForDomain('acme.com'), 'removed', t0);
+    await expect(setBrandClaimed(db.stores.brands, { brand: 'acme.com', claimed: true })).rejects.toBeInstanceOf(BrandNotHeldError);
   });
 });
 
@@ -87,10 +87,10 @@ describe('brandbase brands claim|unclaim', () => {
   let dataDir: string;
   beforeEach(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'brandbase-claim-'));
-    const { store } = await openSqliteStore({ file: path.join(dataDir, 'brandbase.sqlite') });
-    await store.migrate();
-    await store.saveBrand(record(), [{ kind: 'domain', value: 'acme.com' }]);
-    await store.close();
+    const { stores, database, migrate } = await openSqliteStore({ file: path.join(dataDir, 'brandbase.sqlite') });
+    await migrate();
+    await stores.brands.saveBrand(record(), [{ kind: 'domain', value: 'acme.com' }]);
+    await database.close();
   });
   afterEach(async () => rm(dataDir, { recursive: true, force: true }));
 

@@ -13,7 +13,7 @@ import { BrandCacheSync } from '../../src/brands/brand-cache-sync.js';
 import { identifierKeys } from '../../src/brands/financial-resolver.js';
 import { silentLogger } from '../../src/platform/logger.js';
 import { openSqliteStore } from '../store/open-store.js';
-import type { StoredBrand } from '../../src/store/store.js';
+import type { StoredBrand } from '../../src/brands/brand-store.js';
 import { until } from '../helpers/until.js';
 import { sampleBrand } from '../store/sample-brand.js';
 
@@ -60,22 +60,22 @@ describe('identifier keys in the brand cache', () => {
 
   it("drops an invalidated brand's ticker keys when another process writes the brand", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-keys-'));
-    const { store } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
-    await store.migrate();
+    const { stores, database, migrate } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
+    await migrate();
     const cache = newCache();
-    const sync = new BrandCacheSync(store, cache, silentLogger(), { intervalMs: 20 });
+    const sync = new BrandCacheSync(stores.brands, cache, silentLogger(), { intervalMs: 20 });
     try {
       const apple = stored('apple.com');
-      await store.saveBrand(apple, [{ kind: 'domain', value: 'apple.com' }, { kind: 'ticker', value: 'AAPL' }]);
+      await stores.brands.saveBrand(apple, [{ kind: 'domain', value: 'apple.com' }, { kind: 'ticker', value: 'AAPL' }]);
       await sync.start();
       cache.put(apple, ['apple.com'], undefined, [AAPL]);
       expect(cache.getByKey(AAPL)).not.toBeNull();
       // Another process saves the brand again (a re-crawl); this one hears of it through the brand write log only.
-      await store.saveBrand({ ...apple, updatedAt: new Date() }, []);
+      await stores.brands.saveBrand({ ...apple, updatedAt: new Date() }, []);
       await until(() => cache.getByKey(AAPL) === null, 'the ticker key to be dropped by the cache sync');
     } finally {
       await sync.stop();
-      await store.close();
+      await database.close();
       await rm(dir, { recursive: true, force: true });
     }
   });

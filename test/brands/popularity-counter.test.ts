@@ -12,7 +12,10 @@ import { BrandLookup } from '../../src/brands/brand-lookup.js';
 import { PopularityCounter } from '../../src/brands/popularity-counter.js';
 import { parseIdentifier, type Readings } from '../../src/domain/identifiers.js';
 import { silentLogger } from '../../src/platform/logger.js';
-import type { BrandLookupCount, Store } from '../../src/store/store.js';
+import type { BrandLookupCount, BrandStore, RefreshStore } from '../../src/brands/brand-store.js';
+
+/** The brand store the lookup path uses: records, identifiers and popularity. */
+type LookupStore = BrandStore & RefreshStore;
 import { until } from '../helpers/until.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { tempSqlite, type TempDatabase } from '../store/temp-database.js';
@@ -20,7 +23,7 @@ import { tempSqlite, type TempDatabase } from '../store/temp-database.js';
 let db: TempDatabase;
 beforeEach(async () => {
   db = await tempSqlite();
-  await db.store.migrate();
+  await db.migrate();
 });
 afterEach(async () => db.cleanup());
 
@@ -28,7 +31,7 @@ const T = new Date('2026-11-28T10:00:00Z');
 
 async function hold(domain: string): Promise<string> {
   const brand = sampleBrand(domain);
-  await db.store.saveBrand({ brand, status: 'indexed', crawledAt: T, createdAt: T, updatedAt: T }, [{ kind: 'domain', value: domain }]);
+  await db.stores.brands.saveBrand({ brand, status: 'indexed', crawledAt: T, createdAt: T, updatedAt: T }, [{ kind: 'domain', value: domain }]);
   return brand.id;
 }
 
@@ -39,7 +42,7 @@ function readings(input: string): Readings {
 }
 
 /** The real store, with every method call counted (the lookup path's database work). */
-function counting(store: Store): { store: Store; calls: string[] } {
+function counting(store: LookupStore): { store: LookupStore; calls: string[] } {
   const calls: string[] = [];
   const proxy = new Proxy(store, {
     get(target, prop, receiver) {
@@ -54,7 +57,7 @@ function counting(store: Store): { store: Store; calls: string[] } {
   return { store: proxy, calls };
 }
 
-function lookupWith(store: Store, counter: PopularityCounter): BrandLookup {
+function lookupWith(store: LookupStore, counter: PopularityCounter): BrandLookup {
   const cache = new BrandCache(60_000, new AssetUrls('http://brandbase.test/assets/'));
   const indexer = new BrandIndexer(store, async () => ({ ok: false, reason: 'unreachable', message: 'not crawled in this test' }), silentLogger());
   return new BrandLookup(store, cache, indexer, null, counter);
@@ -63,7 +66,7 @@ function lookupWith(store: Store, counter: PopularityCounter): BrandLookup {
 describe('PopularityCounter on the lookup path', () => {
   it('counts answered lookups in memory: a cached lookup makes no store call; a flush writes one batch', async () => {
     const [acme, globex] = [await hold('acme.test'), await hold('globex.test')];
-    const { store, calls } = counting(db.store);
+    const { store, calls } = counting(db.stores.brands);
     const counter = new PopularityCounter(store, { flushMs: 3_600_000, now: () => T });
     const lookup = lookupWith(store, counter);
     const options = { cachedOnly: false, allowNsfw: undefined };
@@ -79,26 +82,26 @@ describe('PopularityCounter on the lookup path', () => {
     calls.length = 0;
     await counter.flush();
     expect(calls).toEqual(['addBrandLookups']);
-    expect(await db.store.brandLookups(acme)).toBe(51);
-    expect(await db.store.brandLookups(globex)).toBe(10);
+    expect(await db.stores.brands.brandLookups(acme)).toBe(51);
+    expect(await db.stores.brands.brandLookups(globex)).toBe(10);
     expect(counter.pendingBrands).toBe(0);
     await counter.close();
   });
 
   it('flushes by itself after the interval, off the request path', async () => {
     const acme = await hold('acme.test');
-    const counter = new PopularityCounter(db.store, { flushMs: 20 });
-    const lookup = lookupWith(db.store, counter);
+    const counter = new PopularityCounter(db.stores.brands, { flushMs: 20 });
+    const lookup = lookupWith(db.stores.brands, counter);
     for (let i = 0; i < 3; i++) await lookup.lookup(readings('acme.test'), { cachedOnly: false, allowNsfw: undefined });
-    await until(async () => (await db.store.brandLookups(acme)) === 3, 'the timed flush');
+    await until(async () => (await db.stores.brands.brandLookups(acme)) === 3, 'the timed flush');
     await counter.close();
   });
 
   it('keeps a batch the store refused and writes it with the next one; close flushes what is left', async () => {
     const acme = await hold('acme.test');
     let down = true;
-    const flaky: Pick<Store, 'addBrandLookups'> = {
-      addBrandLookups: (counts: readonly BrandLookupCount[]) => (down ? Promise.reject(new Error('database unavailable')) : db.store.addBrandLookups(counts)),
+    const flaky: Pick<RefreshStore, 'addBrandLookups'> = {
+      addBrandLookups: (counts: readonly BrandLookupCount[]) => (down ? Promise.reject(new Error('database unavailable')) : db.stores.brands.addBrandLookups(counts)),
     };
     const counter = new PopularityCounter(flaky, { flushMs: 3_600_000, now: () => T });
     counter.count(acme);
@@ -107,6 +110,6 @@ describe('PopularityCounter on the lookup path', () => {
     counter.count(acme);
     down = false;
     await counter.close();
-    expect(await db.store.brandLookups(acme)).toBe(3);
+    expect(await db.stores.brands.brandLookups(acme)).toBe(3);
   });
 });

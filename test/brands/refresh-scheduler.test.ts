@@ -9,7 +9,7 @@ import { RefreshScheduler, type RefreshSettings } from '../../src/brands/refresh
 import { JOB_NAMES, type CrawlBrandPayload } from '../../src/jobs/queue.js';
 import { SqlJobQueue } from '../../src/jobs/sql/sql-job-queue.js';
 import { silentLogger } from '../../src/platform/logger.js';
-import type { Store } from '../../src/store/store.js';
+import type { ProductStores } from '../../src/main/product-stores.js';
 import { until } from '../helpers/until.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { tempSqlite, type TempDatabase } from '../store/temp-database.js';
@@ -25,20 +25,20 @@ const now = () => clock;
 
 beforeEach(async () => {
   db = await tempSqlite();
-  await db.store.migrate();
+  await db.migrate();
   queue = new SqlJobQueue(db.database);
   clock = START;
 });
 afterEach(async () => db.cleanup());
 
-function scheduler(overrides: Partial<RefreshSettings> = {}, holder?: string, store: Store = db.store, wakes?: { count: number }): RefreshScheduler {
+function scheduler(overrides: Partial<RefreshSettings> = {}, holder?: string, store: ProductStores['brands'] = db.stores.brands, wakes?: { count: number }): RefreshScheduler {
   return new RefreshScheduler(
     { store, queue: new SqlJobQueue(db.database), logger: silentLogger(), now, ...(holder ? { holder } : {}), notify: () => void (wakes && wakes.count++) },
     { ...SETTINGS, ...overrides },
   );
 }
 
-async function hold(domain: string, daysAgo: number, store: Store = db.store): Promise<string> {
+async function hold(domain: string, daysAgo: number, store: ProductStores['brands'] = db.stores.brands): Promise<string> {
   const crawledAt = new Date(clock.getTime() - daysAgo * DAY);
   const brand = sampleBrand(domain);
   await store.saveBrand({ brand, status: 'indexed', crawledAt, createdAt: crawledAt, updatedAt: crawledAt }, [{ kind: 'domain', value: domain }]);
@@ -83,10 +83,10 @@ describe('RefreshScheduler', () => {
     const popular = await hold('popular.test', 31);
     await hold('fresh.test', 29);
     await hold('watched.test', 32);
-    await db.store.addBrandLookups([{ brandId: popular, lookups: 40, lastLookupAt: clock }]);
+    await db.stores.brands.addBrandLookups([{ brandId: popular, lookups: 40, lastLookupAt: clock }]);
     await subscribe('watched.test');
     const wakes = { count: 0 };
-    const tick = await scheduler({ perTick: 10 }, undefined, db.store, wakes).tick();
+    const tick = await scheduler({ perTick: 10 }, undefined, db.stores.brands, wakes).tick();
     expect(tick.leader).toBe(true);
     expect(tick.queuedBrands.map((b) => b.domain)).toEqual(['watched.test', 'popular.test', 'older.test', 'old.test']);
     expect(tick.run).toMatchObject({ queued: 4, deferred: 0 });
@@ -144,7 +144,7 @@ describe('RefreshScheduler', () => {
     for (let i = 0; i < 30; i++) await hold(`lead-${i}.test`, 45);
     const peer = await db.openPeer();
     const a = scheduler({}, 'process-a');
-    const b = scheduler({}, 'process-b', peer.store);
+    const b = scheduler({}, 'process-b', peer.stores.brands);
     const [ta, tb] = await Promise.all([a.tick(), b.tick()]);
     expect([ta.leader, tb.leader].filter(Boolean)).toHaveLength(1);
     const [leader, follower] = ta.leader ? [a, b] : [b, a];
@@ -161,7 +161,7 @@ describe('RefreshScheduler', () => {
     clock = new Date(clock.getTime() + 2);
     const takeover = await third.tick();
     expect(takeover.leader).toBe(true);
-    expect((await db.store.refreshState('refresh')).holder).toBe('process-c');
+    expect((await db.stores.brands.refreshState('refresh')).holder).toBe('process-c');
   });
 
   it('resumes after a restart from what the store holds: queued crawls are not queued again, the last run is kept', async () => {
@@ -171,7 +171,7 @@ describe('RefreshScheduler', () => {
     expect(first.queuedBrands).toHaveLength(4);
     // The process is killed: no stop, no release. A new process (new holder, its own connection) starts.
     const reopened = await db.openPeer();
-    const after = scheduler({ perTick: 4, maxActive: 100 }, 'after-restart', reopened.store);
+    const after = scheduler({ perTick: 4, maxActive: 100 }, 'after-restart', reopened.stores.brands);
     const status = await after.status();
     expect(status).toMatchObject({ stale: 6, queued: 4, running: 0, state: { holder: 'before-restart', lastRun: { queued: 4, deferred: 2, by: 'before-restart' } } });
     expect(status.next.map((b) => b.domain)).toEqual(['resume-1.test', 'resume-0.test']);
@@ -185,7 +185,7 @@ describe('RefreshScheduler', () => {
   it('leaves a site whose crawl failed recently for later, and runs now from the CLI without the lease', async () => {
     await hold('down.test', 40);
     await hold('up.test', 35);
-    await db.store.recordCrawlFailure({ domain: 'down.test', reason: 'unreachable', message: 'The brand website could not be reached.', failedAt: new Date(clock.getTime() - 3_600_000) });
+    await db.stores.brands.recordCrawlFailure({ domain: 'down.test', reason: 'unreachable', message: 'The brand website could not be reached.', failedAt: new Date(clock.getTime() - 3_600_000) });
     const leader = scheduler({}, 'leader');
     await leader.tick();
     expect((await claimAll()).map((j) => j.payload.domain)).toEqual(['up.test']);
@@ -193,8 +193,8 @@ describe('RefreshScheduler', () => {
     clock = new Date(clock.getTime() + 7 * 3_600_000);
     const manual = await scheduler().runNow('cli', 10);
     expect(manual.queuedBrands.map((b) => b.domain)).toEqual(['down.test']);
-    expect((await db.store.refreshState('refresh')).lastRun).toMatchObject({ by: 'cli', queued: 1 });
-    expect((await db.store.refreshState('refresh')).holder).toBe('leader');
+    expect((await db.stores.brands.refreshState('refresh')).lastRun).toMatchObject({ by: 'cli', queued: 1 });
+    expect((await db.stores.brands.refreshState('refresh')).holder).toBe('leader');
   });
 
   it('ticks on its own once started (a worker process), and a stop gives the lease up', async () => {
@@ -202,8 +202,8 @@ describe('RefreshScheduler', () => {
     const s = scheduler({}, 'worker-process');
     s.start();
     await until(async () => (await queue.depth()) === 1, 'the first tick');
-    expect((await db.store.refreshState('refresh')).holder).toBe('worker-process');
+    expect((await db.stores.brands.refreshState('refresh')).holder).toBe('worker-process');
     await s.stop();
-    expect((await db.store.refreshState('refresh')).holder).toBeNull();
+    expect((await db.stores.brands.refreshState('refresh')).holder).toBeNull();
   });
 });

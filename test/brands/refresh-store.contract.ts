@@ -17,7 +17,8 @@ import type { BillingStore } from '../../src/billing/billing-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { BrandStore, RefreshStore } from '../../src/brands/brand-store.js';
 import type { WebhookAdminStore } from '../../src/webhooks/webhook-store.js';
-import { openProductStores } from '../../src/main/product-stores.js';
+import { openProductStores, PRODUCT_MIGRATIONS } from '../../src/main/product-stores.js';
+import { migrateToLatest } from '../../src/db/migrations.js';
 import { sampleBrand } from '../store/sample-brand.js';
 
 const T0 = new Date('2026-03-04T05:06:07.890Z');
@@ -38,15 +39,13 @@ interface Opened {
 export function refreshStoreContract(name: string, open: () => Promise<Opened>): void {
   describe(`brand store contract, refresh: ${name}`, () => {
     let opened: Opened;
-    let store: Store;
     let brands: BrandStore & RefreshStore;
     let queue: SqlJobQueue;
 
     beforeAll(async () => {
       opened = await open();
-      store = opened.store;
       brands = opened.stores.brands;
-      await store.migrate();
+      await migrateToLatest(opened.database, PRODUCT_MIGRATIONS);
       queue = new SqlJobQueue(opened.database);
     });
     afterAll(async () => {

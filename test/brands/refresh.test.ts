@@ -9,7 +9,7 @@ import { toIndustry } from '../../src/crawl/fields/industries/taxonomy.js';
 import { emptyCompany, type Brand } from '../../src/domain/brand.js';
 import { qualityScore } from '../../src/domain/quality-score.js';
 import { brandIdForDomain, brandUrn } from '../../src/domain/ids.js';
-import type { StoredBrand } from '../../src/store/store.js';
+import type { StoredBrand } from '../../src/brands/brand-store.js';
 
 const day = 86_400_000;
 const t0 = new Date('2026-01-01T00:00:00Z');
@@ -23,7 +23,7 @@ function brand(overrides: Partial<Brand> = {}): Brand {
 }
 
 interface Held {
-  store: TempDatabase['store'];
+  store: TempDatabase['stores']['brands'];
   /** The record as the store holds it now. */
   current(): Promise<StoredBrand | null>;
 }
@@ -31,14 +31,14 @@ interface Held {
 let db: TempDatabase;
 beforeEach(async () => {
   db = await tempSqlite();
-  await db.store.migrate();
+  await db.migrate();
 });
 afterEach(async () => db.cleanup());
 
 /** A real SQLite store holding `initial` (if any) for acme.com. */
 async function held(initial: StoredBrand | null): Promise<Held> {
-  if (initial) await db.store.saveBrand(initial, [{ kind: 'domain', value: 'acme.com' }]);
-  return { store: db.store, current: () => db.store.findBrandByIdentifier({ kind: 'domain', value: 'acme.com' }) };
+  if (initial) await db.stores.brands.saveBrand(initial, [{ kind: 'domain', value: 'acme.com' }]);
+  return { store: db.stores.brands, current: () => db.stores.brands.findBrandByIdentifier({ kind: 'domain', value: 'acme.com' }) };
 }
 
 /**

@@ -29,7 +29,7 @@ describe('scheduled refresh, as serve runs it', () => {
     const first = await stack.app.inject({ method: 'GET', url: `/v2/brands/${FIXTURE_HOSTS.northwind}`, headers: bearer(key) });
     expect(first.statusCode).toBe(200);
     await stack.app.inject({ method: 'GET', url: `/v2/brands/${FIXTURE_HOSTS.northwind}`, headers: bearer(key) });
-    const { store } = stack.services;
+    const store = stack.services.stores.brands;
     const held = await store.findBrandByIdentifier({ kind: 'domain', value: FIXTURE_HOSTS.northwind });
     if (!held) throw new Error('not held');
     await stack.services.popularity.flush();

@@ -89,7 +89,7 @@ export function logoCdnSuite(env: () => Promise<{ env: Record<string, string>; c
     ];
     brand = sampleBrand('zephyr.test', { name: 'Zephyr Labs', logos, colors: [{ hex: BRAND_COLOR, type: 'brand', brightness: 60 }] });
     const now = new Date();
-    await stack.services.store.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'zephyr.test' }]);
+    await stack.services.stores.brands.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'zephyr.test' }]);
     orgId = (await stack.services.accounts.createOrganization({ name: 'CDN org', plan: 'paid' })).id;
     const ids = stack.services.clientIds;
     CID = (await ids.create(orgId)).id;

@@ -94,17 +94,17 @@ function suite(name: string, open: () => Promise<SharedDatabase>, gate: Gated) {
     });
 
     it('writes in batches: one brand write log entry per transaction, and nothing the second time', async () => {
-      expect(await stack.services.store.latestBrandWrite()).toBe(Math.ceil(COUNT / BATCH));
+      expect(await stack.services.stores.brands.latestBrandWrite()).toBe(Math.ceil(COUNT / BATCH));
       const again = await generate(db.env, '--count', String(COUNT), '--seed', String(SEED), '--batch', String(BATCH));
       expect(again).toMatchObject({ inserted: 0, skipped: COUNT });
-      expect(await stack.services.store.latestBrandWrite()).toBe(Math.ceil(COUNT / BATCH));
+      expect(await stack.services.stores.brands.latestBrandWrite()).toBe(Math.ceil(COUNT / BATCH));
       // --from extends the set: numbers 2000..2099 are new.
       const more = await generate(db.env, '--count', '100', '--from', String(COUNT), '--seed', String(SEED));
       expect(more).toMatchObject({ inserted: 100 });
       const last = generatedBrand(SEED, COUNT + 99, new Date()).stored.brand;
       const res = await stack.app.inject({ method: 'GET', url: `/v2/brands/${last.domain}`, headers: bearer(key) });
       expect(res.json()).toMatchObject({ id: last.id });
-      expect(await stack.services.store.listIdentifiers(generatedBrand(SEED, 0, new Date()).stored.brand.id)).toEqual([
+      expect(await stack.services.stores.brands.listIdentifiers(generatedBrand(SEED, 0, new Date()).stored.brand.id)).toEqual([
         { kind: 'domain', value: generatedBrand(SEED, 0, new Date()).stored.brand.domain },
         { kind: 'ticker', value: 'ZXAAAA' },
       ]);

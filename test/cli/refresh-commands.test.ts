@@ -56,13 +56,13 @@ async function json(...args: string[]): Promise<Record<string, any>> { // eslint
 
 /** Brands written as crawls would have, `daysAgo` days before now, in the store the commands open. */
 async function hold(brands: Record<string, number>, lookups: Record<string, number> = {}): Promise<void> {
-  const { store } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
+  const { store, stores } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
   try {
     for (const [domain, daysAgo] of Object.entries(brands)) {
       const at = new Date(Date.now() - daysAgo * DAY);
       const brand = sampleBrand(domain);
-      await store.saveBrand({ brand, status: 'indexed', crawledAt: at, createdAt: at, updatedAt: at }, [{ kind: 'domain', value: domain }]);
-      if (lookups[domain]) await store.addBrandLookups([{ brandId: brand.id, lookups: lookups[domain], lastLookupAt: new Date() }]);
+      await stores.brands.saveBrand({ brand, status: 'indexed', crawledAt: at, createdAt: at, updatedAt: at }, [{ kind: 'domain', value: domain }]);
+      if (lookups[domain]) await stores.brands.addBrandLookups([{ brandId: brand.id, lookups: lookups[domain], lastLookupAt: new Date() }]);
     }
   } finally {
     await store.close();

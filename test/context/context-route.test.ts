@@ -169,7 +169,7 @@ describeEachBackend('context route', (backend) => {
       const { key: own } = await stack.newKey({ quota: 10 });
       const brand = sampleBrand('oldcrawl.test');
       const now = new Date();
-      await stack.services.store.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'oldcrawl.test' }]);
+      await stack.services.stores.brands.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'oldcrawl.test' }]);
       const cached = await stack.app.inject({ method: 'GET', url: '/v2/context/oldcrawl.test?cachedOnly=true', headers: bearer(own) });
       expect(cached.statusCode).toBe(204);
       const res = await stack.app.inject({ method: 'GET', url: '/v2/context/oldcrawl.test', headers: bearer(own) });

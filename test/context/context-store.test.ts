@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTEXT_EVIDENCE_VERSION, type ContextEvidence, type ContextProfile } from '../../src/domain/brand-context.js';
-import type { Store } from '../../src/store/store.js';
 import type { ContextStore } from '../../src/context/context-store.js';
+import type { BrandStore } from '../../src/brands/brand-store.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { PG_URL, tempPostgres, tempSqlite } from '../store/temp-database.js';
 import { needsPostgres } from '../helpers/optional.js';
@@ -41,17 +41,19 @@ const PROFILE: ContextProfile = {
   sources: [{ field: 'identity.tagline', page: '/' }],
 };
 
-function contract(name: string, open: () => Promise<{ store: Store; stores: { context: ContextStore }; cleanup: () => Promise<void> }>): void {
+function contract(name: string, open: () => Promise<{ migrate(): Promise<void>; stores: { context: ContextStore; brands: BrandStore }; cleanup: () => Promise<void> }>): void {
   describe(`Store contract, contexts: ${name}`, () => {
-    let store: Store;
+    let brands: BrandStore;
     let contexts: ContextStore;
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
-      let stores: { context: ContextStore };
-      ({ store, stores, cleanup } = await open());
+      let stores: { context: ContextStore; brands: BrandStore };
+      let migrate: () => Promise<void>;
+      ({ migrate, stores, cleanup } = await open());
       contexts = stores.context;
-      await store.migrate();
+      brands = stores.brands;
+      await migrate();
     });
     afterAll(async () => {
       await cleanup?.();
@@ -59,7 +61,7 @@ function contract(name: string, open: () => Promise<{ store: Store; stores: { co
 
     async function savedBrand(): Promise<string> {
       const brand = sampleBrand(`acme-${randomBytes(5).toString('hex')}.test`);
-      await store.saveBrand({ brand, status: 'indexed', crawledAt: at(1), createdAt: at(1), updatedAt: at(1) }, []);
+      await brands.saveBrand({ brand, status: 'indexed', crawledAt: at(1), createdAt: at(1), updatedAt: at(1) }, []);
       return brand.id;
     }
 
@@ -97,15 +99,15 @@ function contract(name: string, open: () => Promise<{ store: Store; stores: { co
 
     it("saveBrand keeps the crawl's evidence in its own transaction, observed at crawledAt; a save without it leaves it alone", async () => {
       const brand = sampleBrand(`acme-${randomBytes(5).toString('hex')}.test`);
-      await store.saveBrand({ brand, status: 'indexed', crawledAt: at(1), createdAt: at(1), updatedAt: at(1) }, [], { contextEvidence: evidence() });
+      await brands.saveBrand({ brand, status: 'indexed', crawledAt: at(1), createdAt: at(1), updatedAt: at(1) }, [], { contextEvidence: evidence() });
       expect(await contexts.getStoredContext(brand.id)).toEqual({ brandId: brand.id, evidence: evidence(), observedAt: at(1), profile: null, builtAt: null });
       expect(await contexts.saveContextProfile(brand.id, PROFILE, at(1), at(2))).toBe(true);
       const recrawl = evidence('Acme | Re-crawled');
-      await store.saveBrand({ brand, status: 'indexed', crawledAt: at(5), createdAt: at(1), updatedAt: at(5) }, [], { contextEvidence: recrawl });
+      await brands.saveBrand({ brand, status: 'indexed', crawledAt: at(5), createdAt: at(1), updatedAt: at(5) }, [], { contextEvidence: recrawl });
       expect(await contexts.getStoredContext(brand.id)).toEqual({ brandId: brand.id, evidence: recrawl, observedAt: at(5), profile: null, builtAt: null });
       expect(await contexts.saveContextProfile(brand.id, PROFILE, at(5), at(6))).toBe(true);
       // A claim or a curated industry saves the record without a crawl: evidence and profile stay.
-      await store.saveBrand({ brand: { ...brand, claimed: true }, status: 'indexed', crawledAt: at(5), createdAt: at(1), updatedAt: at(7) }, []);
+      await brands.saveBrand({ brand: { ...brand, claimed: true }, status: 'indexed', crawledAt: at(5), createdAt: at(1), updatedAt: at(7) }, []);
       expect((await contexts.getStoredContext(brand.id))?.profile).toEqual(PROFILE);
     });
 
@@ -113,8 +115,8 @@ function contract(name: string, open: () => Promise<{ store: Store; stores: { co
       const brand = sampleBrand(`acme-${randomBytes(5).toString('hex')}.test`);
       // An identifier value the column cannot hold makes the transaction fail after the brand row was written.
       const bad = { kind: 'domain', value: null } as unknown as { kind: 'domain'; value: string };
-      await expect(store.saveBrand({ brand, status: 'indexed', crawledAt: at(1), createdAt: at(1), updatedAt: at(1) }, [bad], { contextEvidence: evidence() })).rejects.toThrow();
-      expect(await store.getBrand(brand.id)).toBeNull();
+      await expect(brands.saveBrand({ brand, status: 'indexed', crawledAt: at(1), createdAt: at(1), updatedAt: at(1) }, [bad], { contextEvidence: evidence() })).rejects.toThrow();
+      expect(await brands.getBrand(brand.id)).toBeNull();
       expect(await contexts.getStoredContext(brand.id)).toBeNull();
     });
   });

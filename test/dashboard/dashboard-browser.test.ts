@@ -34,7 +34,7 @@ describeEachBackend('dashboard browser', (backend) => {
       base = `http://127.0.0.1:${port}`;
       stack = await startTestStack({ BRANDBASE_PUBLIC_URL: base, BRANDBASE_SMTP_URL: smtp.url }, { backend });
       const now = new Date();
-      await stack.services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
+      await stack.services.stores.brands.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
       orgId = (await stack.services.accounts.createOrganization({ name: 'Dana’s Widgets', plan: 'paid', quota: 1000 })).id;
       await addMember(stack.services, orgId, EMAIL, 'owner');
       await stack.app.listen({ port, host: '127.0.0.1' });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brandIdForDomain } from '../../src/domain/ids.js';
 import { runJson, startServer, type ServerProcess } from '../helpers/brandbase-process.js';
 import { sharedPostgres, sharedSqlite, type SharedDatabase } from '../helpers/shared-database.js';
-import { openBackend } from '../store/store-peer-backend.js';
+import { openBackendDatabaseStores } from '../store/store-peer-backend.js';
 import { PG_URL } from '../store/temp-database.js';
 import { eventually } from '../helpers/until.js';
 import { needsPostgres } from '../helpers/optional.js';
@@ -88,9 +88,9 @@ function coherenceSuite(name: string, openDatabase: () => Promise<SharedDatabase
       expect(renamed.status).toBe(200);
 
       // A removal from yet another process (this test's own store connection).
-      const store = await openBackend(database.peerSpec);
+      const { store, stores } = await openBackendDatabaseStores(database.peerSpec);
       try {
-        expect(await store.setBrandStatus(brandIdForDomain(DOMAIN), 'removed', new Date())).toBe(true);
+        expect(await stores.brands.setBrandStatus(brandIdForDomain(DOMAIN), 'removed', new Date())).toBe(true);
       } finally {
         await store.close();
       }

@@ -67,7 +67,7 @@ describe('brandbase crawl clears the failure memory of a running service', () =>
     expect(cli.code, cli.stderr).toBe(0);
     expect(JSON.parse(cli.stdout.trim().split('\n').at(-1) ?? '{}')).toMatchObject({ results: [{ domain: HOST, status: 'indexed' }] });
     expect(requests).toContain('/');
-    expect(await stack.services.store.getCrawlFailure(HOST)).toBeNull();
+    expect(await stack.services.stores.brands.getCrawlFailure(HOST)).toBeNull();
 
     const found = await get();
     expect(found.statusCode).toBe(200);

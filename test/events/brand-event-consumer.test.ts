@@ -38,7 +38,7 @@ function consumer(handler: BrandEventHandler, options: BrandEventConsumerOptions
 async function save(): Promise<BrandSavedEvent> {
   const brand = sampleBrand(`c-${randomBytes(4).toString('hex')}.test`);
   const now = new Date();
-  return db.store.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: brand.domain }]);
+  return db.stores.brands.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: brand.domain }]);
 }
 
 async function delivery(eventId: string) {

@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BrandSavedEvent } from '../../src/domain/brand-changes.js';
-import type { Store } from '../../src/store/store.js';
+import type { BrandStore } from '../../src/brands/brand-store.js';
 import { reapOnExit } from '../helpers/child-reaper.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import type { BackendSpec } from '../store/store-peer-backend.js';
@@ -77,7 +77,7 @@ async function startConsumer(spec: BackendSpec, consumer: string, mode: 'hang' |
   return proc;
 }
 
-async function saveBrand(store: Store): Promise<BrandSavedEvent> {
+async function saveBrand(store: Pick<BrandStore, 'saveBrand'>): Promise<BrandSavedEvent> {
   const brand = sampleBrand(`crash-${randomBytes(4).toString('hex')}.test`);
   const now = new Date();
   return store.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: brand.domain }]);
@@ -103,7 +103,7 @@ function crashSuite(name: string, open: () => Promise<{ temp: TempDatabase; spec
       try {
         const consumer = `crash-${randomBytes(4).toString('hex')}`;
         const first = await startConsumer(spec, consumer, 'hang');
-        const event = await saveBrand(temp.store);
+        const event = await saveBrand(temp.stores.brands);
         await first.waitFor((line) => line === `handling ${event.id} 1`);
         await first.kill();
         expect(await deliveryState(temp, consumer, event.id)).toMatchObject({ state: 'running', attempts: 1 });
@@ -124,7 +124,7 @@ function crashSuite(name: string, open: () => Promise<{ temp: TempDatabase; spec
         const consumer = `crash-${randomBytes(4).toString('hex')}`;
         const first = await startConsumer(spec, consumer, 'hang');
         await first.kill();
-        const event = await saveBrand(temp.store);
+        const event = await saveBrand(temp.stores.brands);
         expect(await deliveryState(temp, consumer, event.id)).toMatchObject({ state: 'pending', attempts: 0 });
 
         const second = await startConsumer(spec, consumer, 'handle');

@@ -17,7 +17,7 @@ describeEachBackend('batch lookups', (backend) => {
 
   async function seed(stackToSeed: TestStack, b: Brand, domains: string[], status: 'indexed' | 'removed' = 'indexed'): Promise<void> {
     const now = new Date();
-    await stackToSeed.services.store.saveBrand({ brand: b, status, crawledAt: now, createdAt: now, updatedAt: now }, domains.map((value) => ({ kind: 'domain', value })));
+    await stackToSeed.services.stores.brands.saveBrand({ brand: b, status, crawledAt: now, createdAt: now, updatedAt: now }, domains.map((value) => ({ kind: 'domain', value })));
   }
 
   function batch(key: string, body: unknown, target: TestStack = stack) {

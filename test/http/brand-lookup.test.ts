@@ -20,7 +20,7 @@ describeEachBackend('brand lookup', (backend) => {
 
   async function seed(b: Brand, domains: string[]): Promise<void> {
     const now = new Date();
-    await stack.services.store.saveBrand({ brand: b, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, domains.map((value) => ({ kind: 'domain', value })));
+    await stack.services.stores.brands.saveBrand({ brand: b, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, domains.map((value) => ({ kind: 'domain', value })));
   }
 
   async function used(orgId: string): Promise<number> {

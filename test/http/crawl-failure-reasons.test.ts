@@ -81,8 +81,8 @@ describeEachBackend('crawl failure reasons', (backend) => {
     it('a removed brand, on GET and as a batch item', async () => {
       const now = new Date();
       const brand = sampleBrand('removed-brand.test');
-      await stack.services.store.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'removed-brand.test' }]);
-      await stack.services.store.setBrandStatus(brand.id, 'removed', now);
+      await stack.services.stores.brands.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'removed-brand.test' }]);
+      await stack.services.stores.brands.setBrandStatus(brand.id, 'removed', now);
       const res = await get('removed-brand.test');
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ message: NOT_FOUND, payment: PAYMENT });

@@ -66,7 +66,7 @@ describeEachBackend('financial identifiers', (backend) => {
     });
 
     it('attaches ticker and ISIN to the brand in the store', async () => {
-      const refs = await stack.services.store.listIdentifiers(brand.id);
+      const refs = await stack.services.stores.brands.listIdentifiers(brand.id);
       expect(refs).toEqual(expect.arrayContaining([{ kind: 'ticker', value: 'AAPL' }, { kind: 'ticker', value: 'XNAS:AAPL' }, { kind: 'isin', value: 'US0378331005' }]));
     });
 
@@ -101,7 +101,7 @@ describeEachBackend('financial identifiers', (backend) => {
         const res = await get(url);
         expect(res.statusCode, url).toBe(204);
       }
-      expect(await stack.services.store.findBrandByIdentifier({ kind: 'domain', value: 'sap.com' })).toBeNull();
+      expect(await stack.services.stores.brands.findBrandByIdentifier({ kind: 'domain', value: 'sap.com' })).toBeNull();
     });
 
     it('answers a bad ISIN check digit 400 with the exact message on the ISIN route', async () => {
@@ -197,7 +197,7 @@ describeEachBackend('financial identifiers', (backend) => {
       expect(isin.statusCode).toBe(200);
       const notHeld = await get('/v2/brands/ticker/7203.T/company/industries');
       expect(notHeld.statusCode).toBe(404);
-      expect(await stack.services.store.findBrandByIdentifier({ kind: 'domain', value: 'global.toyota' })).toBeNull();
+      expect(await stack.services.stores.brands.findBrandByIdentifier({ kind: 'domain', value: 'global.toyota' })).toBeNull();
     });
   });
 

@@ -19,13 +19,13 @@ describeEachBackend('HEAD and GET agreement', (backend) => {
   beforeAll(async () => {
     stack = await startTestStack({}, { backend });
     const now = new Date();
-    await stack.services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [
+    await stack.services.stores.brands.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [
       { kind: 'domain', value: 'acme.com' },
       { kind: 'ticker', value: 'ACME' },
       { kind: 'isin', value: 'US0378331005' },
       { kind: 'crypto', value: 'ACM' },
     ]);
-    await stack.services.store.saveBrand({ brand: sampleBrand('gone.test'), status: 'removed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'gone.test' }]);
+    await stack.services.stores.brands.saveBrand({ brand: sampleBrand('gone.test'), status: 'removed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'gone.test' }]);
     ({ key } = await stack.newKey({ quota: 1000 }));
   });
 

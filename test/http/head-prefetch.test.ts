@@ -14,7 +14,7 @@ describeEachBackend('HEAD prefetch', (backend) => {
     stack = await startTestStack({ BRANDBASE_QUEUE_MAX_DEPTH: '5' }, { backend });
     const now = new Date();
     const save = (domain: string, status: 'indexed' | 'removed') =>
-      stack.services.store.saveBrand({ brand: sampleBrand(domain, { isNsfw: domain === 'adult.test' }), status, crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: domain }]);
+      stack.services.stores.brands.saveBrand({ brand: sampleBrand(domain, { isNsfw: domain === 'adult.test' }), status, crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: domain }]);
     await save('acme.com', 'indexed');
     await save('adult.test', 'indexed');
     await save('gone.test', 'removed');

@@ -17,7 +17,7 @@ describeEachBackend('industries', (backend) => {
     const now = new Date();
     const brand = sampleBrand('acme.com');
     brand.company.industries = industries;
-    await stack.services.store.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [
+    await stack.services.stores.brands.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [
       { kind: 'domain', value: 'acme.com' },
       { kind: 'ticker', value: 'ACME' },
     ]);

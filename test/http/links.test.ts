@@ -36,7 +36,7 @@ let templates: Set<string>;
 beforeAll(async () => {
   stack = await startTestStack({ BRANDBASE_QUEUE_MAX_DEPTH: '1' });
   const now = new Date();
-  await stack.services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
+  await stack.services.stores.brands.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
   ({ key } = await stack.newKey({ quota: 1000 }));
   const doc = (await stack.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, unknown> };
   templates = new Set(Object.keys(doc.paths));

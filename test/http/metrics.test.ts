@@ -63,7 +63,7 @@ beforeAll(async () => {
     BRANDBASE_PALETTE_RENDER: 'off',
   });
   const now = new Date();
-  await stack.services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
+  await stack.services.stores.brands.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
   ({ key } = await stack.newKey({ quota: 1000 }));
 });
 
@@ -169,7 +169,7 @@ describe('the metrics port (BRANDBASE_METRICS_PORT)', () => {
     const s = stack.services;
     // A request of its own on the API, so the registry has a request count whichever tests ran before.
     await stack.app.inject({ method: 'GET', url: '/v2/brands/acme.com', headers: bearer(key) });
-    const app = await buildMetricsApp({ logger: s.logger, registry: s.metrics, ping: () => s.store.ping(), pingQueue: async () => void (await s.queue.depth()) });
+    const app = await buildMetricsApp({ logger: s.logger, registry: s.metrics, ping: () => s.backends.ping(), pingQueue: async () => void (await s.queue.depth()) });
     try {
       const metrics = await app.inject({ method: 'GET', url: '/metrics' });
       expect(metrics.statusCode).toBe(200);

@@ -62,7 +62,7 @@ beforeAll(async () => {
   stack = await startTestStack({ BRANDBASE_QUEUE_MAX_DEPTH: '1' });
   const brand = sampleBrand('acme.com');
   const now = new Date();
-  await stack.services.store.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
+  await stack.services.stores.brands.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
   ({ key } = await stack.newKey({ quota: 100 }));
   doc = (await stack.app.inject({ method: 'GET', url: '/openapi.json' })).json();
 });

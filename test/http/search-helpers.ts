@@ -29,7 +29,7 @@ export async function saveHeld(services: Services, domain: string, name: string,
     images: [],
     ...overrides,
   });
-  await services.store.saveBrand({ brand, status: 'indexed', crawledAt: T0, createdAt: T0, updatedAt: T0 }, [{ kind: 'domain', value: domain }]);
+  await services.stores.brands.saveBrand({ brand, status: 'indexed', crawledAt: T0, createdAt: T0, updatedAt: T0 }, [{ kind: 'domain', value: domain }]);
   return brand;
 }
 

@@ -23,7 +23,7 @@ describeEachBackend('transaction route', (backend) => {
     sites = await startFixtureSites();
     // netflix.com answers nothing (a closed port): a matched merchant whose site cannot be read right now.
     stack = await startTestStack({ BRANDBASE_CRAWL_HOSTS: JSON.stringify({ ...sites.hostMap, 'netflix.com': '127.0.0.1:1' }) }, { backend });
-    await holdBrand(stack.services.store, { domain: 'bluebottlecoffee.com', name: 'Blue Bottle Coffee', countryCode: 'US' });
+    await holdBrand(stack.services.stores.brands, { domain: 'bluebottlecoffee.com', name: 'Blue Bottle Coffee', countryCode: 'US' });
   }, 120_000);
   afterAll(async () => {
     await stack?.close();
@@ -51,7 +51,7 @@ describeEachBackend('transaction route', (backend) => {
     });
 
     it('an alias match names the curated pattern, and noise, store number, city and state are read past', async () => {
-      await holdBrand(stack.services.store, { domain: 'starbucks.com', name: 'Starbucks', countryCode: 'US' });
+      await holdBrand(stack.services.stores.brands, { domain: 'starbucks.com', name: 'Starbucks', countryCode: 'US' });
       const { key, orgId } = await stack.newKey();
       const res = await post({ transactionLabel: 'POS DEBIT STARBUCKS 1234 SEATTLE WA', countryCode: 'US', mcc: 5814, city: 'Seattle' }, bearer(key));
       expect(res.statusCode).toBe(200);

@@ -10,7 +10,7 @@ describeEachBackend('viewer', (backend) => {
   beforeAll(async () => {
     stack = await startTestStack({}, { backend });
     const now = new Date();
-    await stack.services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
+    await stack.services.stores.brands.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
   });
   afterAll(async () => stack?.close());
 

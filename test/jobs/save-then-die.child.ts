@@ -20,14 +20,14 @@ stores.saveHooks.push(new PaletteRenderScheduler(stores.queue, silentLogger(), {
 
 const first = sampleBrand(domain, { name: 'Phoenix Rockets' });
 const t1 = new Date(Date.now() - 86_400_000);
-await stores.store.saveBrand({ brand: first, status: 'indexed', crawledAt: t1, createdAt: t1, updatedAt: t1 }, [{ kind: 'domain', value: domain }]);
+await stores.brands.saveBrand({ brand: first, status: 'indexed', crawledAt: t1, createdAt: t1, updatedAt: t1 }, [{ kind: 'domain', value: domain }]);
 const renamed = {
   ...first,
   name: 'Ashbird',
   logos: first.logos.map((logo) => ({ ...logo, formats: logo.formats.map((f) => ({ ...f, src: f.src.replace('cdn.example/', 'cdn.example/v2/') })) })),
 };
 const t2 = new Date();
-const event = await stores.store.saveBrand({ brand: renamed, status: 'indexed', crawledAt: t2, createdAt: t1, updatedAt: t2 }, [{ kind: 'domain', value: domain }], { paletteEvidence: CSS });
+const event = await stores.brands.saveBrand({ brand: renamed, status: 'indexed', crawledAt: t2, createdAt: t1, updatedAt: t2 }, [{ kind: 'domain', value: domain }], { paletteEvidence: CSS });
 process.stdout.write(`saved ${event.id} ${event.announce?.kind ?? 'none'}\n`);
 // Nothing runs the work this save queued: the parent kills this process with SIGKILL now.
 setInterval(() => undefined, 1 << 30);

@@ -21,7 +21,7 @@ import type { ProductStores } from '../../src/main/product-stores.js';
 import { PaletteRenderScheduler } from '../../src/palette/palette-render-scheduler.js';
 import { silentLogger } from '../../src/platform/logger.js';
 import { keyFromSecret, sealedBox } from '../../src/platform/sealed-box.js';
-import type { IdentifierRef } from '../../src/store/store.js';
+import type { IdentifierRef } from '../../src/brands/brand-store.js';
 import { WEBHOOK_CONSUMER } from '../../src/webhooks/delivery/webhook-fan-out.js';
 import { describeEachBackend, openBackendDatabase } from '../helpers/backends.js';
 import { startServer, type ServerProcess } from '../helpers/brandbase-process.js';
@@ -93,7 +93,7 @@ describeEachBackend('saved work survives a killed process', (backend) => {
 
     const [, eventId, announced] = (await saveThenKill(domain)).split(' ');
     expect(announced).toBe('brand.rebranded');
-    const brand = await stores.store.findBrandByIdentifier({ kind: 'domain', value: domain });
+    const brand = await stores.brands.findBrandByIdentifier({ kind: 'domain', value: domain });
     if (brand === null) throw new Error('the brand was not saved');
     // The work is queued, and none of it ran: the process died right after the commit.
     expect(await jobsOf(JOB_NAMES.paletteRender, brand.brand.id)).toEqual([{ state: 'queued', key: `${brand.brand.id}@${brand.crawledAt.getTime()}` }]);
@@ -150,8 +150,8 @@ describeEachBackend('saved work survives a killed process', (backend) => {
       const now = new Date();
       // A NOT NULL violation on the identifier insert: the transaction rolls back after the hooks queued their work.
       const invalid = [{ kind: 'domain', value: domain }, { kind: 'ticker', value: null as unknown as string }] as IdentifierRef[];
-      await expect(stores.store.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, invalid, { paletteEvidence: CSS })).rejects.toThrow();
-      expect(await stores.store.getBrand(brand.id)).toBeNull();
+      await expect(stores.brands.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, invalid, { paletteEvidence: CSS })).rejects.toThrow();
+      expect(await stores.brands.getBrand(brand.id)).toBeNull();
       expect(await jobsOf(JOB_NAMES.paletteRender, brand.id)).toEqual([]);
       const events = await db().selectFrom('jobs').select('payload').where('name', '=', JOB_NAMES.brandEvent).execute();
       const eventIds = events.map((e) => (JSON.parse(e.payload) as { eventId: string }).eventId);

@@ -87,8 +87,8 @@ beforeEach(async () => {
   db = await tempSqlite();
   await db.store.migrate();
   const fetcher = new SafeFetcher({ hostMap: sites.hostMap });
-  indexer = new BrandIndexer(db.store, (domain) => crawlBrand(domain, { fetcher, assets }, { timeoutMs: UNBOUNDED_BUDGET_MS }), silentLogger());
-  lookup = new BrandLookup(db.store, new BrandCache(60_000, new AssetUrls('http://brandbase.test/assets/')), indexer);
+  indexer = new BrandIndexer(db.stores.brands, (domain) => crawlBrand(domain, { fetcher, assets }, { timeoutMs: UNBOUNDED_BUDGET_MS }), silentLogger());
+  lookup = new BrandLookup(db.stores.brands, new BrandCache(60_000, new AssetUrls('http://brandbase.test/assets/')), indexer);
   scheduler = new CrawlScheduler(new SqlJobQueue(db.database), 1000);
   saves = 0;
 });
@@ -106,7 +106,7 @@ async function indexed(domain: string): Promise<void> {
 /** A brand held without crawl evidence, as one stored before palettes existed. */
 async function oldCrawl(): Promise<void> {
   const now = new Date();
-  await db.store.saveBrand({ brand: sampleBrand('oldcrawl.test'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'oldcrawl.test' }]);
+  await db.stores.brands.saveBrand({ brand: sampleBrand('oldcrawl.test'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'oldcrawl.test' }]);
 }
 
 describe('palette lazy rule (spec 2.8)', () => {
@@ -115,7 +115,7 @@ describe('palette lazy rule (spec 2.8)', () => {
     const deps = depsWith(service);
     const plain = await get(deps, FIXTURE_HOSTS.northwind, false);
     expect(plain).not.toHaveProperty('palette');
-    const kept = await db.stores.palette.getStoredPalette((await db.store.findBrandByIdentifier({ kind: 'domain', value: FIXTURE_HOSTS.northwind }))?.brand.id ?? '');
+    const kept = await db.stores.palette.getStoredPalette((await db.stores.brands.findBrandByIdentifier({ kind: 'domain', value: FIXTURE_HOSTS.northwind }))?.brand.id ?? '');
     expect(kept?.evidence.source).toBe('css');
     expect(kept?.palette).toBeNull();
 
@@ -194,7 +194,7 @@ needsChromium('palette').describe('palette of a JavaScript-built site the crawl 
     const fetcher = new SafeFetcher({ hostMap: sites.hostMap });
     const renderer = new BrowserRenderer({ executablePath: chromium ?? '', fetcher, userAgent: USER_AGENT });
     try {
-      const rendering = new BrandIndexer(db.store, (domain) => crawlBrand(domain, { fetcher, assets, renderer }, { timeoutMs: UNBOUNDED_BUDGET_MS }), silentLogger());
+      const rendering = new BrandIndexer(db.stores.brands, (domain) => crawlBrand(domain, { fetcher, assets, renderer }, { timeoutMs: UNBOUNDED_BUDGET_MS }), silentLogger());
       const indexed = await rendering.index(FIXTURE_HOSTS.spashell, { retry: true });
       if (!indexed.ok) throw new Error(indexed.message);
       const kept = await db.stores.palette.getStoredPalette(indexed.stored.brand.id);

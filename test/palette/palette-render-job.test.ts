@@ -20,7 +20,7 @@ import { PaletteService } from '../../src/palette/palette-service.js';
 import { silentLogger } from '../../src/platform/logger.js';
 import { SafeFetcher, USER_AGENT } from '../../src/platform/safe-fetcher.js';
 import type { Palette } from '../../src/domain/palette.js';
-import type { StoredBrand } from '../../src/store/store.js';
+import type { StoredBrand } from '../../src/brands/brand-store.js';
 import { KyselyBrandStore } from '../../src/brands/store/kysely-brand-store.js';
 import { FIXTURE_HOSTS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';
 import { tempAssets, type TempAssets } from '../helpers/temp-assets.js';
@@ -108,8 +108,8 @@ needsChromium('palette').describe('palette background render in Chromium', () =>
       expect(job?.payload).toEqual({ brandId: stored.brand.id, domain: stored.brand.domain, observedAt: stored.crawledAt.getTime() });
       await services.queue.release(job?.id ?? '');
 
-      const record = await services.store.getBrand(stored.brand.id);
-      const writes = await services.store.latestBrandWrite();
+      const record = await services.stores.brands.getBrand(stored.brand.id);
+      const writes = await services.stores.brands.latestBrandWrite();
       // The render's cap widened from the crawl's 12 s: a hang guard on a loaded 2-core machine, not a speed target.
       const pool = createWorkerPool(services, { paletteRenderTimeoutMs: 120_000 });
       pool.start();
@@ -122,8 +122,8 @@ needsChromium('palette').describe('palette background render in Chromium', () =>
       }
 
       // The brand record, its colors included, is exactly as the crawl saved it, and no brand write happened.
-      expect(await services.store.getBrand(stored.brand.id)).toEqual(record);
-      expect(await services.store.latestBrandWrite()).toBe(writes);
+      expect(await services.stores.brands.getBrand(stored.brand.id)).toEqual(record);
+      expect(await services.stores.brands.latestBrandWrite()).toBe(writes);
 
       const after = await services.stores.palette.getStoredPalette(stored.brand.id);
       expect(after?.evidence.source).toBe('rendered');
@@ -194,7 +194,7 @@ needsChromium('palette').describe('palette background render in Chromium', () =>
       clock += 60_000;
       const second = await crawlStatic(FIXTURE_HOSTS.newname);
       expect(second.stored.brand.id).toBe(first.stored.brand.id);
-      const job = new PaletteRenderJob({ store: db.store, palettes: db.stores.palette, renderer: async () => counting(renderer), logger: silentLogger(), enabled: true, timeoutMs: 60_000 });
+      const job = new PaletteRenderJob({ store: db.stores.brands, palettes: db.stores.palette, renderer: async () => counting(renderer), logger: silentLogger(), enabled: true, timeoutMs: 60_000 });
       renders = 0;
       expect(await job.run(first.payload)).toBe('stale');
       expect(renders).toBe(0);
@@ -215,7 +215,7 @@ needsChromium('palette').describe('palette background render in Chromium', () =>
       const { stored, payload } = await crawlStatic(FIXTURE_HOSTS.northwind);
       // Chromium through a fetcher without the host map: northwind.test cannot be reached, so the render yields nothing.
       const unreachable = new BrowserRenderer({ executablePath: chromium ?? '', fetcher: new SafeFetcher({}), userAgent: USER_AGENT });
-      const job = new PaletteRenderJob({ store: db.store, palettes: db.stores.palette, renderer: async () => unreachable, logger: silentLogger(), enabled: true, timeoutMs: 20_000 });
+      const job = new PaletteRenderJob({ store: db.stores.brands, palettes: db.stores.palette, renderer: async () => unreachable, logger: silentLogger(), enabled: true, timeoutMs: 20_000 });
       const pool = new WorkerPool(queue, { [JOB_NAMES.paletteRender]: async (j: Job) => void (await job.run(j.payload as PaletteRenderPayload)) }, silentLogger(), { concurrency: 1, idleMs: 20, retryBaseMs: 600_000 });
       const row = await db.db.selectFrom('jobs').select('id').where('name', '=', JOB_NAMES.paletteRender).where('key', '=', `${payload.brandId}@${payload.observedAt}`).executeTakeFirstOrThrow();
       const queuedAt = Date.now();
@@ -242,9 +242,9 @@ needsChromium('palette').describe('palette background render in Chromium', () =>
       clock += 60_000;
       const { stored, payload } = await crawlStatic(FIXTURE_HOSTS.newname);
       renders = 0;
-      const off = new PaletteRenderJob({ store: db.store, palettes: db.stores.palette, renderer: async () => counting(renderer), logger: silentLogger(), enabled: false });
+      const off = new PaletteRenderJob({ store: db.stores.brands, palettes: db.stores.palette, renderer: async () => counting(renderer), logger: silentLogger(), enabled: false });
       expect(await off.run(payload)).toBe('off');
-      const none = new PaletteRenderJob({ store: db.store, palettes: db.stores.palette, renderer: async () => undefined, logger: silentLogger(), enabled: true });
+      const none = new PaletteRenderJob({ store: db.stores.brands, palettes: db.stores.palette, renderer: async () => undefined, logger: silentLogger(), enabled: true });
       expect(await none.run(payload)).toBe('off');
       expect(renders).toBe(0);
       expect((await db.stores.palette.getStoredPalette(stored.brand.id))?.evidence.source).toBe('css');

@@ -55,7 +55,7 @@ function schedulerSuite(name: string, open: () => Promise<TempDatabase>, gate: G
       const brand = stored('rolledback.test');
       await expect(store.saveBrand(brand, [{ kind: 'domain', value: 'rolledback.test' }], { paletteEvidence: CSS })).rejects.toBeInstanceOf(AbortSave);
       expect(await renders()).toEqual([]);
-      expect(await temp.store.getBrand(brand.brand.id)).toBeNull();
+      expect(await temp.stores.brands.getBrand(brand.brand.id)).toBeNull();
     });
 
     it('queues nothing for rendered evidence or a save without evidence', async () => {

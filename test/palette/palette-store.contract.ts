@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PALETTE_EVIDENCE_VERSION, type Palette, type PaletteEvidence } from '../../src/domain/palette.js';
-import type { Store } from '../../src/store/store.js';
 import type { PaletteStore } from '../../src/palette/palette-store.js';
+import type { BrandStore } from '../../src/brands/brand-store.js';
 import { sampleBrand } from '../store/sample-brand.js';
 
 const T0 = new Date('2024-05-06T07:08:09.123Z');
@@ -31,17 +31,19 @@ function evidence(overrides: Partial<PaletteEvidence> = {}): PaletteEvidence {
 
 const PALETTE: Palette = { colors: [], logos: [], onPairs: [], gradients: [], themes: { light: { background: '#ffffff', surface: null, text: '#111111', muted: null, border: null, accent: null, contrast: 18.88 } } };
 
-export function paletteStoreContract(name: string, open: () => Promise<{ store: Store; stores: { palette: PaletteStore }; cleanup: () => Promise<void> }>): void {
+export function paletteStoreContract(name: string, open: () => Promise<{ migrate(): Promise<void>; stores: { palette: PaletteStore; brands: BrandStore }; cleanup: () => Promise<void> }>): void {
   describe(`Store contract, palettes: ${name}`, () => {
-    let store: Store;
+    let brands: BrandStore;
     let palettes: PaletteStore;
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
-      let stores: { palette: PaletteStore };
-      ({ store, stores, cleanup } = await open());
+      let stores: { palette: PaletteStore; brands: BrandStore };
+      let migrate: () => Promise<void>;
+      ({ migrate, stores, cleanup } = await open());
       palettes = stores.palette;
-      await store.migrate();
+      brands = stores.brands;
+      await migrate();
     });
     afterAll(async () => {
       await cleanup();
@@ -49,7 +51,7 @@ export function paletteStoreContract(name: string, open: () => Promise<{ store: 
 
     async function savedBrand(): Promise<string> {
       const brand = sampleBrand(`acme-${randomBytes(5).toString('hex')}.test`);
-      await store.saveBrand({ brand, status: 'indexed', crawledAt: at(1), createdAt: at(1), updatedAt: at(1) }, []);
+      await brands.saveBrand({ brand, status: 'indexed', crawledAt: at(1), createdAt: at(1), updatedAt: at(1) }, []);
       return brand.id;
     }
 
@@ -89,15 +91,15 @@ export function paletteStoreContract(name: string, open: () => Promise<{ store: 
 
     it('saveBrand keeps the crawl\'s evidence in its own transaction, observed at crawledAt, dropping an older palette', async () => {
       const brand = sampleBrand(`acme-${randomBytes(5).toString('hex')}.test`);
-      await store.saveBrand({ brand, status: 'indexed', crawledAt: at(1), createdAt: at(1), updatedAt: at(1) }, [], { paletteEvidence: evidence() });
+      await brands.saveBrand({ brand, status: 'indexed', crawledAt: at(1), createdAt: at(1), updatedAt: at(1) }, [], { paletteEvidence: evidence() });
       expect(await palettes.getStoredPalette(brand.id)).toEqual({ brandId: brand.id, evidence: evidence(), observedAt: at(1), palette: null, builtAt: null });
       expect(await palettes.savePalette(brand.id, PALETTE, at(1), at(2))).toBe(true);
       const recrawl = evidence({ source: 'rendered' });
-      await store.saveBrand({ brand, status: 'indexed', crawledAt: at(5), createdAt: at(1), updatedAt: at(5) }, [], { paletteEvidence: recrawl });
+      await brands.saveBrand({ brand, status: 'indexed', crawledAt: at(5), createdAt: at(1), updatedAt: at(5) }, [], { paletteEvidence: recrawl });
       expect(await palettes.getStoredPalette(brand.id)).toEqual({ brandId: brand.id, evidence: recrawl, observedAt: at(5), palette: null, builtAt: null });
       // A save without evidence (a claim, a curated industry) leaves the evidence and its palette alone.
       expect(await palettes.savePalette(brand.id, PALETTE, at(5), at(6))).toBe(true);
-      await store.saveBrand({ brand: { ...brand, claimed: true }, status: 'indexed', crawledAt: at(5), createdAt: at(1), updatedAt: at(7) }, []);
+      await brands.saveBrand({ brand: { ...brand, claimed: true }, status: 'indexed', crawledAt: at(5), createdAt: at(1), updatedAt: at(7) }, []);
       expect((await palettes.getStoredPalette(brand.id))?.palette).toEqual(PALETTE);
     });
 

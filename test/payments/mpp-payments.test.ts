@@ -21,7 +21,7 @@ describeEachBackend('MPP payments', (backend) => {
   beforeAll(async () => {
     stack = await startTestStack({}, { backend });
     const now = new Date();
-    await stack.services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
+    await stack.services.stores.brands.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
   });
 
   afterAll(async () => stack?.close());
@@ -57,7 +57,7 @@ describeEachBackend('MPP payments', (backend) => {
       expect(missing.statusCode).toBe(404);
       expect(await payer.balance()).toBe(1_000_000n);
       const now = new Date();
-      await stack.services.store.saveBrand({ brand: sampleBrand('indexed-later.test'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'indexed-later.test' }]);
+      await stack.services.stores.brands.saveBrand({ brand: sampleBrand('indexed-later.test'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'indexed-later.test' }]);
       expect((await stack.app.inject({ url, headers: { authorization: credential } })).statusCode).toBe(200);
       expect(await payer.balance()).toBe(1_000_000n - PRICE);
     });
@@ -66,7 +66,7 @@ describeEachBackend('MPP payments', (backend) => {
       const payer = await client(1_000_000n);
       const now = new Date();
       for (const domain of ['other-one.test', 'other-two.test']) {
-        await stack.services.store.saveBrand({ brand: sampleBrand(domain), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: domain }]);
+        await stack.services.stores.brands.saveBrand({ brand: sampleBrand(domain), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: domain }]);
       }
       // The mppx client answers the 402 of acme.com; the credential pays for that request.
       const credential = await credentialFor(payer.mppx, '/v2/brands/acme.com');

@@ -60,7 +60,7 @@ function urlOf(template: string): string {
 beforeAll(async () => {
   stack = await startTestStack();
   const now = new Date();
-  await stack.services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
+  await stack.services.stores.brands.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
 });
 
 afterAll(async () => stack?.close());

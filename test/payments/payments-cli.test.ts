@@ -26,7 +26,7 @@ describeEachBackend('payments CLI', (backend) => {
     stack = await startTestStack({}, { backend });
     env = { ...stack.database.env, BRANDBASE_LOG_LEVEL: 'warn' };
     const now = new Date();
-    await stack.services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
+    await stack.services.stores.brands.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
   }, 60_000);
 
   afterAll(async () => {

@@ -35,7 +35,7 @@ describeEachBackend('standing access by card', (backend) => {
     app = stack.app;
     processor = new EmbeddedCardProcessor(stack.services.stores.access);
     const now = new Date();
-    await stack.services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
+    await stack.services.stores.brands.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
     const p = stack.services.config.payments;
     const secretKey = randomBytes(32).toString('hex');
     const installationKey = randomBytes(32);

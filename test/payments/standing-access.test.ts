@@ -41,7 +41,7 @@ describeEachBackend('standing access', (backend) => {
     stack = await startTestStack({}, { backend });
     app = stack.app;
     const now = new Date();
-    await stack.services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
+    await stack.services.stores.brands.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
     const p = stack.services.config.payments;
     const installationKey = randomBytes(32);
     const sales = new AccessSales({

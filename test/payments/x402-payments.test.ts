@@ -22,7 +22,7 @@ describeEachBackend('x402 payments', (backend) => {
 
   async function seed(domain: string): Promise<void> {
     const now = new Date();
-    await stack.services.store.saveBrand({ brand: sampleBrand(domain), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: domain }]);
+    await stack.services.stores.brands.saveBrand({ brand: sampleBrand(domain), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: domain }]);
   }
 
   function get(url: string, signature?: string) {

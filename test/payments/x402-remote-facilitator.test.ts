@@ -85,7 +85,7 @@ function remoteFacilitatorSuite(name: string, openDatabase: () => Promise<Shared
       env = { ...database.env, BRANDBASE_X402_FACILITATOR_URL: facilitator.url, BRANDBASE_X402_PAY_TO: PAY_TO, BRANDBASE_WORKER_CONCURRENCY: '0' };
       stack = await startTestStack(env);
       const now = new Date();
-      await stack.services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
+      await stack.services.stores.brands.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
       service = await startServer(env);
     });
 

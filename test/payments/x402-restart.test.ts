@@ -31,7 +31,7 @@ describeEachBackend('x402 restart', (backend) => {
   beforeAll(async () => {
     before = await startTestStack({}, { backend });
     const now = new Date();
-    await before.services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
+    await before.services.stores.brands.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
   });
 
   afterAll(async () => {

@@ -10,7 +10,7 @@ import { BrandCache } from '../../src/brands/brand-cache.js';
 import { IdentifierCache } from '../../src/domain/identifier-cache.js';
 import { parseIdentifier } from '../../src/domain/identifiers.js';
 import { ByteLru, ENTRY_OVERHEAD_BYTES } from '../../src/platform/byte-lru.js';
-import type { StoredBrand } from '../../src/store/store.js';
+import type { StoredBrand } from '../../src/brands/brand-store.js';
 import { Accounts } from '../../src/billing/accounts.js';
 import { tempSqlite } from '../store/temp-database.js';
 import { sampleBrand } from '../store/sample-brand.js';

@@ -18,7 +18,7 @@ import type { Database } from '../../src/db/database.js';
 import type { ReferenceData } from '../../src/refdata/reference-data.js';
 import type { SearchIndexStore, SearchNameRow } from '../../src/search/search-store.js';
 import type { TestDialect } from '../store/temp-database.js';
-import type { Store } from '../../src/store/store.js';
+import type { BrandStore, RefreshStore } from '../../src/brands/brand-store.js';
 import { sampleBrand } from '../store/sample-brand.js';
 
 const T0 = new Date('2026-03-04T05:06:07.000Z');
@@ -72,9 +72,10 @@ async function importFixture(referenceData: ReferenceData, fixture: ReferenceFix
 }
 
 export interface SearchContractDatabase {
-  /** The brand writes (saveBrand, setBrandStatus) and lookup counts the index follows. */
-  store: Store;
-  stores: { search: SearchIndexStore; referenceData: ReferenceData };
+  /** Applies every product's migrations. */
+  migrate(): Promise<void>;
+  /** `brands`: the brand writes (saveBrand, setBrandStatus) and lookup counts the index follows. */
+  stores: { search: SearchIndexStore; referenceData: ReferenceData; brands: BrandStore & RefreshStore };
   database: Database;
   dialect: TestDialect;
   cleanup: () => Promise<void>;
@@ -110,7 +111,7 @@ async function plan(db: Kysely<unknown>, dialect: TestDialect, statement: string
 
 export function searchIndexContract(name: string, open: () => Promise<SearchContractDatabase>): void {
   describe(`Search index store contract: ${name}`, () => {
-    let store: Store;
+    let brands: BrandStore & RefreshStore;
     let search: SearchIndexStore;
     let referenceData: ReferenceData;
     let db: Kysely<unknown>;
@@ -119,9 +120,10 @@ export function searchIndexContract(name: string, open: () => Promise<SearchCont
 
     beforeAll(async () => {
       let database: Database;
-      ({ store, stores: { search, referenceData }, database, dialect, cleanup } = await open());
+      let migrate: () => Promise<void>;
+      ({ migrate, stores: { search, referenceData, brands }, database, dialect, cleanup } = await open());
       db = database.tables<unknown>();
-      await store.migrate();
+      await migrate();
     });
     afterAll(async () => {
       await cleanup();
@@ -129,7 +131,7 @@ export function searchIndexContract(name: string, open: () => Promise<SearchCont
 
     async function save(domain: string, overrides: Parameters<typeof sampleBrand>[1] = {}, status: 'indexed' | 'removed' = 'indexed') {
       const brand = sampleBrand(domain, overrides);
-      await store.saveBrand({ brand, status, crawledAt: T0, createdAt: T0, updatedAt: T0 }, [{ kind: 'domain', value: domain }]);
+      await brands.saveBrand({ brand, status, crawledAt: T0, createdAt: T0, updatedAt: T0 }, [{ kind: 'domain', value: domain }]);
       return brand;
     }
 
@@ -168,9 +170,9 @@ export function searchIndexContract(name: string, open: () => Promise<SearchCont
     it('drops a removed brand and brings it back when restored (setBrandStatus)', async () => {
       const brand = await save('plovdane.test', { name: 'Plovdane Ferries' });
       expect(await domainsFor(search, 'plovdane')).toEqual(['plovdane.test']);
-      await store.setBrandStatus(brand.id, 'removed', T0);
+      await brands.setBrandStatus(brand.id, 'removed', T0);
       expect(await domainsFor(search, 'plovdane')).toEqual([]);
-      await store.setBrandStatus(brand.id, 'indexed', T0);
+      await brands.setBrandStatus(brand.id, 'indexed', T0);
       expect((await candidates(search, 'plovdane'))[0]?.brandId).toBe(brand.id);
     });
 
@@ -228,7 +230,7 @@ export function searchIndexContract(name: string, open: () => Promise<SearchCont
       // A sync after a later import keeps the crawled brand's fields on the fresh reference rows.
       expect(await search.syncSearchReferenceNames(true)).toBe(true);
       expect((await candidates(search, `${ref.quizzle} systems`)).find((r) => r.source === 'listing')?.brandId).toBe(brand.id);
-      await store.setBrandStatus(brand.id, 'removed', T0);
+      await brands.setBrandStatus(brand.id, 'removed', T0);
       const after = (await candidates(search, ref.quizzle)).filter((r) => r.domain === domain);
       expect(after).toEqual([expect.objectContaining({ source: 'listing', brandId: null, icon: null, qualityScore: null, claimed: false })]);
     });
@@ -237,8 +239,8 @@ export function searchIndexContract(name: string, open: () => Promise<SearchCont
       const tag = uniqueTag();
       const a = brandIdForDomain(`${tag}looked.test`);
       const b = brandIdForDomain(`${tag}unlooked.test`);
-      await store.addBrandLookups([{ brandId: a, lookups: 7, lastLookupAt: T0 }]);
-      await store.addBrandLookups([{ brandId: a, lookups: 5, lastLookupAt: T0 }]);
+      await brands.addBrandLookups([{ brandId: a, lookups: 7, lastLookupAt: T0 }]);
+      await brands.addBrandLookups([{ brandId: a, lookups: 5, lastLookupAt: T0 }]);
       const lookups = await search.searchLookups([a, b]);
       expect(lookups.get(a)).toBe(12);
       expect(lookups.get(b) ?? 0).toBe(0);

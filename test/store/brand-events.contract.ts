@@ -12,7 +12,8 @@ import { BRAND_CHANGE_FIELDS } from '../../src/domain/brand-changes.js';
 import type { BrandSavedEvent } from '../../src/domain/brand-changes.js';
 import type { Brand } from '../../src/domain/brand.js';
 import type { Database } from '../../src/store/kysely/schema.js';
-import type { IdentifierRef, Store, StoredBrand } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
+import type { BrandStore, IdentifierRef, StoredBrand } from '../../src/brands/brand-store.js';
 import { brandEventKeyPrefix, JOB_NAMES, type BrandEventPayload, type JobQueue } from '../../src/jobs/queue.js';
 import type { ProductStores } from '../../src/main/product-stores.js';
 import type { EventTables } from '../../src/events/store/event-tables.js';
@@ -24,8 +25,8 @@ export interface BrandEventsHarness {
   /** Every product's store over the same database (the job queue and the events among them). */
   stores: ProductStores;
   db: Kysely<Database>;
-  /** A Store in another OS process on the same database (opened once, closed by cleanup). */
-  openPeer(): Promise<Store>;
+  /** The brand store of another OS process on the same database (opened once, closed by cleanup). */
+  openPeerBrands(): Promise<Pick<BrandStore, 'saveBrand'>>;
   /** The job queue of that process. */
   openPeerQueue(): Promise<JobQueue>;
   cleanup(): Promise<void>;
@@ -58,12 +59,12 @@ function later(ms = 0): Date {
 export function brandEventsContract(name: string, open: () => Promise<BrandEventsHarness>): void {
   describe(`Brand events contract: ${name}`, () => {
     let h: BrandEventsHarness;
-    let store: Store;
+    let brands: BrandStore;
 
     beforeAll(async () => {
       h = await open();
-      store = h.store;
-      await store.migrate();
+      brands = h.stores.brands;
+      await h.store.migrate();
     });
     afterAll(async () => {
       await h.cleanup();
@@ -100,7 +101,7 @@ export function brandEventsContract(name: string, open: () => Promise<BrandEvent
 
     async function saveNew(): Promise<{ brand: Brand; event: BrandSavedEvent }> {
       const brand = sampleBrand(uniqueDomain());
-      return { brand, event: await store.saveBrand(stored(brand), domainRef(brand)) };
+      return { brand, event: await brands.saveBrand(stored(brand), domainRef(brand)) };
     }
 
     describe('saving writes a brand.saved event', () => {
@@ -108,14 +109,14 @@ export function brandEventsContract(name: string, open: () => Promise<BrandEvent
         const consumer = consumerName();
         await subscribe(consumer, new Date());
         const brand = sampleBrand(uniqueDomain());
-        const first = await store.saveBrand(stored(brand), domainRef(brand));
+        const first = await brands.saveBrand(stored(brand), domainRef(brand));
         expect(first).toMatchObject({ type: 'brand.saved', brandId: brand.id, domain: brand.domain, created: true, changes: [...BRAND_CHANGE_FIELDS] });
         expect(first.id).toMatch(/^evt_/);
         expect(first.occurredAt).toBeInstanceOf(Date);
         const renamed = { ...brand, name: 'Acme Two', colors: [] };
-        const second = await store.saveBrand(stored(renamed), domainRef(brand));
+        const second = await brands.saveBrand(stored(renamed), domainRef(brand));
         expect(second).toMatchObject({ created: false, changes: ['name', 'colors'] });
-        const third = await store.saveBrand(stored(renamed), domainRef(brand));
+        const third = await brands.saveBrand(stored(renamed), domainRef(brand));
         expect(third).toMatchObject({ created: false, changes: [] });
         expect(await eventsOf(brand.id)).toHaveLength(3);
 
@@ -133,7 +134,7 @@ export function brandEventsContract(name: string, open: () => Promise<BrandEvent
 
       it('diffs against the stored record, palette and non-family fields aside', async () => {
         const { brand } = await saveNew();
-        const event = await store.saveBrand(stored({ ...brand, palette: { any: 'thing' }, qualityScore: 0.1, fonts: [] }), domainRef(brand));
+        const event = await brands.saveBrand(stored({ ...brand, palette: { any: 'thing' }, qualityScore: 0.1, fonts: [] }), domainRef(brand));
         expect(event.changes).toEqual([]);
       });
 
@@ -143,27 +144,27 @@ export function brandEventsContract(name: string, open: () => Promise<BrandEvent
         const brand = sampleBrand(uniqueDomain());
         // A NOT NULL violation on the identifier insert, the transaction's last statement.
         const invalid = [...domainRef(brand), { kind: 'ticker', value: null as unknown as string } as IdentifierRef];
-        await expect(store.saveBrand(stored(brand), invalid)).rejects.toThrow();
-        expect(await store.getBrand(brand.id)).toBeNull();
+        await expect(brands.saveBrand(stored(brand), invalid)).rejects.toThrow();
+        expect(await brands.getBrand(brand.id)).toBeNull();
         expect(await eventsOf(brand.id)).toEqual([]);
         expect(await claim(consumer, LEASE, later())).toBeNull();
 
         // Same for a brand already held: the old record stays, and only its first event exists.
-        const first = await store.saveBrand(stored(brand), domainRef(brand));
-        await expect(store.saveBrand(stored({ ...brand, name: 'Changed' }), invalid)).rejects.toThrow();
-        expect((await store.getBrand(brand.id))?.brand.name).toBe(brand.name);
+        const first = await brands.saveBrand(stored(brand), domainRef(brand));
+        await expect(brands.saveBrand(stored({ ...brand, name: 'Changed' }), invalid)).rejects.toThrow();
+        expect((await brands.getBrand(brand.id))?.brand.name).toBe(brand.name);
         expect((await eventsOf(brand.id)).map((e) => e.id)).toEqual([first.id]);
         expect((await claim(consumer, LEASE, later()))?.event?.id).toBe(first.id);
         expect(await claim(consumer, LEASE, later())).toBeNull();
       });
 
       it('two processes saving a new brand at once: one event says created, the other diffs against it', async () => {
-        const peer = await h.openPeer();
+        const peer = await h.openPeerBrands();
         for (let i = 0; i < 5; i++) {
           const brand = sampleBrand(uniqueDomain());
           const one = { ...brand, name: 'One' };
           const two = { ...brand, name: 'Two' };
-          const events = await Promise.all([store.saveBrand(stored(one), domainRef(brand)), peer.saveBrand(stored(two), domainRef(brand))]);
+          const events = await Promise.all([brands.saveBrand(stored(one), domainRef(brand)), peer.saveBrand(stored(two), domainRef(brand))]);
           expect(events.filter((e) => e.created)).toHaveLength(1);
           const second = events.find((e) => !e.created);
           expect(second?.changes).toEqual(['name']);

@@ -7,7 +7,8 @@ import type { Database } from '../../src/db/database.js';
 import { openPostgresDatabase, type PostgresDatabaseOptions } from '../../src/db/postgres/open-postgres-database.js';
 import { openSqliteDatabase, type SqliteDatabaseOptions } from '../../src/db/sqlite/open-sqlite-database.js';
 import type { KyselyStore } from '../../src/store/kysely/kysely-store.js';
-import { openProductStores, type ProductStores } from '../../src/main/product-stores.js';
+import { openProductStores, PRODUCT_MIGRATIONS, type ProductStores } from '../../src/main/product-stores.js';
+import { migrateToLatest } from '../../src/db/migrations.js';
 import type { Database as Tables } from '../../src/store/kysely/schema.js';
 
 export interface OpenedStore {
@@ -16,11 +17,13 @@ export interface OpenedStore {
   stores: ProductStores;
   database: Database;
   db: Kysely<Tables>;
+  /** Applies every product's pending migrations (main/'s list), as `brandbase migrate` does; what `store.migrate()` did. */
+  migrate(): Promise<void>;
 }
 
 function storeOn(database: Database): OpenedStore {
   const stores = openProductStores(database);
-  return { store: stores.store, stores, database, db: database.tables<Tables>() };
+  return { store: stores.store, stores, database, db: database.tables<Tables>(), migrate: () => migrateToLatest(database, PRODUCT_MIGRATIONS) };
 }
 
 /** Opens (without migrating) a SQLite file; `store.close()` closes the database. */

@@ -24,6 +24,10 @@ needsPostgres.describe('PostgreSQL store', () => {
         peer ??= await spawnStorePeer({ kind: 'postgres', url, schema: temp.schema });
         return peer.queue;
       },
+      async openPeerBrands() {
+        peer ??= await spawnStorePeer({ kind: 'postgres', url, schema: temp.schema });
+        return peer.brands;
+      },
       async cleanup() {
         await peer?.kill();
         await temp.cleanup();

@@ -21,6 +21,10 @@ async function sqliteWithPeer() {
       peer ??= await spawnStorePeer({ kind: 'sqlite', file: temp.file });
       return peer.queue;
     },
+    async openPeerBrands() {
+      peer ??= await spawnStorePeer({ kind: 'sqlite', file: temp.file });
+      return peer.brands;
+    },
     async cleanup() {
       await peer?.kill();
       await temp.cleanup();

@@ -1,26 +1,26 @@
 /**
- * A separate OS process that opens the same database (SQLite file or PostgreSQL schema) and serves Store and job
- * queue calls over IPC, so cross-process behaviour is tested against a real second process (two better-sqlite3 handles in one
+ * A separate OS process that opens the same database (SQLite file or PostgreSQL schema) and serves Store and product
+ * store calls (the brand store, the job queue, ...) over IPC, so cross-process behaviour is tested against a real second process (two better-sqlite3 handles in one
  * thread would block each other synchronously and prove nothing). Started by store-peer-process.ts; run with
  * `node --import tsx`.
  */
-import type { JobQueue } from '../../src/jobs/queue.js';
 import type { ProductStores } from '../../src/main/product-stores.js';
 import type { Store } from '../../src/store/store.js';
-import type { BillingStore } from '../../src/billing/billing-store.js';
 import { openBackendStores } from './store-peer-backend.js';
 import type { BackendSpec } from './store-peer-backend.js';
 
 interface PeerRequest {
   seq: number;
-  /** A Store method, or `queue.<method>` for the job queue on the same database. */
-  method: keyof Store | `queue.${keyof JobQueue}` | `billing.${keyof BillingStore}`;
+  /** A Store method, or `<product>.<method>` for a product's store on the same database (`queue.<method>`: the job queue). */
+  method: keyof Store | `${keyof ProductStores}.${string}`;
   args: unknown[];
 }
 
 async function serve(stores: ProductStores, request: PeerRequest): Promise<unknown> {
   try {
-    const [target, method] = request.method.startsWith('queue.') ? [stores.queue, request.method.slice('queue.'.length)] : request.method.startsWith('billing.') ? [stores.billing, request.method.slice('billing.'.length)] : [stores.store, request.method];
+    // `<product>.<method>` names a method of that product's store (`queue.claim`, `brands.saveBrand`); a bare name, the Store's.
+    const dot = request.method.indexOf('.');
+    const [target, method] = dot < 0 ? [stores.store, request.method] : [stores[request.method.slice(0, dot) as keyof ProductStores], request.method.slice(dot + 1)];
     const value: unknown = await ((target as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method] as (...args: unknown[]) => Promise<unknown>).apply(target, request.args);
     return { seq: request.seq, ok: true, value };
   } catch (error) {

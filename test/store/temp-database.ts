@@ -25,6 +25,8 @@ export interface TempDatabase {
   /** The kernel's handle the store runs on: give it to the job queue (`new SqlJobQueue(temp.database)`). */
   database: KernelDatabase;
   db: Kysely<Database>;
+  /** Applies every product's pending migrations (main/'s list) to `database`. */
+  migrate(): Promise<void>;
   dialect: TestDialect;
   /** Another, independent connection (pool / better-sqlite3 handle) to the same database; closed by cleanup. */
   openPeer(): Promise<{ store: Store; stores: ProductStores; database: KernelDatabase; db: Kysely<Database> }>;
@@ -42,12 +44,13 @@ export async function tempSqlite(): Promise<TempDatabase & { file: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'brandbase-store-'));
   const file = join(dir, 'nested', 'brandbase.db');
   const peers: Store[] = [];
-  const { store, stores, database, db } = await openSqliteStore({ file });
+  const { store, stores, database, db, migrate } = await openSqliteStore({ file });
   return {
     store,
     stores,
     database,
     db,
+    migrate,
     file,
     dialect: 'sqlite',
     async openPeer() {
@@ -76,12 +79,13 @@ async function dropSchema(url: string, schema: string): Promise<void> {
 export async function tempPostgres(url: string): Promise<TempDatabase & { schema: string }> {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const peers: Store[] = [];
-  const { store, stores, database, db } = await openPostgresStore({ url, schema });
+  const { store, stores, database, db, migrate } = await openPostgresStore({ url, schema });
   return {
     store,
     stores,
     database,
     db,
+    migrate,
     schema,
     dialect: 'postgres',
     async openPeer() {

@@ -56,7 +56,7 @@ beforeEach(async () => {
     return crawlBrand(domain, { fetcher, assets }, { timeoutMs: 10_000 });
   };
   memoryReads = 0;
-  const real = db.store;
+  const real = db.stores.brands;
   // Every call reaches the real store; reads of the failure memory are counted on the way.
   const store = new Proxy(real, {
     get(target, prop) {
@@ -101,8 +101,8 @@ describe('the failure memory for GET, HEAD and batch', () => {
 
   it('a held brand is answered by GET, HEAD and batch without reading the failure memory', async () => {
     const now = new Date(clock);
-    await db.store.saveBrand({ brand: sampleBrand('held.test'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'held.test' }]);
-    await db.store.recordCrawlFailure({ domain: 'held.test', reason: 'timeout', message: 'an old failure', failedAt: now });
+    await db.stores.brands.saveBrand({ brand: sampleBrand('held.test'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'held.test' }]);
+    await db.stores.brands.recordCrawlFailure({ domain: 'held.test', reason: 'timeout', message: 'an old failure', failedAt: now });
     const held = readings('held.test');
     expect((await lookupBrand(deps, FREE_PAYER, { readings: held, cachedOnly: false, allowNsfw: undefined, palette: false })).value.status).toBe('found');
     expect(await prefetchBrand(deps, FREE_PAYER, held)).toBe('held');

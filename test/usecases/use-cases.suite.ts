@@ -19,7 +19,7 @@ import { CrawlScheduler } from '../../src/brands/crawl-scheduler.js';
 import { parseIdentifier, type Readings } from '../../src/domain/identifiers.js';
 import { SqlJobQueue } from '../../src/jobs/sql/sql-job-queue.js';
 import { silentLogger } from '../../src/platform/logger.js';
-import type { BrandStore } from '../../src/store/store.js';
+import type { BrandStore } from '../../src/brands/brand-store.js';
 import { ApiKeyPayer } from '../../src/usecases/api-key-payer.js';
 import { batchBrands } from '../../src/usecases/batch-brands.js';
 import { brandIndustries } from '../../src/usecases/brand-industries.js';
@@ -49,7 +49,7 @@ interface Stack {
   authenticator: Authenticator;
 }
 
-function stackOn(db: TempDatabase, store: BrandStore = db.store, overrides: Partial<UseCaseDeps> = {}): Stack {
+function stackOn(db: TempDatabase, store: BrandStore = db.stores.brands, overrides: Partial<UseCaseDeps> = {}): Stack {
   const meter = new UsageMeter(db.stores.billing, () => new Date());
   const billing = new Billing({ store: db.stores.billing, meter, mailer: noMailer, logger: silentLogger(), defaults: { spendingLimitCents: 0, rateLimitPerMinute: 0 } });
   const cache = new BrandCache(60_000, new AssetUrls('http://brandbase.test/assets/'));
@@ -93,7 +93,7 @@ export function useCaseSuite(name: string, open: () => Promise<TempDatabase>): v
         ['globex.com', 'Globex'],
         [OPERATOR, 'Operator'],
       ] as const) {
-        await db.store.saveBrand({ brand: sampleBrand(domain, { name: brandName }), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: domain }]);
+        await db.stores.brands.saveBrand({ brand: sampleBrand(domain, { name: brandName }), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: domain }]);
       }
       stack = stackOn(db);
     });
@@ -124,7 +124,7 @@ export function useCaseSuite(name: string, open: () => Promise<TempDatabase>): v
 
       it('charges nothing for an NSFW brand refused by allowNsfw=false', async () => {
         const now = new Date();
-        await db.store.saveBrand({ brand: sampleBrand('adult.test', { isNsfw: true }), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'adult.test' }]);
+        await db.stores.brands.saveBrand({ brand: sampleBrand('adult.test', { isNsfw: true }), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'adult.test' }]);
         const { payer: p, orgId } = await payer();
         const answer = await lookupBrand(stack.deps, p, { readings: readings('adult.test'), cachedOnly: false, allowNsfw: false, palette: false });
         expect(answer.value.status).toBe('not_found');
@@ -150,7 +150,13 @@ export function useCaseSuite(name: string, open: () => Promise<TempDatabase>): v
       it('a failing lookup releases the hold: the error costs nothing and the credit stays available', async () => {
         // The same store with its brand reads failing, as when the database drops the connection mid-lookup.
         const down = () => Promise.reject(new Error('connection terminated'));
-        const broken = stackOn(db, { ...db.store, saveBrand: db.store.saveBrand.bind(db.store), setBrandStatus: db.store.setBrandStatus.bind(db.store), listIdentifiers: db.store.listIdentifiers.bind(db.store), getBrand: down, findBrandByIdentifier: down });
+        const broken = stackOn(db, new Proxy(db.stores.brands, {
+          get(target, prop) {
+            if (prop === 'getBrand' || prop === 'findBrandByIdentifier') return down;
+            const value: unknown = Reflect.get(target, prop, target);
+            return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+          },
+        }));
         const { payer: p, orgId } = await payer(1);
         await expect(lookupBrand(broken.deps, p, { readings: readings('acme.com'), cachedOnly: false, allowNsfw: undefined, palette: false })).rejects.toThrow();
         expect(await used(orgId)).toBe(0);
@@ -212,7 +218,7 @@ export function useCaseSuite(name: string, open: () => Promise<TempDatabase>): v
       });
 
       it('an item that does not fit the response budget answers 413 and is not charged', async () => {
-        const small = stackOn(db, db.store, { batchResponseMaxBytes: 2 * Buffer.byteLength(JSON.stringify(sampleBrand('acme.com'))) });
+        const small = stackOn(db, db.stores.brands, { batchResponseMaxBytes: 2 * Buffer.byteLength(JSON.stringify(sampleBrand('acme.com'))) });
         const { payer: p, orgId } = await payer();
         const answer = await batchBrands(small.deps, p, batch(['acme.com', 'globex.com', 'operator.test']));
         const statuses = (JSON.parse(answer.value.json) as { results: { status: number }[] }).results.map((r) => r.status);

@@ -70,7 +70,7 @@ describeEachBackend('change detection', (backend) => {
     const assets = new LocalAssetStore({ dir: assetsDir });
     const fetcher = new SafeFetcher({ hostMap: sites.hostMap });
     indexer = new BrandIndexer(
-      db.store,
+      db.stores.brands,
       (domain, _owner, known) => crawlBrand(domain, { fetcher, assets, knownAnalyses: known ?? [] }, { timeoutMs: 60_000 }),
       silentLogger(),
       { now: () => new Date(crawlClock) },
@@ -106,7 +106,7 @@ describeEachBackend('change detection', (backend) => {
 
   /** The files of the held brand's current logo and icon (old files the re-crawl keeps as `other` left out). */
   async function currentMarkFiles(host: string): Promise<string[]> {
-    const stored = await db.store.findBrandByIdentifier({ kind: 'domain', value: host });
+    const stored = await db.stores.brands.findBrandByIdentifier({ kind: 'domain', value: host });
     return (stored?.brand.logos ?? []).filter((l) => l.type === 'logo' || l.type === 'icon').flatMap((l) => l.formats.map((f) => f.src)).sort();
   }
 
@@ -115,7 +115,7 @@ describeEachBackend('change detection', (backend) => {
       sites.set(HOSTS.rebrand, { ...V1, name: 'Shapeshift' });
       // A first crawl announces nothing: nobody can have seen an earlier version.
       expect(await crawlAndDeliver(HOSTS.rebrand)).toEqual([]);
-      const stored = await db.store.findBrandByIdentifier({ kind: 'domain', value: HOSTS.rebrand });
+      const stored = await db.stores.brands.findBrandByIdentifier({ kind: 'domain', value: HOSTS.rebrand });
       expect(stored?.brand.name).toBe('Shapeshift');
       expect(stored?.brand.logos.map((l) => l.type).sort()).toEqual(['icon', 'logo']);
       const oldLogo = stored?.brand.logos.find((l) => l.type === 'logo');

@@ -156,7 +156,7 @@ export function webhookDeliveryContract(name: string, open: () => Promise<Harnes
       await webhook(paid, [domain()]);
       // The brand.saved event as the store wrote it, with a pending delivery (its job) to the consumer.
       await stores.events.subscribeBrandEvents('contract-webhooks', T0);
-      const event = await store.saveBrand({ brand: sampleBrand(d), status: 'indexed', crawledAt: T0, createdAt: T0, updatedAt: T0 }, [{ kind: 'domain', value: d }]);
+      const event = await stores.brands.saveBrand({ brand: sampleBrand(d), status: 'indexed', crawledAt: T0, createdAt: T0, updatedAt: T0 }, [{ kind: 'domain', value: d }]);
       // The save writes its event with the saving process's clock.
       const eventJob = await stores.queue.claim([JOB_NAMES.brandEvent], LEASE, new Date(Date.now() + 1000), { keyPrefix: brandEventKeyPrefix('contract-webhooks') });
       expect((eventJob?.payload as BrandEventPayload | undefined)?.eventId).toBe(event.id);

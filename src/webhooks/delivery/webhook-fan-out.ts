@@ -12,7 +12,7 @@ import { BRAND_REBRANDED, type BrandSavedEvent } from '../../domain/brand-change
 import { registrableDomain } from '../../domain/identifiers.js';
 import type { WebhookPayload } from '../../domain/webhooks.js';
 import type { Logger } from '../../platform/logger.js';
-import type { BrandStore, StoredBrand } from '../../store/store.js';
+import type { BrandStore, StoredBrand } from '../../brands/brand-store.js';
 import type { WebhookDeliveryStore } from '../webhook-store.js';
 
 /** The consumer name the fan-out subscribes under. */

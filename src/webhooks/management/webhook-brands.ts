@@ -7,7 +7,7 @@ import type { AssetUrls } from '../../assets/asset-urls.js';
 import type { CrawlScheduler } from '../../brands/crawl-scheduler.js';
 import { currentQualityScore } from '../../brands/refresh.js';
 import type { Brand } from '../../domain/brand.js';
-import type { BrandStore } from '../../store/store.js';
+import type { BrandStore } from '../../brands/brand-store.js';
 
 export interface WebhookBrands {
   /** The held brand of a registrable domain, serialized as GET answers it (asset URLs rendered); null when not held. */
@@ -21,7 +21,7 @@ export interface WebhookBrands {
 
 export class StoreWebhookBrands implements WebhookBrands {
   constructor(
-    private readonly store: BrandStore,
+    private readonly store: Pick<BrandStore, 'findBrandByIdentifier'>,
     private readonly assetUrls: AssetUrls,
     private readonly scheduler: CrawlScheduler,
     private readonly clock: () => Date = () => new Date(),

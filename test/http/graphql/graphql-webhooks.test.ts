@@ -42,7 +42,7 @@ describeEachBackend('GraphQL webhooks', (backend) => {
     stack = await startTestStack({ BRANDBASE_CRAWL_HOSTS: JSON.stringify({ 'receiver.test': '127.0.0.1:4999' }) }, { backend });
     paid = await stack.newKey({ plan: 'paid' });
     const now = new Date();
-    await stack.services.store.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
+    await stack.services.stores.brands.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
   });
   afterAll(async () => stack?.close());
 

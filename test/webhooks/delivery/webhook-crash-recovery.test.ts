@@ -15,6 +15,7 @@ import type { Database } from '../../../src/db/database.js';
 import type { WebhookStore } from '../../../src/webhooks/webhook-store.js';
 import type { Store } from '../../../src/store/store.js';
 import type { BillingStore } from '../../../src/billing/billing-store.js';
+import type { BrandStore } from '../../../src/brands/brand-store.js';
 import { startServer, type ServerProcess } from '../../helpers/brandbase-process.js';
 import { eventually, until } from '../../helpers/until.js';
 import { sampleBrand } from '../../store/sample-brand.js';
@@ -37,6 +38,7 @@ describeEachBackend('webhook crash recovery', (backend) => {
   /** The kernel's handle of the same connection, for the webhook rows the test writes (webhook-fixtures.ts). */
   let kernel: Database;
   let billing: BillingStore;
+  let brands: BrandStore;
 
   beforeAll(async () => {
     database = await openBackendDatabase(backend);
@@ -57,7 +59,7 @@ describeEachBackend('webhook crash recovery', (backend) => {
       BRANDBASE_WEBHOOK_TIMEOUT_MS: '10000',
       BRANDBASE_LOG_LEVEL: 'info',
     };
-    ({ store, stores: { webhooks, billing }, database: kernel } = await connectTo(database));
+    ({ store, stores: { webhooks, billing, brands }, database: kernel } = await connectTo(database));
     await store.migrate();
   });
 
@@ -77,14 +79,14 @@ describeEachBackend('webhook crash recovery', (backend) => {
   async function commitRebrand(): Promise<void> {
     const first = sampleBrand(SITE, { name: 'Phoenix Rockets' });
     const t1 = new Date(Date.now() - 86_400_000);
-    await store.saveBrand({ brand: first, status: 'indexed', crawledAt: t1, createdAt: t1, updatedAt: t1 }, [{ kind: 'domain', value: SITE }]);
+    await brands.saveBrand({ brand: first, status: 'indexed', crawledAt: t1, createdAt: t1, updatedAt: t1 }, [{ kind: 'domain', value: SITE }]);
     const renamed = {
       ...first,
       name: 'Ashbird',
       logos: first.logos.map((logo) => ({ ...logo, formats: logo.formats.map((f) => ({ ...f, src: f.src.replace('cdn.example/', 'cdn.example/v2/') })) })),
     };
     const t2 = new Date();
-    const event = await store.saveBrand({ brand: renamed, status: 'indexed', crawledAt: t2, createdAt: t1, updatedAt: t2 }, [{ kind: 'domain', value: SITE }]);
+    const event = await brands.saveBrand({ brand: renamed, status: 'indexed', crawledAt: t2, createdAt: t1, updatedAt: t2 }, [{ kind: 'domain', value: SITE }]);
     expect(event.announce?.kind).toBe('brand.rebranded');
   }
 

@@ -83,7 +83,7 @@ function engine(options: { payer?: 'billing' | DeliveryPayer; timeoutMs?: number
 
 /** A brand saved with its event, announced as change detection would, and fanned out now. */
 async function announce(e: Engine, domain: string, kind: 'brand.rebranded' | 'brand.updated' = 'brand.rebranded'): Promise<number> {
-  return e.fanOut.handle(await savedRebrand(db.store, domain, kind));
+  return e.fanOut.handle(await savedRebrand(db.stores.brands, domain, kind));
 }
 
 async function deliveriesOf(orgId: string, webhookId: string) {
@@ -345,7 +345,7 @@ describe('webhook delivery', () => {
     const both = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/both`, domains: [domain] });
     const rebrandsOnly = await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/rebrands`, domains: [domain], events: ['brand.rebranded'] });
     await createWebhook(db.database, box, { orgId, url: `https://${HOOK_HOST}/elsewhere`, domains: [uniqueDomain()] });
-    const event = await savedRebrand(db.store, domain, 'brand.updated');
+    const event = await savedRebrand(db.stores.brands, domain, 'brand.updated');
     expect(await e.fanOut.handle(event)).toBe(1);
     expect(await e.fanOut.handle(event)).toBe(0);
     expect(await deliveriesOf(orgId, both.id)).toHaveLength(1);

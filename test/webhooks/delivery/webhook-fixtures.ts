@@ -10,8 +10,8 @@ import { newWebhookSecret, type WebhookEventKind } from '../../../src/domain/web
 import type { SealedBox } from '../../../src/platform/sealed-box.js';
 import type { Database } from '../../../src/db/database.js';
 import type { WebhookTables } from '../../../src/webhooks/store/webhook-tables.js';
-import type { Store } from '../../../src/store/store.js';
 import type { AccountStore } from '../../../src/billing/billing-store.js';
+import type { BrandStore } from '../../../src/brands/brand-store.js';
 import { sampleBrand } from '../../store/sample-brand.js';
 
 export async function createOrg(store: Pick<AccountStore, 'createOrganization'>, plan: Plan = 'paid', quota = 1000): Promise<string> {
@@ -63,10 +63,10 @@ export function uniqueDomain(prefix = 'acme'): string {
 }
 
 /** Saves a brand (which writes its `brand.saved` event) and returns the event as change detection would announce it. */
-export async function savedRebrand(store: Store, domain: string, kind: 'brand.rebranded' | 'brand.updated' = 'brand.rebranded'): Promise<BrandSavedEvent> {
+export async function savedRebrand(brands: Pick<BrandStore, 'saveBrand'>, domain: string, kind: 'brand.rebranded' | 'brand.updated' = 'brand.rebranded'): Promise<BrandSavedEvent> {
   const brand = sampleBrand(domain);
   const now = new Date();
-  const event = await store.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: domain }]);
+  const event = await brands.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: domain }]);
   return {
     ...event,
     announce: { kind, changedFields: ['logos', 'name'], previous: { name: 'Old Acme', logo: brand.logos[0] ?? null } },
