@@ -52,7 +52,6 @@ module.exports = {
         pathNot: [
           '^src/(domain|platform|config|brands|crawl|media|palette|billing|webhooks|events|usecases|refdata|payments|context|transactions|cdn|dashboard-accounts)/',
           '^src/assets/[^/]+\\.ts$',
-          '^src/store/store\\.ts$',
           // The search index's storage port (issue 30): the merchant matcher reads the same candidate names.
           '^src/search/search-store\\.ts$',
           // The kernel's port, for the transaction type brand save hooks are called with.
@@ -76,9 +75,7 @@ module.exports = {
       name: 'product-storage-is-private',
       comment: "A product's store/ folder (its Kysely rows, tables, migrations) is imported only by that product and main/ (issue 30).",
       severity: 'error',
-      // src/store/ is the shared facade issue 30 deletes: while it lasts, its remaining SQL reads tables products own
-      // (search and brand events read the brands' tables) and its brand members delegate to the brands' store.
-      from: { path: '^src/([^/]+)/', pathNot: '^src/(main|store)/' },
+      from: { path: '^src/([^/]+)/', pathNot: '^src/main/' },
       to: { path: PRODUCT_STORAGE, pathNot: '^src/$1/' },
     },
     {
@@ -95,8 +92,8 @@ module.exports = {
       name: 'only-main-wires-backends',
       comment: 'Only main/ may import a concrete backend (database, store, queue or asset-store backend).',
       severity: 'error',
-      from: { pathNot: '^src/(main|db/sqlite|db/postgres|jobs/sql|store/kysely|assets/local|assets/s3)/' },
-      to: { path: '^src/(db/sqlite|db/postgres|jobs/sql|store/kysely|assets/local|assets/s3)/' },
+      from: { pathNot: '^src/(main|db/sqlite|db/postgres|jobs/sql|assets/local|assets/s3)/' },
+      to: { path: '^src/(db/sqlite|db/postgres|jobs/sql|assets/local|assets/s3)/' },
     },
     {
       name: 'http-no-sql',
@@ -107,10 +104,10 @@ module.exports = {
     },
     {
       name: 'transports-never-read-storage',
-      comment: 'Transports (cli/, http/, mcp/) call use cases and services, never storage (issue 31): no src/store/ import, not even its types.',
+      comment: "Transports (cli/, http/, mcp/) call use cases and services, never storage (issue 31): no product's store port or store/ folder, nor the database kernel, not even their types.",
       severity: 'error',
       from: { path: '^src/(cli|http|mcp)/' },
-      to: { path: '^src/store/' },
+      to: { path: [PRODUCT_STORAGE, '-store\\.ts$', '^src/db/'], pathNot: '^src/assets/' },
     },
     {
       name: 'transports-use-billing-services',
@@ -138,7 +135,7 @@ module.exports = {
       comment: 'mcp/ defines the MCP tools over the use cases (ADR 0037); the Streamable HTTP transport is registered by http/.',
       severity: 'error',
       from: { path: '^src/mcp/' },
-      to: { path: ['^src/(http|cli|main|brands|db|store/kysely|jobs/sql|assets/local)/', '^(fastify|@fastify|pg|better-sqlite3|pg-boss|kysely)($|/)', '^@modelcontextprotocol/sdk/server/(streamableHttp|sse|stdio)'] },
+      to: { path: ['^src/(http|cli|main|brands|db|jobs/sql|assets/local)/', '^(fastify|@fastify|pg|better-sqlite3|pg-boss|kysely)($|/)', '^@modelcontextprotocol/sdk/server/(streamableHttp|sse|stdio)'] },
     },
     {
       name: 'no-circular',

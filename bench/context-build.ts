@@ -55,9 +55,9 @@ async function timed(run: () => unknown): Promise<number> {
 export async function benchContextBuild(): Promise<Record<string, unknown>> {
   const sites = await startContextSites();
   const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-context-bench-'));
-  const { store, stores } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
+  const { migrate, close, stores } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
   try {
-    await store.migrate();
+    await migrate();
     const assets = new LocalAssetStore({ dir: path.join(dir, 'assets') });
     const fetcher = new SafeFetcher({ hostMap: sites.served.hostMap });
     const indexer = new BrandIndexer(stores.brands, (domain) => crawlBrand(domain, { fetcher, assets }, { timeoutMs: 30_000 }), silentLogger());
@@ -97,7 +97,7 @@ export async function benchContextBuild(): Promise<Record<string, unknown>> {
       evidenceExtractVsParse: round(median(extract) / median(parse)),
     };
   } finally {
-    await store.close();
+    await close();
     await sites.served.close();
     await rm(dir, { recursive: true, force: true });
   }

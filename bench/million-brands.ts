@@ -65,7 +65,7 @@ interface SizeReport {
 /** Where the store of one size lives, and the settings that point brandbase at it. */
 interface SizedStore {
   env: Record<string, string>;
-  open(): Promise<{ store: Awaited<ReturnType<typeof openSqliteStore>>['store']; billing: BillingStore; count(): Promise<number> }>;
+  open(): Promise<{ migrate(): Promise<void>; close(): Promise<void>; billing: BillingStore; count(): Promise<number> }>;
   drop(): Promise<void>;
 }
 
@@ -76,9 +76,9 @@ function sizedStore(backend: Backend, size: number): SizedStore {
       env: { BRANDBASE_DATA_DIR: dataDir },
       async open() {
         await mkdir(dataDir, { recursive: true });
-        const { store, stores, db } = await openSqliteStore({ file: path.join(dataDir, 'brandbase.sqlite') });
-        await store.migrate();
-        return { store, billing: stores.billing, count: async () => Number((await sql<{ n: number }>`select count(*) as n from brands`.execute(db)).rows[0]?.n ?? 0) };
+        const { migrate, close, stores, db } = await openSqliteStore({ file: path.join(dataDir, 'brandbase.sqlite') });
+        await migrate();
+        return { migrate, close, billing: stores.billing, count: async () => Number((await sql<{ n: number }>`select count(*) as n from brands`.execute(db)).rows[0]?.n ?? 0) };
       },
       drop: () => rm(dataDir, { recursive: true, force: true }),
     };
@@ -91,9 +91,9 @@ function sizedStore(backend: Backend, size: number): SizedStore {
     async open() {
       await mkdir(dataDir, { recursive: true });
       // Migrated with the schema named: a process given only the search_path may meet other schemas' migration tables.
-      const { store, stores, db } = await openPostgresStore({ url: PG_URL, schema });
-      await store.migrate();
-      return { store, billing: stores.billing, count: async () => Number((await sql<{ n: string }>`select count(*) as n from brands`.execute(db)).rows[0]?.n ?? 0) };
+      const { migrate, close, stores, db } = await openPostgresStore({ url: PG_URL, schema });
+      await migrate();
+      return { migrate, close, billing: stores.billing, count: async () => Number((await sql<{ n: string }>`select count(*) as n from brands`.execute(db)).rows[0]?.n ?? 0) };
     },
     async drop() {
       const client = new pg.Client({ connectionString: PG_URL });
@@ -208,13 +208,13 @@ function domainPool(size: number, count: number): string[] {
 
 async function benchSize(backend: Backend, size: number, withMemory: boolean, keep: boolean): Promise<SizeReport> {
   const target = sizedStore(backend, size);
-  const { store, billing, count } = await target.open();
+  const { close, billing, count } = await target.open();
   const held = await count();
   const accounts = new Accounts(billing, { freeQuota: 100, paidQuota: 1_000_000_000 });
   const org = await accounts.createOrganization({ name: 'bench', plan: 'paid', quota: 1_000_000_000 });
   await billing.updateOrganization(org.id, { rateLimitPerMinute: 1_000_000_000 });
   const { key } = await accounts.createApiKey({ orgId: org.id });
-  await store.close();
+  await close();
   await writeFile(path.join(target.env.BRANDBASE_DATA_DIR as string, 'brandbase.env'), '');
   const env = { ...target.env, BRANDBASE_CONFIG_FILE: path.join(target.env.BRANDBASE_DATA_DIR as string, 'brandbase.env') };
   let generated: SizeReport['generated'] = null;

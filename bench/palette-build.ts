@@ -32,9 +32,9 @@ export async function benchPaletteBuild(): Promise<Record<string, unknown>> {
   const sites = await paletteEvalSites();
   const served = await serveSites(sites);
   const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-palette-bench-'));
-  const { store, stores } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
+  const { migrate, close, stores } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
   try {
-    await store.migrate();
+    await migrate();
     const assets = new LocalAssetStore({ dir: path.join(dir, 'assets') });
     const fetcher = new SafeFetcher({ hostMap: served.hostMap });
     const indexer = new BrandIndexer(stores.brands, (domain) => crawlBrand(domain, { fetcher, assets }, { timeoutMs: 30_000 }), silentLogger());
@@ -58,7 +58,7 @@ export async function benchPaletteBuild(): Promise<Record<string, unknown>> {
     }
     return { sites: stored.length, built, firstRequestBuildMs: summary(builds), laterRequestReadMs: summary(reads) };
   } finally {
-    await store.close();
+    await close();
     await served.close();
     await rm(dir, { recursive: true, force: true });
   }

@@ -36,12 +36,12 @@ async function generate(file: string, rows: number): Promise<void> {
 async function child(file: string, dbFile: string): Promise<void> {
   const { openSqliteStore } = await import('../test/store/open-store.js');
   const { importReferenceFile } = await import('../src/refdata/import/import-file.js');
-  const { store, stores } = await openSqliteStore({ file: dbFile });
-  await store.migrate();
+  const { migrate, close, stores } = await openSqliteStore({ file: dbFile });
+  await migrate();
   const started = process.hrtime.bigint();
   const report = await importReferenceFile(stores.referenceData, { file, format: 'gleif-isin-lei', sourceDate: '2026-01-01', batchSize: 2000 });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  await store.close();
+  await close();
   process.send?.({ seconds, inserted: report.inserted, rows: report.rowsRead, maxRssKb: process.resourceUsage().maxRSS });
 }
 

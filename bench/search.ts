@@ -23,7 +23,7 @@ import { silentLogger } from '../src/platform/logger.js';
 import { loadEmbeddedReferenceData } from '../src/refdata/embedded-reference-data.js';
 import { BrandSearch } from '../src/search/brand-search.js';
 import type { SearchTables } from '../src/search/store/search-tables.js';
-import type { Database as StoreTables } from '../src/store/kysely/schema.js';
+import type { Database as StoreTables } from '../test/helpers/all-tables.js';
 import { openPostgresStore, openSqliteStore, type OpenedStore } from '../test/store/open-store.js';
 import { sampleBrand } from '../test/store/sample-brand.js';
 import { postgresReachable } from './fleet-processes.js';
@@ -139,9 +139,9 @@ async function time(op: (i: number) => Promise<unknown>): Promise<Timing> {
   return { p50Ms: Number(percentile(latencies, 0.5).toFixed(3)), p99Ms: Number(percentile(latencies, 0.99).toFixed(3)), opsPerSec: Math.round(opsPerSec) };
 }
 
-async function measure({ store, stores, database }: OpenedStore): Promise<Record<string, unknown>> {
+async function measure({ migrate, stores, database }: OpenedStore): Promise<Record<string, unknown>> {
   const db = database.tables<Database>();
-  await store.migrate();
+  await migrate();
   await loadEmbeddedReferenceData(stores.referenceData);
   const filling = performance.now();
   const { names, domains } = await fillBrands(db, BRANDS);
@@ -179,7 +179,7 @@ async function onSqlite(): Promise<Record<string, unknown>> {
   try {
     return await measure(opened);
   } finally {
-    await opened.store.close();
+    await opened.close();
     await rm(dir, { recursive: true, force: true });
   }
 }
@@ -191,7 +191,7 @@ async function onPostgres(url: string): Promise<Record<string, unknown> | { skip
   try {
     return await measure(opened);
   } finally {
-    await opened.store.close();
+    await opened.close();
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.query(`drop schema if exists "${schema}" cascade`);

@@ -21,7 +21,6 @@ import { newId } from '../src/domain/ids.js';
 import { newWebhookSecret } from '../src/domain/webhooks.js';
 import { silentLogger } from '../src/platform/logger.js';
 import { sealedBox } from '../src/platform/sealed-box.js';
-import type { Store } from '../src/store/store.js';
 import type { BillingStore } from '../src/billing/billing-store.js';
 import type { JobQueue } from '../src/jobs/queue.js';
 import type { WebhookStore } from '../src/webhooks/webhook-store.js';
@@ -147,7 +146,6 @@ async function baselineRound(receiverPort: number, payload: string, count: numbe
 }
 
 interface BenchStore {
-  store: Store;
   webhooks: WebhookStore;
   /** Billing's store on the same database: the organization and its credits. */
   billing: BillingStore;
@@ -158,9 +156,9 @@ interface BenchStore {
 
 async function sqliteStore(): Promise<BenchStore> {
   const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-bench-webhooks-'));
-  const { store, stores } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
-  await store.migrate();
-  return { store, webhooks: stores.webhooks, billing: stores.billing, queue: stores.queue, close: async () => { await store.close(); await rm(dir, { recursive: true, force: true }); } };
+  const { migrate, close, stores } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
+  await migrate();
+  return { webhooks: stores.webhooks, billing: stores.billing, queue: stores.queue, close: async () => { await close(); await rm(dir, { recursive: true, force: true }); } };
 }
 
 /** A fresh schema on `url`, dropped afterwards; null when no server answers. */
@@ -173,15 +171,14 @@ async function postgresStore(url: string): Promise<BenchStore | null> {
     return null;
   }
   await admin.query(`create schema "${schema}"`);
-  const { store, stores } = await openPostgresStore({ url, schema });
-  await store.migrate();
+  const { migrate, close, stores } = await openPostgresStore({ url, schema });
+  await migrate();
   return {
-    store,
     webhooks: stores.webhooks,
     billing: stores.billing,
     queue: stores.queue,
     close: async () => {
-      await store.close();
+      await close();
       await admin.query(`drop schema if exists "${schema}" cascade`);
       await admin.end();
     },

@@ -11,7 +11,6 @@ import { createLogger } from '../../src/platform/logger.js';
 import { BrandSearch } from '../../src/search/brand-search.js';
 import type { ReferenceData } from '../../src/refdata/reference-data.js';
 import type { SearchIndexStore } from '../../src/search/search-store.js';
-import type { Store } from '../../src/store/store.js';
 import type { BrandStore } from '../../src/brands/brand-store.js';
 import { sampleBrand } from '../../test/store/sample-brand.js';
 
@@ -42,8 +41,8 @@ export function labelledQueries(): LabelledQuery[] {
 }
 
 /** Migrates the store, loads the embedded reference data and saves the held brands (crawled records, minimal). */
-export async function fillSearchStore({ store, stores }: { store: Store; stores: { referenceData: ReferenceData; brands: Pick<BrandStore, 'saveBrand'> } }): Promise<void> {
-  await store.migrate();
+export async function fillSearchStore({ migrate, stores }: { migrate(): Promise<void>; stores: { referenceData: ReferenceData; brands: Pick<BrandStore, 'saveBrand'> } }): Promise<void> {
+  await migrate();
   await loadEmbeddedReferenceData(stores.referenceData);
   const at = new Date('2026-11-01T00:00:00Z');
   for (const [domain = '', name = '', quality = '0'] of rows('./held-brands.tsv')) {

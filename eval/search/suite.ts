@@ -19,7 +19,7 @@ async function onSqlite(): Promise<SearchScore> {
   try {
     return await scored(opened);
   } finally {
-    await opened.store.close();
+    await opened.close();
     await rm(dir, { recursive: true, force: true });
   }
 }
@@ -30,7 +30,7 @@ async function onPostgres(url: string): Promise<SearchScore> {
   try {
     return await scored(opened);
   } finally {
-    await opened.store.close();
+    await opened.close();
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.query(`drop schema if exists "${schema}" cascade`);

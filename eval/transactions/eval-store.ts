@@ -10,7 +10,6 @@ import { loadConfig } from '../../src/config/config.js';
 import { openBackends } from '../../src/main/open-backends.js';
 import type { ReferenceData } from '../../src/refdata/reference-data.js';
 import type { SearchIndexStore } from '../../src/search/search-store.js';
-import type { Store } from '../../src/store/store.js';
 import type { BrandStore } from '../../src/brands/brand-store.js';
 import { AliasTable } from '../../src/transactions/merchant-aliases.js';
 import { MerchantMatcher } from '../../src/transactions/merchant-matcher.js';
@@ -18,7 +17,6 @@ import { sampleBrand } from '../../test/store/sample-brand.js';
 import { HELD_BRANDS } from './held-brands.js';
 
 export interface EvalStore {
-  store: Store;
   referenceData: ReferenceData;
   search: SearchIndexStore;
   matcher: MerchantMatcher;
@@ -41,7 +39,6 @@ export async function openEvalStore(options: { databaseUrl?: string } = {}): Pro
   for (const held of HELD_BRANDS) await holdBrand(backends.stores.brands, held);
   const matcher = new MerchantMatcher(backends.stores.search, AliasTable.load());
   return {
-    store: backends.store,
     referenceData: backends.stores.referenceData,
     search: backends.stores.search,
     matcher,

@@ -6,11 +6,9 @@ import { migrateToLatest } from '../db/migrations.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { openProductStores, PRODUCT_MIGRATIONS, type ProductStores } from './product-stores.js';
 import type { ReferenceData } from '../refdata/reference-data.js';
-import type { Store } from '../store/store.js';
 
 export interface Backends {
-  store: Store;
-  /** Every product's store (product-stores.ts), `store` among them. */
+  /** Every product's store (product-stores.ts). */
   stores: ProductStores;
   queue: JobQueue;
   /** Where the store is, for people: the SQLite file's absolute path, or the PostgreSQL server without credentials. */
@@ -62,7 +60,6 @@ export async function openBackends(config: Readonly<Config>): Promise<Backends> 
 /** The store and the queue over one migrated Database; closing them closes it. */
 async function backendsOn(database: Database, location: string, created: boolean): Promise<Backends> {
   const stores = openProductStores(database);
-  const { store } = stores;
   await migrateAndSeed(database, stores.referenceData);
-  return { store, stores, queue: stores.queue, location, created, ping: () => database.ping(), close: () => database.close() };
+  return { stores, queue: stores.queue, location, created, ping: () => database.ping(), close: () => database.close() };
 }

@@ -1,7 +1,7 @@
 /**
  * The one place that lists every product's storage (issue 30): the migrations in the order their parts of one name
  * run, and the stores built from one kernel Database, with the brand save hooks in the order they run in a save.
- * Services (services.ts), the CLI and the tests take their stores from here.
+ * Services (services.ts), the CLI and the tests take their stores from here; no store spans two products.
  */
 import type { Database } from '../db/database.js';
 import type { ProductMigrations } from '../db/migrations.js';
@@ -36,8 +36,7 @@ import type { PaymentLedger, PaymentStore } from '../payments/payment-store.js';
 import { KyselyAccessStore } from '../payments/store/kysely-access-store.js';
 import { KyselyPaymentStore } from '../payments/store/kysely-payment-store.js';
 import { paymentMigrations } from '../payments/store/payment-migrations.js';
-import { KyselyStore } from '../store/kysely/kysely-store.js';
-import { MIGRATIONS as STORE_MIGRATIONS } from '../store/kysely/migrations.js';
+import { jobMigrations } from '../jobs/sql/job-migrations.js';
 import type { DashboardAccountStore } from '../dashboard-accounts/dashboard-account-store.js';
 import { KyselyDashboardAccountStore } from '../dashboard-accounts/store/kysely-dashboard-account-store.js';
 import { dashboardAccountMigrations } from '../dashboard-accounts/store/dashboard-account-migrations.js';
@@ -57,11 +56,9 @@ import { SqlJobQueue } from '../jobs/sql/sql-job-queue.js';
  * tables the others reference ('0001_initial' created them before the rest), then billing, whose organizations and API
  * keys the webhooks', dashboard accounts' and standing access' tables reference.
  */
-export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [brandMigrations, billingMigrations, STORE_MIGRATIONS, paletteMigrations, contextMigrations, logoEvidenceMigrations, dashboardAccountMigrations, paymentMigrations, refdataMigrations, searchMigrations, webhookMigrations, eventMigrations];
+export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [brandMigrations, billingMigrations, jobMigrations, paletteMigrations, contextMigrations, logoEvidenceMigrations, dashboardAccountMigrations, paymentMigrations, refdataMigrations, searchMigrations, webhookMigrations, eventMigrations];
 
 export interface ProductStores {
-  /** The storage of the products not yet moved out of the shared store. */
-  store: KyselyStore;
   /** Brand records and identifiers, the save, the crawl failure memory, the brand write log and scheduled refresh. */
   brands: BrandStore & BrandWriteLog & RefreshStore;
   /** Organizations, API keys, the usage ledger, credits and credit leases, client IDs and daily usage. */
@@ -99,9 +96,7 @@ export function openProductStores(database: Database): ProductStores {
   const saveHooks = brandSaveHooks(queue);
   const brands = new KyselyBrandStore(database, { saveHooks });
   const billing = new KyselyBillingStore(database);
-  const store = new KyselyStore(database, { migrations: PRODUCT_MIGRATIONS });
   return {
-    store,
     brands,
     billing,
     saveHooks,

@@ -25,7 +25,6 @@ import { AssetUrls } from '../assets/asset-urls.js';
 import type { AssetStore, VariantStore } from '../assets/asset-store.js';
 import type { Logger } from '../platform/logger.js';
 import { SafeFetcher } from '../platform/safe-fetcher.js';
-import type { Store } from '../store/store.js';
 import type { ProductStores } from './product-stores.js';
 import { X402Payments } from '../payments/x402-payments.js';
 import { MppPayments } from '../payments/mpp-payments.js';
@@ -58,7 +57,6 @@ import type { WebhookManagement } from '../webhooks/management/webhook-managemen
 export interface Services extends ClientIdServices {
   config: Readonly<Config>;
   logger: Logger;
-  store: Store;
   /** Renders records' asset keys as URLs (BRANDBASE_ASSET_BASE_URL); built once, shared by everything that sends records out. */
   assetUrls: AssetUrls;
   /** Every product's store (main/product-stores.ts). */
@@ -136,7 +134,7 @@ function mppFor(config: Readonly<Config>, store: ProductStores['payments'], logg
 
 /** Builds every service from Config. The only place that chooses backends (SQLite file or PostgreSQL). */
 export async function createServices(config: Readonly<Config>, logger: Logger): Promise<Services> {
-  const { store, stores, queue, location, created, ping, close: closeBackends } = await openBackends(config);
+  const { stores, queue, location, created, ping, close: closeBackends } = await openBackends(config);
   const assetsDir = path.join(config.dataDir, 'assets');
   // The local folder or the configured bucket (ADR 0038); crawl workers open the same backend from config.
   const assets = openAssetStore(config, assetsDir);
@@ -208,7 +206,6 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     assetUrls,
     config,
     logger,
-    store,
     stores,
     backends: { location, created, ping },
     queue,

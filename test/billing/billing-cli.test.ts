@@ -69,14 +69,14 @@ describe('brandbase orgs (billing)', () => {
     const org = await runJson(['orgs', 'create', '--name', 'Usage Co', '--plan', 'paid', '--quota', '5'], env);
     const id = String(org.id);
     await runJson(['orgs', 'add-credits', id, '20'], env);
-    const { store, stores } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
+    const { close, stores } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
     try {
       const now = new Date();
       const lastPeriod = new Date(billingPeriod(now).start.getTime() - 1);
       const entry = (credits: number, source: 'quota' | 'prepaid' | 'overage', createdAt = now) => ({ id: newId('use'), orgId: id, keyId: null, credits, reason: 'brand.lookup', source, createdAt });
       await stores.billing.appendUsage([entry(5, 'quota'), entry(3, 'prepaid'), entry(4, 'prepaid', lastPeriod), entry(7, 'overage'), entry(9, 'overage', lastPeriod)]);
     } finally {
-      await store.close();
+      await close();
     }
     const report = await runJson(['orgs', 'usage', id], env);
     expect(report).toMatchObject({

@@ -41,7 +41,7 @@ export function billingSuite(name: string, open: () => Promise<TempDatabase>): v
 
     beforeAll(async () => {
       db = await open();
-      await db.store.migrate();
+      await db.migrate();
       smtp = await startSmtpSink();
     });
     afterAll(async () => {

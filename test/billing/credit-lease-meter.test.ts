@@ -19,7 +19,7 @@ const ORG = 'org_lease_meter';
 beforeEach(async () => {
   db = await tempSqlite();
   now = new Date('2026-03-15T12:00:00.000Z');
-  await db.store.migrate();
+  await db.migrate();
   await db.stores.billing.createOrganization({ id: ORG, name: 'Lease Meter', plan: 'paid', quota: 100_000, createdAt: now });
   calls = new Map();
   counted = new Proxy(db.stores.billing, {

@@ -33,7 +33,7 @@ function creditLeaseSuite(name: string, open: () => Promise<Fixture>): void {
     beforeAll(async () => {
       fixture = await open();
       store = fixture.db.stores.billing;
-      await fixture.db.store.migrate();
+      await fixture.db.migrate();
     });
     afterAll(async () => {
       for (const peer of peers) await peer.kill();

@@ -26,7 +26,7 @@ export interface MeterPeerSettings extends Partial<CreditLeaseSettings> {
 
 const [specText, settingsText] = process.argv.slice(2);
 if (specText === undefined || settingsText === undefined || process.send === undefined) throw new Error('usage: child of meter-peer-process.ts');
-const { store, stores } = await openBackendDatabaseStores(JSON.parse(specText) as BackendSpec);
+const { close, stores } = await openBackendDatabaseStores(JSON.parse(specText) as BackendSpec);
 const { flushMs, ...leases } = JSON.parse(settingsText) as MeterPeerSettings;
 const meter = new UsageMeter(stores.billing, () => new Date(), { flushMs: flushMs ?? 50, leases });
 /** Open reservations of `hold` without `settle`: kept until the process ends. */
@@ -63,7 +63,7 @@ async function run(command: MeterCommand): Promise<SourceCounts> {
     }
     case 'close':
       await meter.close();
-      await store.close();
+      await close();
       return none();
   }
 }

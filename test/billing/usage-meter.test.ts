@@ -10,7 +10,7 @@ const ORG = 'org_meter';
 beforeEach(async () => {
   db = await tempSqlite();
   now = new Date('2026-03-31T23:59:59.000Z');
-  await db.store.migrate();
+  await db.migrate();
   await db.stores.billing.createOrganization({ id: ORG, name: 'Meter', plan: 'paid', quota: 10, createdAt: now });
   await db.stores.billing.createApiKey({ id: 'key_a', orgId: ORG, name: 'k', secretHash: 'a'.repeat(64), prefix: 'bb_live_abcd', createdAt: now, revokedAt: null });
 });

@@ -10,7 +10,7 @@ import { brandIdForDomain, brandUrn } from '../../src/domain/ids.js';
 import { convertAssetUrlsToKeys, recordWithAssetKeys } from '../../src/brands/store/asset-key-migration.js';
 import { migrateToLatest } from '../../src/db/migrations.js';
 import { PRODUCT_MIGRATIONS } from '../../src/main/product-stores.js';
-import type { Database } from '../../src/store/kysely/schema.js';
+import type { Database } from '../helpers/all-tables.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
 import { always, needsPostgres, type Gated } from '../helpers/optional.js';

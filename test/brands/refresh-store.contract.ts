@@ -9,12 +9,11 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqlJobQueue } from '../../src/jobs/sql/sql-job-queue.js';
 import { JOB_NAMES } from '../../src/jobs/queue.js';
-import type { Database } from '../../src/store/kysely/schema.js';
+import type { Database } from '../helpers/all-tables.js';
 import type { TestDialect } from '../store/temp-database.js';
 import type { Database as KernelDatabase } from '../../src/db/database.js';
 import type { SearchIndexStore } from '../../src/search/search-store.js';
 import type { BillingStore } from '../../src/billing/billing-store.js';
-import type { Store } from '../../src/store/store.js';
 import type { BrandStore, RefreshStore } from '../../src/brands/brand-store.js';
 import type { WebhookAdminStore } from '../../src/webhooks/webhook-store.js';
 import { openProductStores, PRODUCT_MIGRATIONS } from '../../src/main/product-stores.js';
@@ -27,7 +26,7 @@ const DAY = 86_400_000;
 
 interface Opened {
   /** For the other products this contract's rows meet: organizations, webhooks (`stores.webhooks`), the search's popularity read. */
-  store: Store;
+  migrate(): Promise<void>;
   stores: { brands: BrandStore & RefreshStore; search: SearchIndexStore; webhooks: WebhookAdminStore; billing: BillingStore };
   database: KernelDatabase;
   db: Kysely<Database>;

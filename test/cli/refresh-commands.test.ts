@@ -56,7 +56,7 @@ async function json(...args: string[]): Promise<Record<string, any>> { // eslint
 
 /** Brands written as crawls would have, `daysAgo` days before now, in the store the commands open. */
 async function hold(brands: Record<string, number>, lookups: Record<string, number> = {}): Promise<void> {
-  const { store, stores } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
+  const { close, stores } = await openSqliteStore({ file: path.join(dir, 'brandbase.sqlite') });
   try {
     for (const [domain, daysAgo] of Object.entries(brands)) {
       const at = new Date(Date.now() - daysAgo * DAY);
@@ -65,7 +65,7 @@ async function hold(brands: Record<string, number>, lookups: Record<string, numb
       if (lookups[domain]) await stores.brands.addBrandLookups([{ brandId: brand.id, lookups: lookups[domain], lastLookupAt: new Date() }]);
     }
   } finally {
-    await store.close();
+    await close();
   }
 }
 

@@ -7,7 +7,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardSessionRecord, SignInTokenRecord } from '../../src/domain/dashboard-accounts.js';
-import type { Store } from '../../src/store/store.js';
 import type { BillingStore } from '../../src/billing/billing-store.js';
 import type { DashboardAccountStore } from '../../src/dashboard-accounts/dashboard-account-store.js';
 
@@ -16,19 +15,19 @@ const at = (ms: number): Date => new Date(T0.getTime() + ms);
 const id = (prefix: string): string => `${prefix}_${randomBytes(8).toString('hex')}`;
 
 /** `store`: the organizations a membership names (billing's), and the migrations. */
-export function dashboardAccountContract(name: string, open: () => Promise<{ store: Store; stores: { dashboardAccounts: DashboardAccountStore; billing: BillingStore }; cleanup: () => Promise<void> }>): void {
+export function dashboardAccountContract(name: string, open: () => Promise<{ migrate(): Promise<void>; stores: { dashboardAccounts: DashboardAccountStore; billing: BillingStore }; cleanup: () => Promise<void> }>): void {
   describe(`dashboard account store contract: ${name}`, () => {
-    let store: Store;
+    let migrate: () => Promise<void>;
     let accounts: DashboardAccountStore;
     let billing: BillingStore;
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
       let stores: { dashboardAccounts: DashboardAccountStore; billing: BillingStore };
-      ({ store, stores, cleanup } = await open());
+      ({ migrate, stores, cleanup } = await open());
       accounts = stores.dashboardAccounts;
       billing = stores.billing;
-      await store.migrate();
+      await migrate();
     });
     afterAll(async () => {
       await cleanup();

@@ -9,12 +9,11 @@ import { noMailer } from '../../src/billing/mailer.js';
 import { DashboardAccounts } from '../../src/dashboard-accounts/dashboard-accounts.js';
 import { lazyDashboardKeys } from '../../src/dashboard-accounts/dashboard-secrets.js';
 import { createLogger } from '../../src/platform/logger.js';
-import type { Store } from '../../src/store/store.js';
 import type { DashboardAccountStore } from '../../src/dashboard-accounts/dashboard-account-store.js';
 import type { BillingStore } from '../../src/billing/billing-store.js';
 import { tempSqlite } from '../store/temp-database.js';
 
-let store: Store;
+let migrate: () => Promise<void>;
 let accounts: DashboardAccountStore;
 let billing: BillingStore;
 let cleanup: () => Promise<void>;
@@ -27,10 +26,10 @@ function processOn(secret: string | null): DashboardAccounts {
 
 beforeAll(async () => {
   let stores: { dashboardAccounts: DashboardAccountStore; billing: BillingStore };
-  ({ store, stores, cleanup } = await tempSqlite());
+  ({ migrate, stores, cleanup } = await tempSqlite());
   accounts = stores.dashboardAccounts;
   billing = stores.billing;
-  await store.migrate();
+  await migrate();
   orgId = (await billing.createOrganization({ id: 'org_secret', name: 'Secret', plan: 'free', quota: 0, createdAt: new Date() })).id;
   await processOn(null).addMember({ email: 'sam@example.com', orgId });
 });

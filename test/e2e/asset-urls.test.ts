@@ -158,14 +158,14 @@ describe('asset URLs follow the configuration, not the record', () => {
       current.close();
       const oldRecord = row.record.replace(/"src":"([0-9a-f]{64}\.(?:svg|png|webp|jpeg))"/g, `"src":"${PUBLIC_A}/assets/$1"`);
       expect(oldRecord).not.toBe(row.record);
-      const { store, database, db } = await openSqliteStore({ file: path.join(oldDir, 'brandbase.sqlite') });
+      const { close, database, db } = await openSqliteStore({ file: path.join(oldDir, 'brandbase.sqlite') });
       try {
         const before0004 = PRODUCT_MIGRATIONS.map((product) => Object.fromEntries(Object.entries(product).filter(([name]) => name < '0004_asset_keys')));
         await migrateToLatest(database, before0004);
         await db.insertInto('brands').values({ id: row.id, domain: FIXTURE_HOSTS.lumen, status: 'indexed', record: oldRecord, crawled_at: Number(row.crawled_at), created_at: Number(row.created_at), updated_at: Number(row.updated_at) }).execute();
         await db.insertInto('brand_identifiers').values({ kind: 'domain', value: FIXTURE_HOSTS.lumen, brand_id: row.id }).execute();
       } finally {
-        await store.close();
+        await close();
       }
 
       const oldEnv = { ...env, BRANDBASE_DATA_DIR: oldDir, BRANDBASE_PUBLIC_URL: PUBLIC_B };

@@ -88,11 +88,11 @@ function coherenceSuite(name: string, openDatabase: () => Promise<SharedDatabase
       expect(renamed.status).toBe(200);
 
       // A removal from yet another process (this test's own store connection).
-      const { store, stores } = await openBackendDatabaseStores(database.peerSpec);
+      const { close, stores } = await openBackendDatabaseStores(database.peerSpec);
       try {
         expect(await stores.brands.setBrandStatus(brandIdForDomain(DOMAIN), 'removed', new Date())).toBe(true);
       } finally {
-        await store.close();
+        await close();
       }
       await eventually(lookup, (answer) => answer.status === 404);
 

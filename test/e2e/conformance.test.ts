@@ -68,11 +68,11 @@ beforeAll(async () => {
   mainEnv = { BRANDBASE_DATA_DIR: await newDataDir(), BRANDBASE_CRAWL_HOSTS: hosts, BRANDBASE_KEY_CACHE_MS: '0', BRANDBASE_OPERATOR_DOMAIN: FIXTURE_HOSTS.plainfield, ...UNBOUNDED_BUDGETS_ENV };
   tightEnv = { BRANDBASE_DATA_DIR: await newDataDir(), BRANDBASE_CRAWL_HOSTS: hosts, BRANDBASE_KEY_CACHE_MS: '0', BRANDBASE_QUEUE_MAX_DEPTH: '1', BRANDBASE_BATCH_MAX_RESPONSE_BYTES: '4096', ...UNBOUNDED_BUDGETS_ENV };
   // A removed brand, written before the server starts (removal is an operator action on the store).
-  const { store, stores } = await openSqliteStore({ file: path.join(mainEnv.BRANDBASE_DATA_DIR as string, 'brandbase.sqlite') });
-  await store.migrate();
+  const { migrate, close, stores } = await openSqliteStore({ file: path.join(mainEnv.BRANDBASE_DATA_DIR as string, 'brandbase.sqlite') });
+  await migrate();
   const now = new Date();
   await stores.brands.saveBrand({ brand: sampleBrand('removed-brand.test'), status: 'removed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'removed-brand.test' }]);
-  await store.close();
+  await close();
   [main, tight] = await Promise.all([startServer(mainEnv), startServer({ ...tightEnv, BRANDBASE_WORKER_CONCURRENCY: '0' })]);
 });
 
@@ -180,10 +180,10 @@ describe('4.3 / 2.10: batch item statuses and charges', () => {
 
   it('413 response_too_large when a brand does not fit the response budget (free)', async () => {
     const { key } = await newKey(tightEnv);
-    const { store, stores } = await openSqliteStore({ file: path.join(tightEnv.BRANDBASE_DATA_DIR as string, 'brandbase.sqlite') });
+    const { close, stores } = await openSqliteStore({ file: path.join(tightEnv.BRANDBASE_DATA_DIR as string, 'brandbase.sqlite') });
     const now = new Date();
     await stores.brands.saveBrand({ brand: sampleBrand('big-brand.test', { longDescription: 'x'.repeat(5000) }), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'big-brand.test' }]);
-    await store.close();
+    await close();
     const res = await batch(tight, key, { identifiers: ['big-brand.test'] });
     expect(((await res.json()) as { results: unknown[] }).results[0]).toMatchObject({ status: 413, code: 'response_too_large' });
     expect(await used(tight, key)).toBe(0);

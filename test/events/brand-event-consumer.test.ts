@@ -22,7 +22,7 @@ const consumers: BrandEventConsumer[] = [];
 
 beforeEach(async () => {
   db = await tempSqlite();
-  await db.store.migrate();
+  await db.migrate();
 });
 afterEach(async () => {
   for (const consumer of consumers.splice(0)) await consumer.stop(1000);

@@ -140,7 +140,7 @@ function crashSuite(name: string, open: () => Promise<{ temp: TempDatabase; spec
 
 crashSuite('SQLite', async () => {
   const temp = await tempSqlite();
-  await temp.store.migrate();
+  await temp.migrate();
   return { temp, spec: { kind: 'sqlite', file: temp.file } };
 });
 
@@ -149,7 +149,7 @@ needsPostgres.describe('PostgreSQL', () => {
   crashSuite('PostgreSQL', async () => {
     const url = PG_URL ?? '';
     const temp = await tempPostgres(url);
-    await temp.store.migrate();
+    await temp.migrate();
     return { temp, spec: { kind: 'postgres', url, schema: temp.schema } };
   });
 });

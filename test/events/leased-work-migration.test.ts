@@ -71,7 +71,7 @@ describeEachBackend('migration 0024_leased_work', (backend) => {
       .values([delivery('msg_waiting', 'pending', T0 + 60_000, null), delivery('msg_leased', 'pending', T0, T0 + 120_000), delivery('msg_sent', 'delivered', null, null)] as never)
       .execute();
 
-    await temp.store.migrate();
+    await temp.migrate();
 
     // Sorted here, not by the database: PostgreSQL's collation may order `/` and `_` otherwise.
     const jobs = (await temp.db.selectFrom('jobs').selectAll().execute()).sort((a, b) => (a.key < b.key ? -1 : 1));

@@ -4,11 +4,8 @@
  * gives the database a stack (`startTestStack(env, { backend })`) or a `brandbase` process is pointed at.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../../src/store/kysely/schema.js';
-import type { Database as KernelDatabase } from '../../src/db/database.js';
-import type { ProductStores } from '../../src/main/product-stores.js';
-import type { Store } from '../../src/store/store.js';
-import { openPostgresStore, openSqliteStore } from '../store/open-store.js';
+import type { Database } from './all-tables.js';
+import { openPostgresStore, openSqliteStore, type OpenedStore } from '../store/open-store.js';
 import { PG_URL, tempPostgres, tempSqlite, type TempDatabase } from '../store/temp-database.js';
 import { always, needsPostgres } from './optional.js';
 import { sharedPostgres, sharedSqlite, type SharedDatabase } from './shared-database.js';
@@ -32,7 +29,7 @@ function postgresUrl(): string {
 }
 
 /** Another connection to `database` from this process (its own pool or SQLite handle): the stores, and Kysely below them. */
-export function connectTo(database: SharedDatabase): Promise<{ store: Store; stores: ProductStores; database: KernelDatabase; db: Kysely<Database> }> {
+export function connectTo(database: SharedDatabase): Promise<OpenedStore> {
   const spec = database.peerSpec;
   return spec.kind === 'sqlite' ? openSqliteStore({ file: spec.file }) : openPostgresStore({ url: spec.url, schema: spec.schema });
 }
@@ -42,11 +39,11 @@ export function connectTo(database: SharedDatabase): Promise<{ store: Store; sto
  * handle with a product's own tables (e.g. webhooks/store/webhook-tables.ts).
  */
 export async function queryDatabase<T, Tables = Database>(database: SharedDatabase, read: (db: Kysely<Tables>) => Promise<T>): Promise<T> {
-  const { store, database: kernel } = await connectTo(database);
+  const { database: kernel } = await connectTo(database);
   try {
     return await read(kernel.tables<Tables>());
   } finally {
-    await store.close();
+    await kernel.close();
   }
 }
 

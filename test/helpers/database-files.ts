@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { expect } from 'vitest';
-import type { Database } from '../../src/store/kysely/schema.js';
+import type { Database } from './all-tables.js';
 import { queryDatabase } from './backends.js';
 import type { SharedDatabase } from './shared-database.js';
 

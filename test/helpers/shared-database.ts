@@ -59,9 +59,9 @@ export async function sharedPostgres(url: string): Promise<SharedDatabase> {
   await admin(`create schema "${schema}"`);
   // Migrated here, with Kysely's migration tables placed in the schema explicitly: a Brandbase process given only
   // the search_path would look for them in every schema, and find another test's while it creates its own.
-  const { store } = await openPostgresStore({ url, schema });
-  await store.migrate();
-  await store.close();
+  const { migrate, close } = await openPostgresStore({ url, schema });
+  await migrate();
+  await close();
   const withSchema = new URL(url);
   withSchema.searchParams.set('options', `-c search_path=${schema}`);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'brandbase-shared-'));

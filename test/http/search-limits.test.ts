@@ -125,10 +125,10 @@ describeEachBackend('search limits', (backend) => {
       // A real store that goes away: the index cannot be read.
       const dir = await mkdtemp(path.join(tmpdir(), 'brandbase-search-down-'));
       const down = await openSqliteStore({ file: path.join(dir, 'down.sqlite') });
-      await down.store.migrate();
+      await down.migrate();
       const logs: string[] = [];
       const brands = new BrandSearch(down.stores.search, (key) => key, { timeoutMs: 2000, referenceCheckMs: 60_000, logger: createLogger({ level: 'warn', destination: new Writable({ write: (chunk: Buffer, _enc, done) => done(logs.push(chunk.toString('utf8')) > 0 ? null : undefined) }) }) });
-      await down.store.close();
+      await down.close();
       const app = await buildApp({ ...appDepsFor(stack.services), metrics: { registry: NO_METRICS, token: null }, search: { gate: stack.services.clientIdGate, brands } });
       try {
         const { id, orgId } = await newClientId();

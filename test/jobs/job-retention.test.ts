@@ -23,7 +23,7 @@ describe('JobRetention (the worker processes’ sweep of finished jobs)', () => 
 
   beforeEach(async () => {
     temp = await tempSqlite();
-    await temp.store.migrate();
+    await temp.migrate();
     queue = createSqlJobQueue(temp.database);
     lines = [];
   });

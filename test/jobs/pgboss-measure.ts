@@ -79,12 +79,12 @@ async function floodPositionPgBoss(): Promise<number> {
 
 async function withSqlQueue<T>(run: (queue: JobQueue) => Promise<T>): Promise<T> {
   const schema = schemaName('sqlm');
-  const { store, database } = await openPostgresStore({ url: URL, schema });
+  const { migrate, close, database } = await openPostgresStore({ url: URL, schema });
   try {
-    await store.migrate();
+    await migrate();
     return await run(createSqlJobQueue(database));
   } finally {
-    await store.close();
+    await close();
     await dropSchema(schema);
   }
 }

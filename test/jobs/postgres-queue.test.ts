@@ -7,13 +7,13 @@ import { needsPostgres } from '../helpers/optional.js';
 
 async function openHarness(url: string): Promise<QueueHarness> {
   const temp = await tempPostgres(url);
-  await temp.store.migrate();
+  await temp.migrate();
   return {
     queue: createSqlJobQueue(temp.database),
     // A second pg Pool on the same schema: its own connections, as another process would hold.
     async openPeer() {
       const peer = await temp.openPeer();
-      return { queue: createSqlJobQueue(peer.database), close: () => peer.store.close() };
+      return { queue: createSqlJobQueue(peer.database), close: () => peer.database.close() };
     },
     insertActiveRow: (id, name, key) => insertActiveJobRow(temp.db, id, name, key),
     transaction: (fn) => temp.database.quirks.writeTransaction(temp.database.tables<unknown>(), fn),

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../src/store/kysely/schema.js';
+import type { Database } from '../helpers/all-tables.js';
 
 /** Writes a queued job row directly, bypassing the queue's own dedup look-up. */
 export async function insertActiveJobRow(db: Kysely<Database>, id: string, name: string, key: string): Promise<void> {

@@ -30,7 +30,7 @@ import type { SharedDatabase } from '../helpers/shared-database.js';
 import { eventually } from '../helpers/until.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { openBackendDatabaseStores } from '../store/store-peer-backend.js';
-import type { Database } from '../../src/store/kysely/schema.js';
+import type { Database } from '../helpers/all-tables.js';
 import type { Database as KernelDatabase } from '../../src/db/database.js';
 import { createOrg, createWebhook } from '../webhooks/delivery/webhook-fixtures.js';
 import { startReceiver, type WebhookReceiver } from '../webhooks/delivery/webhook-receiver.js';
@@ -52,14 +52,15 @@ describeEachBackend('saved work survives a killed process', (backend) => {
 
   beforeAll(async () => {
     database = await openBackendDatabase(backend);
-    ({ stores, db: tables, database: kernel } = await openBackendDatabaseStores(database.peerSpec));
-    await stores.store.migrate();
+    const opened = await openBackendDatabaseStores(database.peerSpec);
+    ({ stores, db: tables, database: kernel } = opened);
+    await opened.migrate();
     receiver = await startReceiver('accept');
   });
 
   afterAll(async () => {
     server?.child.kill('SIGKILL');
-    await stores?.store.close();
+    await kernel?.close();
     await receiver?.close();
     await database?.cleanup();
   });

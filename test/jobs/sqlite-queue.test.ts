@@ -7,7 +7,7 @@ import { insertActiveJobRow } from './raw-job-row.js';
 
 async function openHarness(): Promise<QueueHarness> {
   const temp = await tempSqlite();
-  await temp.store.migrate();
+  await temp.migrate();
   const peers: Array<{ kill(): Promise<void> }> = [];
   return {
     queue: createSqlJobQueue(temp.database),

@@ -13,7 +13,7 @@ let queue: SqlJobQueue;
 
 beforeEach(async () => {
   db = await tempSqlite();
-  await db.store.migrate();
+  await db.migrate();
   queue = new SqlJobQueue(db.database);
 });
 afterEach(async () => db.cleanup());

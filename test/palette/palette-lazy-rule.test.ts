@@ -85,7 +85,7 @@ afterAll(async () => {
 
 beforeEach(async () => {
   db = await tempSqlite();
-  await db.store.migrate();
+  await db.migrate();
   const fetcher = new SafeFetcher({ hostMap: sites.hostMap });
   indexer = new BrandIndexer(db.stores.brands, (domain) => crawlBrand(domain, { fetcher, assets }, { timeoutMs: UNBOUNDED_BUDGET_MS }), silentLogger());
   lookup = new BrandLookup(db.stores.brands, new BrandCache(60_000, new AssetUrls('http://brandbase.test/assets/')), indexer);

@@ -166,7 +166,7 @@ needsChromium('palette').describe('palette background render in Chromium', () =>
 
     beforeAll(async () => {
       db = await tempSqlite();
-      await db.store.migrate();
+      await db.migrate();
       assets = tempAssets();
       queue = new SqlJobQueue(db.database);
       // The evidence's own hook first (as main/product-stores.ts orders them), then the render it queues.

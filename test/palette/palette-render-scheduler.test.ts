@@ -30,7 +30,7 @@ function schedulerSuite(name: string, open: () => Promise<TempDatabase>, gate: G
 
     beforeEach(async () => {
       temp = await open();
-      await temp.store.migrate();
+      await temp.migrate();
       queue = new SqlJobQueue(temp.database);
       hooks = [new PaletteRenderScheduler(queue, silentLogger(), { enabled: true, maxDepth: 100 })];
       store = new KyselyBrandStore(temp.database, { saveHooks: hooks });

@@ -82,7 +82,7 @@ export function accessStoreContract(name: string, open: () => Promise<TempDataba
       temp = await open();
       store = temp.stores.billing;
       ({ access, payments } = temp.stores);
-      await temp.store.migrate();
+      await temp.migrate();
       const other = await temp.openPeer();
       peer = other.stores.billing;
       ({ access: peerAccess, payments: peerPayments } = other.stores);

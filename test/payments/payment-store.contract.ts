@@ -59,7 +59,7 @@ export function paymentStoreContract(name: string, open: () => Promise<TempDatab
     beforeAll(async () => {
       temp = await open();
       store = temp.stores.payments;
-      await temp.store.migrate();
+      await temp.migrate();
       peer = (await temp.openPeer()).stores.payments;
     });
     afterAll(async () => {

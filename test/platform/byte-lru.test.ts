@@ -141,7 +141,7 @@ describe('caches bounded by bytes', () => {
   it('the key cache keeps verified keys within its byte budget, least recently used out', async () => {
     const db = await tempSqlite();
     try {
-      await db.store.migrate();
+      await db.migrate();
       const accounts = new Accounts(db.stores.billing, { freeQuota: 100, paidQuota: 1000 });
       const org = await accounts.createOrganization({ name: 'Org', plan: 'paid' });
       const keys = [];

@@ -18,9 +18,9 @@ const FILES = [
 ] as const;
 
 async function load(dir: string, intoEmpty: boolean): Promise<Record<string, unknown[]>> {
-  const { store, stores, database } = await openSqliteStore({ file: path.join(dir, `${intoEmpty ? 'bulk' : 'upsert'}.sqlite`) });
+  const { migrate, close, stores, database } = await openSqliteStore({ file: path.join(dir, `${intoEmpty ? 'bulk' : 'upsert'}.sqlite`) });
   try {
-    await store.migrate();
+    await migrate();
     const db = database.tables<ReferenceDataTables>();
     const tables: Record<string, unknown[]> = {};
     for (const { file, format, table } of FILES) {
@@ -30,7 +30,7 @@ async function load(dir: string, intoEmpty: boolean): Promise<Record<string, unk
     }
     return tables;
   } finally {
-    await store.close();
+    await close();
   }
 }
 

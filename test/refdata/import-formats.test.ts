@@ -40,7 +40,7 @@ describe('reference data import', () => {
   async function importedBefore(file: (typeof IMPORTS)[number][0] | 'all'): Promise<void> {
     const temp = await tempSqlite();
     cleanups.push(temp.cleanup);
-    await temp.store.migrate();
+    await temp.migrate();
     store = temp.stores.referenceData;
     const end = file === 'all' ? IMPORTS.length : IMPORTS.findIndex(([name]) => name === file);
     for (const [name, format] of IMPORTS.slice(0, end)) await run(name, format);

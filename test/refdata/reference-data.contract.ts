@@ -5,7 +5,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Listing, ReferenceData } from '../../src/refdata/reference-data.js';
-import type { Store } from '../../src/store/store.js';
 
 function uniqueTicker(): string {
   return `T${randomBytes(3).toString('hex').toUpperCase()}`;
@@ -30,7 +29,7 @@ function listing(ticker: string, overrides: Partial<Listing> = {}): Listing {
 }
 
 /** `store` migrates the database (every product's migrations); the contract runs on the reference data's own store. */
-export function referenceDataContract(name: string, open: () => Promise<{ store: Store; stores: { referenceData: ReferenceData }; cleanup: () => Promise<void> }>): void {
+export function referenceDataContract(name: string, open: () => Promise<{ migrate(): Promise<void>; stores: { referenceData: ReferenceData }; cleanup: () => Promise<void> }>): void {
   describe(`ReferenceData contract: ${name}`, () => {
     let store: ReferenceData;
     let cleanup: () => Promise<void>;
@@ -39,7 +38,7 @@ export function referenceDataContract(name: string, open: () => Promise<{ store:
       const opened = await open();
       ({ cleanup } = opened);
       store = opened.stores.referenceData;
-      await opened.store.migrate();
+      await opened.migrate();
     });
     afterAll(async () => {
       await cleanup();

@@ -11,8 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRAND_CHANGE_FIELDS } from '../../src/domain/brand-changes.js';
 import type { BrandSavedEvent } from '../../src/domain/brand-changes.js';
 import type { Brand } from '../../src/domain/brand.js';
-import type { Database } from '../../src/store/kysely/schema.js';
-import type { Store } from '../../src/store/store.js';
+import type { Database } from '../helpers/all-tables.js';
 import type { BrandStore, IdentifierRef, StoredBrand } from '../../src/brands/brand-store.js';
 import { brandEventKeyPrefix, JOB_NAMES, type BrandEventPayload, type JobQueue } from '../../src/jobs/queue.js';
 import type { ProductStores } from '../../src/main/product-stores.js';
@@ -21,7 +20,7 @@ import { brandEventDeliveriesOf, brandEventDelivery } from '../events/brand-even
 import { sampleBrand } from './sample-brand.js';
 
 export interface BrandEventsHarness {
-  store: Store;
+  migrate(): Promise<void>;
   /** Every product's store over the same database (the job queue and the events among them). */
   stores: ProductStores;
   db: Kysely<Database>;
@@ -64,7 +63,7 @@ export function brandEventsContract(name: string, open: () => Promise<BrandEvent
     beforeAll(async () => {
       h = await open();
       brands = h.stores.brands;
-      await h.store.migrate();
+      await h.migrate();
     });
     afterAll(async () => {
       await h.cleanup();

@@ -6,32 +6,32 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/database.js';
 import { openPostgresDatabase, type PostgresDatabaseOptions } from '../../src/db/postgres/open-postgres-database.js';
 import { openSqliteDatabase, type SqliteDatabaseOptions } from '../../src/db/sqlite/open-sqlite-database.js';
-import type { KyselyStore } from '../../src/store/kysely/kysely-store.js';
 import { openProductStores, PRODUCT_MIGRATIONS, type ProductStores } from '../../src/main/product-stores.js';
 import { migrateToLatest } from '../../src/db/migrations.js';
-import type { Database as Tables } from '../../src/store/kysely/schema.js';
+import type { Database as Tables } from '../helpers/all-tables.js';
 
 export interface OpenedStore {
-  store: KyselyStore;
-  /** Every product's store, as main/ builds them (`store` among them). */
+  /** Every product's store, as main/ builds them. */
   stores: ProductStores;
   database: Database;
   db: Kysely<Tables>;
-  /** Applies every product's pending migrations (main/'s list), as `brandbase migrate` does; what `store.migrate()` did. */
+  /** Applies every product's pending migrations (main/'s list), as `brandbase migrate` does. */
   migrate(): Promise<void>;
+  /** Closes the Database (idempotent). */
+  close(): Promise<void>;
 }
 
 function storeOn(database: Database): OpenedStore {
   const stores = openProductStores(database);
-  return { store: stores.store, stores, database, db: database.tables<Tables>(), migrate: () => migrateToLatest(database, PRODUCT_MIGRATIONS) };
+  return { stores, database, db: database.tables<Tables>(), migrate: () => migrateToLatest(database, PRODUCT_MIGRATIONS), close: () => database.close() };
 }
 
-/** Opens (without migrating) a SQLite file; `store.close()` closes the database. */
+/** Opens (without migrating) a SQLite file; `close()` closes the database. */
 export async function openSqliteStore(opts: SqliteDatabaseOptions): Promise<OpenedStore> {
   return storeOn(await openSqliteDatabase(opts));
 }
 
-/** Opens (without migrating) a PostgreSQL database or schema; `store.close()` ends the pool. */
+/** Opens (without migrating) a PostgreSQL database or schema; `close()` ends the pool. */
 export async function openPostgresStore(opts: PostgresDatabaseOptions): Promise<OpenedStore> {
   return storeOn(await openPostgresDatabase(opts));
 }

@@ -13,13 +13,9 @@ needsPostgres.describe('PostgreSQL store', () => {
     const temp = await tempPostgres(url);
     let peer: Awaited<ReturnType<typeof spawnStorePeer>> | undefined;
     return {
-      store: temp.store,
+      migrate: temp.migrate,
       stores: temp.stores,
       db: temp.db,
-      async openPeer() {
-        peer ??= await spawnStorePeer({ kind: 'postgres', url, schema: temp.schema });
-        return peer.store;
-      },
       async openPeerQueue() {
         peer ??= await spawnStorePeer({ kind: 'postgres', url, schema: temp.schema });
         return peer.queue;

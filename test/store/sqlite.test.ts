@@ -10,13 +10,9 @@ async function sqliteWithPeer() {
   const temp = await tempSqlite();
   let peer: Awaited<ReturnType<typeof spawnStorePeer>> | undefined;
   return {
-    store: temp.store,
+    migrate: temp.migrate,
     stores: temp.stores,
     db: temp.db,
-    async openPeer() {
-      peer ??= await spawnStorePeer({ kind: 'sqlite', file: temp.file });
-      return peer.store;
-    },
     async openPeerQueue() {
       peer ??= await spawnStorePeer({ kind: 'sqlite', file: temp.file });
       return peer.queue;

@@ -1,14 +1,8 @@
 /** How a child process opens the parent's test database: the SQLite file, or the PostgreSQL URL and schema. */
 import { openPostgresStore, openSqliteStore, type OpenedStore } from './open-store.js';
-import type { Store } from '../../src/store/store.js';
 import type { ProductStores } from '../../src/main/product-stores.js';
 
 export type BackendSpec = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema: string };
-
-export async function openBackend(spec: BackendSpec): Promise<Store> {
-  const { store } = spec.kind === 'sqlite' ? await openSqliteStore({ file: spec.file }) : await openPostgresStore({ url: spec.url, schema: spec.schema });
-  return store;
-}
 
 /** Every product's store over the parent's database, as main/ builds them (the queue and the events among them). */
 export async function openBackendStores(spec: BackendSpec): Promise<ProductStores> {

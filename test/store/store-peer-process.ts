@@ -1,10 +1,9 @@
 /**
- * Starts store-peer.child.ts as another OS process on the same database and returns a Store, the brands product's
- * store and a JobQueue whose every method is forwarded to it. `kill()` is a SIGKILL: the peer dies as a crashed process would.
+ * Starts store-peer.child.ts as another OS process on the same database and returns billing's and the brands' stores
+ * and a JobQueue whose every method is forwarded to it. `kill()` is a SIGKILL: the peer dies as a crashed process would.
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { Store } from '../../src/store/store.js';
 import type { BillingStore } from '../../src/billing/billing-store.js';
 import type { JobQueue } from '../../src/jobs/queue.js';
 import type { ProductStores } from '../../src/main/product-stores.js';
@@ -19,7 +18,7 @@ const CHILD = fileURLToPath(new URL('./store-peer.child.ts', import.meta.url));
 
 type PeerReply = { seq: number; ok: true; value: unknown } | { seq: number; ok: false; error: { name: string; message: string } };
 
-export async function spawnStorePeer(spec: BackendSpec): Promise<{ store: Store; billing: BillingStore; brands: ProductStores['brands']; queue: JobQueue; kill(): Promise<void> }> {
+export async function spawnStorePeer(spec: BackendSpec): Promise<{ billing: BillingStore; brands: ProductStores['brands']; queue: JobQueue; kill(): Promise<void> }> {
   // 'advanced' serialization keeps Dates and undefined intact across the IPC channel.
   const child = reapOnExit(fork(CHILD, [JSON.stringify(spec)], { execArgv: ['--import', 'tsx'], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
   await new Promise<void>((resolve, reject) => {
@@ -47,9 +46,6 @@ export async function spawnStorePeer(spec: BackendSpec): Promise<{ store: Store;
       child.send({ seq: id, method, args });
     });
   // Not a thenable: `then` (and symbols) stay undefined so the proxy can be returned from async functions.
-  const store = new Proxy({} as Store, {
-    get: (_target, method) => (typeof method !== 'string' || method === 'then' ? undefined : (...args: unknown[]) => call(method, args)),
-  });
   const brands = new Proxy({} as ProductStores['brands'], {
     get: (_target, method) => (typeof method !== 'string' || method === 'then' ? undefined : (...args: unknown[]) => call(`brands.${method}`, args)),
   });
@@ -61,7 +57,6 @@ export async function spawnStorePeer(spec: BackendSpec): Promise<{ store: Store;
     get: (_target, method) => (typeof method !== 'string' || method === 'then' ? undefined : (...args: unknown[]) => call(`billing.${method}`, args)),
   });
   return {
-    store,
     billing,
     brands,
     queue,

@@ -1,26 +1,25 @@
 /**
- * A separate OS process that opens the same database (SQLite file or PostgreSQL schema) and serves Store and product
+ * A separate OS process that opens the same database (SQLite file or PostgreSQL schema) and serves product
  * store calls (the brand store, the job queue, ...) over IPC, so cross-process behaviour is tested against a real second process (two better-sqlite3 handles in one
  * thread would block each other synchronously and prove nothing). Started by store-peer-process.ts; run with
  * `node --import tsx`.
  */
 import type { ProductStores } from '../../src/main/product-stores.js';
-import type { Store } from '../../src/store/store.js';
 import { openBackendStores } from './store-peer-backend.js';
 import type { BackendSpec } from './store-peer-backend.js';
 
 interface PeerRequest {
   seq: number;
-  /** A Store method, or `<product>.<method>` for a product's store on the same database (`queue.<method>`: the job queue). */
-  method: keyof Store | `${keyof ProductStores}.${string}`;
+  /** `<product>.<method>`: a method of a product's store on the same database (`queue.<method>`: the job queue). */
+  method: `${keyof ProductStores}.${string}`;
   args: unknown[];
 }
 
 async function serve(stores: ProductStores, request: PeerRequest): Promise<unknown> {
   try {
-    // `<product>.<method>` names a method of that product's store (`queue.claim`, `brands.saveBrand`); a bare name, the Store's.
+    // `<product>.<method>` names a method of that product's store (`queue.claim`, `brands.saveBrand`).
     const dot = request.method.indexOf('.');
-    const [target, method] = dot < 0 ? [stores.store, request.method] : [stores[request.method.slice(0, dot) as keyof ProductStores], request.method.slice(dot + 1)];
+    const [target, method] = [stores[request.method.slice(0, dot) as keyof ProductStores], request.method.slice(dot + 1)];
     const value: unknown = await ((target as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method] as (...args: unknown[]) => Promise<unknown>).apply(target, request.args);
     return { seq: request.seq, ok: true, value };
   } catch (error) {

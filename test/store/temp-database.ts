@@ -10,16 +10,14 @@ import type { Kysely } from 'kysely';
 import pg from 'pg';
 import type { Database as KernelDatabase } from '../../src/db/database.js';
 import { POSTGRES_URL } from '../helpers/optional.js';
-import type { Database } from '../../src/store/kysely/schema.js';
-import { openPostgresStore, openSqliteStore } from './open-store.js';
-import type { Store } from '../../src/store/store.js';
+import type { Database } from '../helpers/all-tables.js';
+import { openPostgresStore, openSqliteStore, type OpenedStore } from './open-store.js';
 import type { ProductStores } from '../../src/main/product-stores.js';
 
 /** Which backend a suite runs on: for the few assertions that read each backend's own catalog (query plans). */
 export type TestDialect = 'sqlite' | 'postgres';
 
 export interface TempDatabase {
-  store: Store;
   /** Every product's store over `database`, as main/ builds them (main/product-stores.ts). */
   stores: ProductStores;
   /** The kernel's handle the store runs on: give it to the job queue (`new SqlJobQueue(temp.database)`). */
@@ -29,7 +27,7 @@ export interface TempDatabase {
   migrate(): Promise<void>;
   dialect: TestDialect;
   /** Another, independent connection (pool / better-sqlite3 handle) to the same database; closed by cleanup. */
-  openPeer(): Promise<{ store: Store; stores: ProductStores; database: KernelDatabase; db: Kysely<Database> }>;
+  openPeer(): Promise<OpenedStore>;
   cleanup(): Promise<void>;
 }
 
@@ -43,10 +41,9 @@ export const PG_URL: string | undefined = POSTGRES_URL ?? undefined;
 export async function tempSqlite(): Promise<TempDatabase & { file: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'brandbase-store-'));
   const file = join(dir, 'nested', 'brandbase.db');
-  const peers: Store[] = [];
-  const { store, stores, database, db, migrate } = await openSqliteStore({ file });
+  const peers: KernelDatabase[] = [];
+  const { stores, database, db, migrate } = await openSqliteStore({ file });
   return {
-    store,
     stores,
     database,
     db,
@@ -55,12 +52,12 @@ export async function tempSqlite(): Promise<TempDatabase & { file: string }> {
     dialect: 'sqlite',
     async openPeer() {
       const peer = await openSqliteStore({ file });
-      peers.push(peer.store);
+      peers.push(peer.database);
       return peer;
     },
     async cleanup() {
       for (const peer of peers) await peer.close();
-      await store.close();
+      await database.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
@@ -78,10 +75,9 @@ async function dropSchema(url: string, schema: string): Promise<void> {
 
 export async function tempPostgres(url: string): Promise<TempDatabase & { schema: string }> {
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const peers: Store[] = [];
-  const { store, stores, database, db, migrate } = await openPostgresStore({ url, schema });
+  const peers: KernelDatabase[] = [];
+  const { stores, database, db, migrate } = await openPostgresStore({ url, schema });
   return {
-    store,
     stores,
     database,
     db,
@@ -90,12 +86,12 @@ export async function tempPostgres(url: string): Promise<TempDatabase & { schema
     dialect: 'postgres',
     async openPeer() {
       const peer = await openPostgresStore({ url, schema });
-      peers.push(peer.store);
+      peers.push(peer.database);
       return peer;
     },
     async cleanup() {
       for (const peer of peers) await peer.close();
-      await store.close();
+      await database.close();
       await dropSchema(url, schema);
     },
   };

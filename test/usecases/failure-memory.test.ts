@@ -46,7 +46,7 @@ function readings(identifier: string): Readings {
 
 beforeEach(async () => {
   db = await tempSqlite();
-  await db.store.migrate();
+  await db.migrate();
   clock = new Date('2030-01-01T00:00:00Z').getTime();
   crawls = 0;
   const fetcher = new SafeFetcher({ hostMap: { [DOWN]: `127.0.0.1:${await freePort()}` } });

@@ -86,7 +86,7 @@ export function useCaseSuite(name: string, open: () => Promise<TempDatabase>): v
 
     beforeAll(async () => {
       db = await open();
-      await db.store.migrate();
+      await db.migrate();
       const now = new Date();
       for (const [domain, brandName] of [
         ['acme.com', 'Acme'],

@@ -65,7 +65,7 @@ describeEachBackend('change detection', (backend) => {
     sites = await startChangingSites(Object.values(HOSTS));
     receiver = await startReceiver('accept');
     db = await tempDatabase(backend);
-    await db.store.migrate();
+    await db.migrate();
     assetsDir = await mkdtemp(path.join(tmpdir(), 'brandbase-change-'));
     const assets = new LocalAssetStore({ dir: assetsDir });
     const fetcher = new SafeFetcher({ hostMap: sites.hostMap });

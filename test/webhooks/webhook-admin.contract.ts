@@ -8,25 +8,24 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
 import type { StoredWebhook, WebhookDelivery } from '../../src/domain/webhooks.js';
-import type { Store } from '../../src/store/store.js';
 import type { ProductStores } from '../../src/main/product-stores.js';
 import type { WebhookStore } from '../../src/webhooks/webhook-store.js';
 
 const T0 = new Date('2026-01-02T03:04:05.678Z');
 const at = (ms: number): Date => new Date(T0.getTime() + ms);
 
-export function webhookAdminContract(name: string, open: () => Promise<{ store: Store; stores: ProductStores; cleanup: () => Promise<void> }>): void {
+export function webhookAdminContract(name: string, open: () => Promise<{ migrate(): Promise<void>; stores: ProductStores; cleanup: () => Promise<void> }>): void {
   describe(`Store contract, webhook management: ${name}`, () => {
     /** Migrates, and makes the organizations the webhooks belong to. */
-    let store: Store;
+    let migrate: () => Promise<void>;
     let webhooks: WebhookStore;
     let stores: ProductStores;
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
-      ({ store, stores, cleanup } = await open());
+      ({ migrate, stores, cleanup } = await open());
       webhooks = stores.webhooks;
-      await store.migrate();
+      await migrate();
     });
     afterAll(async () => {
       await cleanup();

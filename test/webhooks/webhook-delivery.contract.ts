@@ -10,7 +10,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../../src/domain/accounts.js';
 import { newId } from '../../src/domain/ids.js';
 import type { StoredWebhook, WebhookEventKind } from '../../src/domain/webhooks.js';
-import type { Store } from '../../src/store/store.js';
 import type { ClaimedWebhookDelivery, WebhookAttemptRecord, WebhookFanOut, WebhookStore } from '../../src/webhooks/webhook-store.js';
 import type { Database } from '../../src/db/database.js';
 import { brandEventKeyPrefix, JOB_NAMES, type BrandEventPayload, type JobQueue, type WebhookDeliverPayload } from '../../src/jobs/queue.js';
@@ -24,12 +23,12 @@ const LEASE = 60_000;
 /** How long the sender lets a delivery of a disabled webhook wait before it looks again (webhook-sender.ts default). */
 const WAITING_MS = 60_000;
 
-type Harness = { store: Store; stores: ProductStores; cleanup: () => Promise<void>; openPeer?: () => Promise<{ stores: ProductStores; database: Database }> };
+type Harness = { migrate(): Promise<void>; stores: ProductStores; cleanup: () => Promise<void>; openPeer?: () => Promise<{ stores: ProductStores; database: Database }> };
 
 export function webhookDeliveryContract(name: string, open: () => Promise<Harness>): void {
   describe(`Store contract, webhook delivery outbox: ${name}`, () => {
     /** Migrates, makes organizations and saves brands; the webhooks' store is `webhooks`. */
-    let store: Store;
+    let migrate: () => Promise<void>;
     let stores: ProductStores;
     let webhooks: WebhookStore;
     let cleanup: () => Promise<void>;
@@ -38,9 +37,9 @@ export function webhookDeliveryContract(name: string, open: () => Promise<Harnes
     const jobOf = new Map<string, string>();
 
     beforeAll(async () => {
-      ({ store, stores, cleanup, openPeer } = await open());
+      ({ migrate, stores, cleanup, openPeer } = await open());
       webhooks = stores.webhooks;
-      await store.migrate();
+      await migrate();
     });
     afterAll(async () => {
       await cleanup();

@@ -1,7 +1,7 @@
 /**
- * The events' migrations (issue 30): the same names and bodies as when they shipped, append-only. The `announce`
- * column of `brand_events` is added by 0014_refresh, which still lives with the refresh tables
- * (store/kysely/refresh-migration.ts).
+ * The events' migrations (issue 30): the same names and bodies as when they shipped, append-only. 0014_refresh adds
+ * the `announce` column of `brand_events` here; the brands' part of that name adds the refresh tables
+ * (brands/store/refresh-migration.ts).
  */
 import type { Kysely } from 'kysely';
 import type { MigrationPart, ProductMigrations } from '../../db/migrations.js';
@@ -129,7 +129,15 @@ const leasedWork: MigrationPart = {
   },
 };
 
+/** 0014, the brand events' part: what webhooks announce for a save. */
+const refreshAnnounce: MigrationPart = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema.alterTable('brand_events').addColumn('announce', 'text').execute();
+  },
+};
+
 export const eventMigrations: ProductMigrations = {
   '0003_brand_events': brandEvents,
+  '0014_refresh': refreshAnnounce,
   '0024_leased_work': leasedWork,
 };

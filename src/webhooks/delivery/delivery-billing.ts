@@ -7,7 +7,7 @@
  */
 import type { Hold } from '../../billing/billing.js';
 import type { Organization } from '../../domain/accounts.js';
-import type { AccountStore } from '../../store/store.js';
+import type { AccountStore } from '../../billing/billing-store.js';
 import type { ClaimedWebhookDelivery } from '../webhook-store.js';
 import type { ChargeRule } from '../../usecases/charge-rule.js';
 

@@ -6,7 +6,7 @@
  */
 import type { Mailer } from '../../billing/mailer.js';
 import type { Logger } from '../../platform/logger.js';
-import type { AccountStore } from '../../store/store.js';
+import type { AccountStore } from '../../billing/billing-store.js';
 import type { ClaimedWebhookDelivery, DisabledWebhook, WebhookDeliveryStore } from '../webhook-store.js';
 import { MAX_DELIVERY_ATTEMPTS } from './retry-schedule.js';
 

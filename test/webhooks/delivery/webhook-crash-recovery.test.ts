@@ -13,7 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyFromSecret, sealedBox } from '../../../src/platform/sealed-box.js';
 import type { Database } from '../../../src/db/database.js';
 import type { WebhookStore } from '../../../src/webhooks/webhook-store.js';
-import type { Store } from '../../../src/store/store.js';
 import type { BillingStore } from '../../../src/billing/billing-store.js';
 import type { BrandStore } from '../../../src/brands/brand-store.js';
 import { startServer, type ServerProcess } from '../../helpers/brandbase-process.js';
@@ -33,7 +32,7 @@ describeEachBackend('webhook crash recovery', (backend) => {
   let receiver: WebhookReceiver;
   let env: Record<string, string>;
   let server: ServerProcess | null = null;
-  let store: Store;
+  let migrate: () => Promise<void>;
   let webhooks: WebhookStore;
   /** The kernel's handle of the same connection, for the webhook rows the test writes (webhook-fixtures.ts). */
   let kernel: Database;
@@ -59,13 +58,13 @@ describeEachBackend('webhook crash recovery', (backend) => {
       BRANDBASE_WEBHOOK_TIMEOUT_MS: '10000',
       BRANDBASE_LOG_LEVEL: 'info',
     };
-    ({ store, stores: { webhooks, billing, brands }, database: kernel } = await connectTo(database));
-    await store.migrate();
+    ({ migrate, stores: { webhooks, billing, brands }, database: kernel } = await connectTo(database));
+    await migrate();
   });
 
   afterAll(async () => {
     server?.child.kill('SIGKILL');
-    await store?.close();
+    await kernel?.close();
     await receiver?.close();
     await database?.cleanup();
   });

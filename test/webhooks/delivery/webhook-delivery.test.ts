@@ -44,7 +44,7 @@ const advance = (ms: number): void => void (now = new Date(now.getTime() + ms));
 
 beforeEach(async () => {
   db = await tempSqlite();
-  await db.store.migrate();
+  await db.migrate();
   receiver = await startReceiver('accept');
   now = new Date();
 });

@@ -1,13 +1,11 @@
 /**
- * Schema migrations of the Kysely-backed store, the list main/ gives the kernel's runner (src/db/migrations.ts).
- * Written with the schema builder (and the dialect quirks where SQL differs), so the same list serves SQLite and
- * PostgreSQL: timestamps are `bigint` epoch milliseconds and documents are `text` on both (see schema.ts).
- * Migrations are append-only: never edit one that has shipped; add the next one.
+ * The job queue's migrations (issue 30: moved out of the shared store's list with the same names and bodies): the
+ * jobs table ('0001_initial', its part) and fair queueing ('0005_fair_queue'). main/ lists them right after billing,
+ * where the shared store's list ran them before. Append-only: never edit one that has shipped.
  */
 import type { Kysely, Migration } from 'kysely';
 import type { ProductMigrations } from '../../db/migrations.js';
-import { activeJobPredicate } from '../../jobs/sql/jobs-table.js';
-
+import { activeJobPredicate } from './jobs-table.js';
 
 async function createJobs(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -36,14 +34,13 @@ async function createJobs(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('jobs_state_locked_until_idx').on('jobs').columns(['state', 'locked_until']).execute();
 }
 
-/** 0001, the jobs table's part (billing's organizations, API keys and ledger: billing/store/billing-migrations.ts, run before it). */
+/** 0001, the jobs table's part (the brands' and billing's parts run before it). */
 const initial: Migration = {
   async up(db) {
     await createJobs(db);
   },
 };
 
-/** Ordered by name; the Migrator applies them in that order. */
 /**
  * Fair queueing (ADR 0015): who queued each job, so claims take turns between organizations and one
  * organization's active jobs can be bounded. Jobs queued before it have no owner (one group of their own).
@@ -55,16 +52,7 @@ const fairQueue: Migration = {
   },
 };
 
-/** 0014, the brand events' part (the brands' part: brands/store/refresh-migration.ts): what webhooks announce for a save. */
-const refreshAnnounce: Migration = {
-  async up(db) {
-    await db.schema.alterTable('brand_events').addColumn('announce', 'text').execute();
-  },
-};
-
-/** Every migration of the store, by its name (kept forever: databases record the names they ran). */
-export const MIGRATIONS: ProductMigrations = {
+export const jobMigrations: ProductMigrations = {
   '0001_initial': initial,
   '0005_fair_queue': fairQueue,
-  '0014_refresh': refreshAnnounce,
 };
