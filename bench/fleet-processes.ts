@@ -71,7 +71,7 @@ export function waitForLine(child: ChildProcess, text: string, timeoutMs = 300_0
 /**
  * Starts `brandbase ARGS` and resolves once it prints `readyText` (its pino start line). A process that exits before
  * is started again, twice at most: on the shared PostgreSQL server a start's migration check can fail when other
- * schemas' tables are dropped during it (Kysely introspects every schema; src/store/kysely/migrations.ts retries
+ * schemas' tables are dropped during it (Kysely introspects every schema; src/db/migrations.ts retries
  * that a few times, and under heavy churn from parallel test runs it still fails now and then).
  */
 export async function startBrandbaseReady(args: string[], env: Record<string, string>, readyText: string): Promise<ChildProcess> {

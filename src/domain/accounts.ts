@@ -1,6 +1,6 @@
 /**
  * Billing entities: organizations and their plans, API keys, the append-only usage ledger, prepaid credit grants
- * and usage warnings. Pure types shared by billing/, the store port (store/store.ts) and its backends.
+ * and usage warnings. Pure types shared by billing/, the billing store port (billing/billing-store.ts) and its backend.
  */
 
 export type Plan = 'free' | 'paid';

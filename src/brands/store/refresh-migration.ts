@@ -3,7 +3,7 @@ import type { MigrationPart } from '../../db/migrations.js';
 
 /**
  * 0014: scheduled refresh and change detection (issue 19, ADR 0030, docs/refresh.md), the brands' part; the brand
- * events' part (`brand_events.announce`: what webhooks announce for a save) is the events' (store/kysely/migrations.ts)
+ * events' part (`brand_events.announce`: what webhooks announce for a save) is the events' (events/store/event-migrations.ts)
  * and runs after this one, as main/product-stores.ts orders the products.
  * - `brand_popularity`: lookups per brand, flushed in batches by each API process (the search of issue 20 reads
  *   `lookups` too).

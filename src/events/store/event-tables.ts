@@ -1,5 +1,5 @@
 /**
- * The brand events' tables (migration 0003 of store/kysely/migrations.ts, `announce` from 0014), as the events
+ * The brand events' tables (migration 0003 of event-migrations.ts, `announce` from its part of 0014), as the events
  * product reads them (issue 30). Since 0024 (ADR 0049) a consumer's deliveries are `brand.event` jobs on the one
  * queue; `event_deliveries` stays for the databases that have it and is read only by migration 0024.
  */

@@ -1,5 +1,5 @@
 /**
- * The `jobs` table as the SQL queue reads it (created by migrations 0001 and 0005 of store/kysely/migrations.ts), and
+ * The `jobs` table as the SQL queue reads it (created by migrations 0001 and 0005 of job-migrations.ts), and
  * the predicate of its dedup index. Here, beside the queue, so that jobs/ never imports the store's files.
  */
 import { sql } from 'kysely';

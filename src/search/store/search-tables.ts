@@ -38,7 +38,7 @@ export interface SearchTables {
  * restored brand is re-indexed from its record; migration 0017's backfill), their lookups (`brand_popularity`, the
  * brands' refresh counters, a ranking input), and the reference data's listings, crypto assets and import log (the
  * names synced into the index). A product's store/ folder is private to it (.dependency-cruiser.cjs), so these are
- * declared here from the owners' table types (brands: store/kysely/schema.ts `BrandsTable`,
+ * declared here from the owners' table types (brands: brands/store/brand-tables.ts `BrandsTable`,
  * `BrandPopularityTable`; reference data: refdata/store/refdata-tables.ts); the owners' migrations create them.
  * The queries that read them stay in search-rows.ts, the one place that joins them with the index.
  */
