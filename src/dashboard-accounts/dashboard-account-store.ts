@@ -1,6 +1,6 @@
 /**
  * The dashboard accounts product's storage port (issue 30: each product owns its storage; moved out of
-^ * the shared store). `store/kysely-dashboard-account-store.ts` implements it over the kernel's Database.
+ * the shared store). `store/kysely-dashboard-account-store.ts` implements it over the kernel's Database.
  */
 import type { DashboardSessionRecord, DashboardUser, MemberListing, Membership, SignInTokenRecord } from '../domain/dashboard-accounts.js';
 
