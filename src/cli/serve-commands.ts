@@ -36,6 +36,9 @@ async function start(global: GlobalOptions, parts: { api: boolean; worker: boole
   const { location, created } = running.services.backends;
   const fields = { address: running.address, store: location, storeCreated: created, concurrency: config.workerConcurrency, ...parts };
   logger.info(fields, parts.api ? 'brandbase is serving' : 'brandbase worker running');
+  // The queue's poll timers are unref'd (so an embedded service never holds its host open), and a worker without
+  // Chromium or refresh has no other handle: the command runs until a signal, not until the event loop drains.
+  if (!parts.api) setInterval(() => undefined, 2 ** 30);
   stopOnSignals(running);
   return running;
 }

@@ -45,7 +45,9 @@ async function consecutivePorts(n: number): Promise<number> {
 }
 
 function startFleet(args: string[]): Fleet {
-  const env = { ...process.env, HOST: '127.0.0.1', BRANDBASE_DATA_DIR: dataDir, BRANDBASE_WORKER_CONCURRENCY: '1', BRANDBASE_CRAWL_WORKERS: '1', BRANDBASE_REFRESH: 'off' };
+  // No Chromium on purpose (whether the machine has one or not): a worker with no browser and no refresh has no
+  // handle of its own to keep it running, which once made it exit at start.
+  const env = { ...process.env, BRANDBASE_CHROMIUM_PATH: '/nonexistent/chromium', HOST: '127.0.0.1', BRANDBASE_DATA_DIR: dataDir, BRANDBASE_WORKER_CONCURRENCY: '1', BRANDBASE_CRAWL_WORKERS: '1', BRANDBASE_REFRESH: 'off' };
   // Its own process group, so a failed test can end the fleet and every member it started at once (killGroup).
   const child = reapOnExit(spawn(process.execPath, [BIN, 'fleet', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true }));
   let output = '';
