@@ -5,7 +5,7 @@
  * and this tree side by side, alternating: cached and paid lookups, crawls and webhook delivery, through each tree's
  * CLI and HTTP only (bench/compare-revisions.ts); `--base REV --revisions-only` runs only that comparison. CLI start
  * times against a base revision (bench/cli-start.ts, `--cli-base REV`) are part of every run.
- * `npm run bench -- --cached-only` measures the cached lookup ratio alone (the "cached lookup" row of
+ * `npm run bench -- --cached-only` measures the cached lookup ratio alone (the "Cached keyed lookup" row of
  * docs/performance.md). The rate limiter is on, as in production, with a limit the load never reaches. First
  * lookups of the shared corpus's real pages (bench/first-lookups.ts) run at the end when the corpus is there.
  * `npm run bench -- --fleet` runs only the fleet figures (bench/fleet-bench.ts: two API processes vs one, two
