@@ -4,6 +4,7 @@
  */
 
 import type { DbTransaction } from '../db/database.js';
+import type { QueueAdmissionRules, QueueRefusalReason, QueueStanding } from '../domain/queue-admission.js';
 
 export const JOB_NAMES = { crawlBrand: 'crawl.brand', paletteRender: 'palette.render', brandEvent: 'brand.event', webhookDeliver: 'webhook.deliver' } as const;
 export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
@@ -98,6 +99,12 @@ export interface EnqueueOptions {
   owner?: string | null;
   /** Bound on the owner's active (queued or running) jobs, so one owner can never fill the queue alone. */
   maxPerOwner?: number;
+  /**
+   * Fair admission (ADR 0050): the queue counts its queued jobs and the owner's active ones under its enqueue lock and
+   * asks `queueAdmission` (domain/queue-admission.ts) with this standing and these rules, in the enqueue
+   * transaction; a refusal is a `QueueFullError` with the policy's reason. Set instead of `maxDepth`/`maxPerOwner`.
+   */
+  admission?: { standing: QueueStanding; rules: QueueAdmissionRules };
 }
 
 export interface ClaimOptions {
@@ -112,7 +119,8 @@ export interface SettleOptions {
 export interface JobQueue {
   /**
    * Adds a job unless one with the same (name, key) is queued or running. Rejects with `QueueFullError` when
-   * `maxDepth` queued jobs are already waiting or the owner already has `maxPerOwner` active jobs. With `opts.tx` the
+   * `maxDepth` queued jobs are already waiting, the owner already has `maxPerOwner` active jobs, or the fair
+   * admission policy (`opts.admission`) refuses the owner; a duplicate is answered whatever the bounds. With `opts.tx` the
    * job is written in that transaction (no transaction of its own): it exists once the caller commits, never on rollback.
    */
   enqueue<N extends JobName>(name: N, key: string, payload: JobPayloads[N], opts?: EnqueueOptions): Promise<EnqueueResult>;
@@ -151,10 +159,12 @@ export interface JobQueue {
 export class QueueFullError extends Error {
   constructor(
     readonly depth: number,
-    /** `queue`: the whole queue is at maxDepth; `owner`: this owner is at maxPerOwner. */
+    /** `queue`: the queue refused (at maxDepth, or its reserve or back-pressure under fair admission); `owner`: this owner's share is used. */
     readonly scope: 'queue' | 'owner' = 'queue',
+    /** The admission policy's reason (domain/queue-admission.ts); `depth` or `share` for the plain bounds. */
+    readonly reason: QueueRefusalReason = scope === 'queue' ? 'depth' : 'share',
   ) {
-    super(scope === 'queue' ? `job queue is full (${depth} waiting)` : `the owner already has ${depth} active jobs`);
+    super(scope === 'queue' ? `job queue is full for this owner (${depth} waiting, ${reason})` : `the owner already has ${depth} active jobs`);
     this.name = 'QueueFullError';
   }
 }

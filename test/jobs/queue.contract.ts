@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JOB_NAMES, QueueFullError } from '../../src/jobs/queue.js';
 import type { JobQueue } from '../../src/jobs/queue.js';
 import type { DbTransaction } from '../../src/db/database.js';
+import type { QueueAdmissionRules, QueueStanding } from '../../src/domain/queue-admission.js';
 
 const NAME = JOB_NAMES.crawlBrand;
 const T0 = new Date('2030-01-01T00:00:00.000Z');
@@ -92,6 +93,68 @@ export function queueContract(name: string, open: () => Promise<QueueHarness>): 
         expect(claimed?.key).toBe('a-1.test');
         await queue.complete(claimed?.id ?? '');
         expect((await owned('a-4.test', 'org_a', T0, { maxPerOwner: 2 })).created).toBe(true);
+      });
+    });
+
+    describe('fair admission (ADR 0050): the policy decided under the enqueue lock', () => {
+      const RULES: QueueAdmissionRules = { maxDepth: 6, paidReserve: 3, maxPerOrg: 4, maxPerNewOrg: 1, maxPerClientId: 1, newOrgAgeMs: 1000, paidMinSpendCents: 1000 };
+      const paid: QueueStanding = { channel: 'api', plan: 'paid', ageMs: 0, spentCents: 0 };
+      const fresh: QueueStanding = { channel: 'api', plan: 'free', ageMs: 0, spentCents: 100 };
+      let due = 0;
+      const admit = (key: string, owner: string | null, standing: QueueStanding, rules = RULES, q = queue) =>
+        q.enqueue(NAME, key, { domain: key, refresh: false }, { runAt: at(due++), owner, admission: { standing, rules } });
+      const refusal = (key: string, owner: string | null, standing: QueueStanding) =>
+        admit(key, owner, standing).then(() => null, (error: unknown) => error);
+
+      it('keeps the reserve for paid organizations: new unpaid ones get a small share of the rest', async () => {
+        for (const org of ['org_u1', 'org_u2', 'org_u3']) expect((await admit(`${org}.test`, org, fresh)).created).toBe(true);
+        expect(await refusal('org_u1-2.test', 'org_u1', fresh)).toMatchObject({ scope: 'owner', reason: 'share', depth: 1 });
+        const reserve = await refusal('org_u4.test', 'org_u4', fresh);
+        expect(reserve).toBeInstanceOf(QueueFullError);
+        expect(reserve).toMatchObject({ scope: 'queue', reason: 'reserve', depth: 3 });
+        // A duplicate is answered whatever the bounds.
+        expect(await admit('org_u1.test', 'org_u1', fresh)).toMatchObject({ created: false });
+        expect((await admit('paid.test', 'org_paid', paid)).created).toBe(true);
+        // Real spend counts as paid on the free plan; a client ID never queues from the reserve.
+        expect((await admit('spent.test', 'org_spent', { ...fresh, spentCents: 1000 })).created).toBe(true);
+        expect(await refusal('client.test', 'org_paid:client', { ...paid, channel: 'client' })).toMatchObject({ scope: 'queue', reason: 'reserve' });
+        expect(await queue.depth()).toBe(5);
+      });
+
+      it('back-pressure inside the reserve refuses the biggest holders first; an owner with none gets the last place', async () => {
+        for (let i = 0; i < 3; i++) await admit(`a-${i}.test`, 'org_a', paid);
+        expect((await admit('b-0.test', 'org_b', paid)).created).toBe(true);
+        // Four queued: room 2 of a reserve of 3, so the cap is ceil(4 * 2 / 3) = 3; org_a holds 3.
+        expect(await refusal('a-3.test', 'org_a', paid)).toMatchObject({ scope: 'queue', reason: 'pressure', depth: 4 });
+        expect((await admit('b-1.test', 'org_b', paid)).created).toBe(true);
+        // Five queued: the cap is ceil(4 * 1 / 3) = 2; org_b holds 2, org_c none.
+        expect(await refusal('b-2.test', 'org_b', paid)).toMatchObject({ reason: 'pressure' });
+        expect((await admit('c-0.test', 'org_c', paid)).created).toBe(true);
+        expect(await refusal('d-0.test', 'org_d', paid)).toMatchObject({ scope: 'queue', reason: 'depth', depth: 6 });
+        // The operator's own work is bounded by the depth alone.
+        expect(await refusal('cli.test', null, { channel: 'operator', plan: null, ageMs: null, spentCents: 0 })).toMatchObject({ reason: 'depth' });
+      });
+
+      it('counts a client ID\'s crawls as an owner of their own, so they never use the organization\'s share', async () => {
+        const client: QueueStanding = { ...paid, channel: 'client' };
+        expect((await admit('c-0.test', 'org_a:client', client)).created).toBe(true);
+        expect(await refusal('c-1.test', 'org_a:client', client)).toMatchObject({ scope: 'owner', reason: 'share', depth: 1 });
+        for (let i = 0; i < 3; i++) expect((await admit(`a-${i}.test`, 'org_a', paid)).created).toBe(true);
+        // A running job counts toward its owner's share, not toward the depth.
+        expect((await queue.claim([NAME], LEASE, at(1_000)))?.owner).toBe('org_a:client');
+        expect(await refusal('c-2.test', 'org_a:client', client)).toMatchObject({ scope: 'owner', reason: 'share' });
+        expect((await admit('a-3.test', 'org_a', paid)).created).toBe(true);
+        expect(await refusal('a-4.test', 'org_a', paid)).toMatchObject({ scope: 'owner', reason: 'share', depth: 4 });
+      });
+
+      it('never admits past maxDepth under concurrent enqueues of two connections', async () => {
+        const { queue: peer } = await h.openPeer();
+        const settled = await Promise.allSettled(
+          Array.from({ length: 12 }, (_, i) => admit(`k${i}.test`, `org_${i}`, paid, { ...RULES, maxDepth: 5, paidReserve: 2 }, i % 2 === 0 ? queue : peer)),
+        );
+        expect(settled.filter((s) => s.status === 'fulfilled')).toHaveLength(5);
+        for (const r of settled) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(QueueFullError);
+        expect(await queue.depth()).toBe(5);
       });
     });
 

@@ -16,6 +16,7 @@ import { CURRENT_SCHEMA } from '../../db/dialect-quirks.js';
 import type { Database as Db, DbTransaction, DialectQuirks } from '../../db/database.js';
 import { newId } from '../../domain/ids.js';
 import { QueueFullError } from '../queue.js';
+import { queueAdmission } from '../../domain/queue-admission.js';
 import type { ClaimOptions, EnqueueOptions, SettleOptions, EnqueueResult, Job, JobName, JobPayloads, JobQueue } from '../queue.js';
 import { fromMillis, fromNullableMillis, toMillis, toSafeInteger } from '../../db/column-codec.js';
 import { activeJobPredicate, type JobsTable, type JobTables as Database } from './jobs-table.js';
@@ -139,6 +140,12 @@ export class SqlJobQueue implements JobQueue {
   async #enqueueOnce(trx: Kysely<Database>, row: JobsTable, opts: EnqueueOptions): Promise<EnqueueResult | null> {
     const existing = await activeJobId(trx, row.name, row.key);
     if (existing !== undefined) return { id: existing, created: false };
+    if (opts.admission !== undefined) {
+      const queued = await this.#lockedDepth(trx);
+      const ownerActive = row.owner === null ? 0 : await countActiveOf(trx, row.owner);
+      const decision = queueAdmission(opts.admission.standing, { queued, ownerActive }, opts.admission.rules);
+      if (!decision.admitted) throw new QueueFullError(decision.count, decision.scope, decision.reason);
+    }
     if (opts.maxDepth !== undefined || (opts.maxPerOwner !== undefined && row.owner !== null)) {
       const depth = await this.#lockedDepth(trx);
       if (opts.maxDepth !== undefined && depth >= opts.maxDepth) throw new QueueFullError(depth);
