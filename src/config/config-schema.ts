@@ -99,7 +99,31 @@ const SERVER = {
   }),
   BRANDBASE_QUEUE_MAX_PER_ORG: int({
     default: 100, min: 1,
-    doc: 'Active (queued or running) crawl jobs one organization may have (HEAD prefetches and batch misses); past it, its HEAD answers 503 `temporarily_unavailable` and its batch misses 500, while other organizations still queue. Claims take turns between organizations (ADR 0015).',
+    doc: 'Active (queued or running) crawl jobs one organization may have (HEAD prefetches, batch misses, webhook subscriptions); past it, its HEAD answers 503 `temporarily_unavailable` and its batch misses 500, while other organizations still queue. The share of a paid organization, and of an unpaid one older than `BRANDBASE_QUEUE_NEW_ORG_AGE_MS`. Claims take turns between organizations ([ADR 0015](adr/0015-fair-crawl-queue.md), [ADR 0050](adr/0050-crawl-queue-admission.md)).',
+  }),
+  BRANDBASE_QUEUE_PAID_RESERVE: int({
+    default: null, min: 0,
+    shown: 'a quarter of `BRANDBASE_QUEUE_MAX_DEPTH` (`250`)',
+    doc: 'The last places of `BRANDBASE_QUEUE_MAX_DEPTH` kept for paid organizations (a paid plan, or `BRANDBASE_QUEUE_PAID_MIN_SPEND_CENTS` spent on credits): past `MAX_DEPTH - PAID_RESERVE` queued crawls, unpaid organizations and client IDs are refused, and a paid organization is admitted only while it holds fewer than its share times the room left divided by the reserve (back-pressure: the biggest holders are refused first; one holding none is admitted to the last place). A value above the depth keeps the whole queue for paid organizations; `0`: no reserve ([ADR 0050](adr/0050-crawl-queue-admission.md)).',
+  }),
+  BRANDBASE_QUEUE_MAX_PER_NEW_ORG: int({
+    default: null, min: 1,
+    shown: 'a tenth of `BRANDBASE_QUEUE_MAX_PER_ORG` (`10`)',
+    doc: 'The share of an unpaid organization younger than `BRANDBASE_QUEUE_NEW_ORG_AGE_MS` (a standing-access account bought for a few dollars, a new free organization) and of a payer with no organization (a wallet paying per request). Never more than `BRANDBASE_QUEUE_MAX_PER_ORG`.',
+  }),
+  BRANDBASE_QUEUE_NEW_ORG_AGE_MS: int({
+    default: 7 * 86_400_000, min: 0,
+    shown: '`604800000` (7 days)',
+    doc: 'Until this age an unpaid organization has the new organization\'s share (`BRANDBASE_QUEUE_MAX_PER_NEW_ORG`); after it, `BRANDBASE_QUEUE_MAX_PER_ORG`, still outside the paid reserve.',
+  }),
+  BRANDBASE_QUEUE_PAID_MIN_SPEND_CENTS: int({
+    default: 1000, min: 0,
+    doc: 'US cents an organization on the free plan must have paid for credits (standing access, top-ups), all time, to count as paid for the crawl queue: a full share and the paid reserve. A paid plan always counts as paid. `0` counts every organization as paid.',
+  }),
+  BRANDBASE_QUEUE_MAX_PER_CLIENT_ID: int({
+    default: null, min: 1,
+    shown: 'a fifth of `BRANDBASE_QUEUE_MAX_PER_ORG` (`20`)',
+    doc: 'Active crawl jobs queued through an organization\'s public client IDs (logo CDN fallbacks for brands not held), counted apart from its API share so that whoever reads a client ID in a web page cannot make the organization\'s HEAD and batch answer 503/500. Never more than the organization\'s own share; never queued from the paid reserve. Past it a fallback is served and nothing is queued.',
   }),
   BRANDBASE_PREFETCH_PER_MINUTE: int({
     default: 600, min: 0,

@@ -25,6 +25,7 @@ import {
   type WebhookDeliveryConfig,
 } from './feature-configs.js';
 import { ConfigError, readSettings, type Env } from './setting-types.js';
+import type { QueueAdmissionRules } from '../domain/queue-admission.js';
 
 export { ConfigError };
 
@@ -65,6 +66,8 @@ export interface Config {
   queueMaxDepth: number;
   /** Active (queued or running) crawl jobs one organization may have; past it its prefetches answer 503. */
   queueMaxPerOrg: number;
+  /** The crawl queue's admission rules (domain/queue-admission.ts, ADR 0050), derived defaults applied. */
+  queueAdmission: Readonly<QueueAdmissionRules>;
   /** Free HEAD prefetches per organization per minute (token bucket per API process); 0: no limit. */
   prefetchPerMinute: number;
   /** How long an API key's verification is cached in memory (revocations take effect within this time). */
@@ -173,6 +176,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     ...crawling(v),
     queueMaxDepth: v.BRANDBASE_QUEUE_MAX_DEPTH,
     queueMaxPerOrg: v.BRANDBASE_QUEUE_MAX_PER_ORG,
+    queueAdmission: Object.freeze(queueAdmissionRules(v)),
     prefetchPerMinute: v.BRANDBASE_PREFETCH_PER_MINUTE,
     keyCacheMs: v.BRANDBASE_KEY_CACHE_MS,
     keyCacheMb: v.BRANDBASE_KEY_CACHE_MB,
@@ -209,6 +213,20 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 }
 
 type CrawlSettings = Pick<Config, 'workerConcurrency' | 'crawlTimeoutMs' | 'crawlIsolation' | 'crawlWorkers' | 'crawlMemoryMb' | 'crawlKillGraceMs' | 'crawlFailureMemoryMs' | 'crawlFailureMemoryMaxMs'>;
+
+/** The crawl queue's admission rules; unset shares and reserve are fractions of the depth and the organization's share. */
+function queueAdmissionRules(v: ConfigValues): QueueAdmissionRules {
+  const maxPerOrg = v.BRANDBASE_QUEUE_MAX_PER_ORG;
+  return {
+    maxDepth: v.BRANDBASE_QUEUE_MAX_DEPTH,
+    paidReserve: v.BRANDBASE_QUEUE_PAID_RESERVE ?? Math.floor(v.BRANDBASE_QUEUE_MAX_DEPTH / 4),
+    maxPerOrg,
+    maxPerNewOrg: Math.min(maxPerOrg, v.BRANDBASE_QUEUE_MAX_PER_NEW_ORG ?? Math.max(1, Math.floor(maxPerOrg / 10))),
+    maxPerClientId: Math.min(maxPerOrg, v.BRANDBASE_QUEUE_MAX_PER_CLIENT_ID ?? Math.max(1, Math.floor(maxPerOrg / 5))),
+    newOrgAgeMs: v.BRANDBASE_QUEUE_NEW_ORG_AGE_MS,
+    paidMinSpendCents: v.BRANDBASE_QUEUE_PAID_MIN_SPEND_CENTS,
+  };
+}
 
 function crawling(v: ConfigValues): CrawlSettings {
   return {

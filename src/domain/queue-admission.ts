@@ -23,6 +23,14 @@ import type { Plan } from './accounts.js';
 /** Who queues: the operator's own work, an organization's API request (a secret key, a payment), or a public client ID. */
 export type QueueChannel = 'operator' | 'api' | 'client';
 
+/** What admission knows of an organization (billing/queue-standing.ts reads it; the scheduler turns it into a standing). */
+export interface OrganizationStanding {
+  plan: Plan;
+  createdAt: Date;
+  /** US cents paid for credits, all time. */
+  spentCents: number;
+}
+
 /** What the policy knows of the owner, read by the caller before the enqueue. */
 export interface QueueStanding {
   channel: QueueChannel;

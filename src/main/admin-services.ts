@@ -58,8 +58,9 @@ export function adminServicesFor(config: Readonly<Config>, backends: Backends): 
       return new DashboardAccounts({ store: stores.dashboardAccounts, organizations: stores.billing, keys: lazyDashboardKeys(stores.dashboardAccounts, config.sessionSecret), mailer: noMailer, logger: silentLogger(), publicUrl: config.publicUrl });
     },
     async webhooks() {
-      const [{ lazySealedBox, webhookManagementFor }, { CrawlScheduler }] = await Promise.all([import('./webhook-services.js'), import('../brands/crawl-scheduler.js')]);
-      const scheduler = new CrawlScheduler(queue, config.queueMaxDepth, undefined, config.queueMaxPerOrg);
+      const [{ lazySealedBox, webhookManagementFor }, { CrawlScheduler }, { queueStandingReader }] = await Promise.all([import('./webhook-services.js'), import('../brands/crawl-scheduler.js'), import('../billing/queue-standing.js')]);
+      // The same admission as the API's (ADR 0050): a webhook subscription queues its crawls on the organization's share.
+      const scheduler = new CrawlScheduler(queue, { rules: config.queueAdmission, standingOf: queueStandingReader(stores.billing) });
       return webhookManagementFor(config, stores, scheduler, lazySealedBox(config), new AssetUrls(config.assetBaseUrl));
     },
   };

@@ -15,6 +15,7 @@ import { BrandIndexer } from '../brands/brand-indexer.js';
 import { BrandLookup } from '../brands/brand-lookup.js';
 import { FinancialResolver } from '../brands/financial-resolver.js';
 import { CrawlScheduler } from '../brands/crawl-scheduler.js';
+import { queueStandingReader } from '../billing/queue-standing.js';
 import { PopularityCounter } from '../brands/popularity-counter.js';
 import { RefreshScheduler } from '../brands/refresh-scheduler.js';
 import { refreshBrand, type RefreshOptions, type RefreshOutcome } from '../brands/refresh.js';
@@ -178,7 +179,8 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   });
   const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : noMailer;
   const billing = new Billing({ store: stores.billing, meter, mailer, logger, defaults: billingDefaults(config), metrics });
-  const scheduler = new CrawlScheduler(queue, config.queueMaxDepth, () => listeners.forEach((wake) => wake()), config.queueMaxPerOrg);
+  // Fair admission (ADR 0050): shares by the organization's plan, age and spend, a paid reserve, client IDs apart.
+  const scheduler = new CrawlScheduler(queue, { rules: config.queueAdmission, standingOf: queueStandingReader(stores.billing) }, () => listeners.forEach((wake) => wake()));
   const popularity = new PopularityCounter(stores.brands, { flushMs: config.refresh.popularityFlushMs, onFlushError: (err) => logger.warn({ err }, 'brand popularity flush failed; retrying') });
   const lookup = new BrandLookup(stores.brands, cache, indexer, resolver, popularity);
   const refresh = new RefreshScheduler({ store: stores.brands, queue, logger, notify: () => listeners.forEach((wake) => wake()) }, refreshSettingsFor(config));

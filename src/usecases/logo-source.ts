@@ -15,7 +15,10 @@ export type LogoSource =
   | { kind: 'unknown'; domain: string | null };
 
 export interface LogoSourceOptions {
-  /** The organization the crawl is queued for (fair turns, ADR 0015); null for the operator's own. */
+  /**
+   * The organization whose client ID asked; a crawl is queued on its client-ID share (`<orgId>:client`, ADR 0050),
+   * never its API share; null for the operator's own.
+   */
   owner: string | null;
   /** The CDN request that queued a crawl, named in the worker's log lines as `reqId` (ADR 0039). */
   requestId?: string;
@@ -44,5 +47,6 @@ export async function logoSource(deps: UseCaseDeps, readings: Readings, options:
 async function queued(deps: UseCaseDeps, domain: string, owner: string | null, requestId: string | undefined): Promise<LogoSource> {
   // The failure memory is read only here, where the brand is not held (one primary-key read).
   if ((await deps.lookup.recentFailure(domain)) !== null) return { kind: 'unknown', domain };
-  return (await deps.scheduler.schedule(domain, owner, requestId)) === 'queued' ? { kind: 'queued', domain } : { kind: 'unknown', domain };
+  // Through a client ID, which anyone who reads a web page can use: its own share, never the API's (ADR 0050).
+  return (await deps.scheduler.schedule(domain, owner, requestId, 'client')) === 'queued' ? { kind: 'queued', domain } : { kind: 'unknown', domain };
 }
