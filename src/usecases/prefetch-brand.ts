@@ -9,8 +9,9 @@ export type PrefetchAnswer = 'held' | 'queued' | 'not_found';
  * HEAD prefetch (spec 4.2), free: held, or a crawl queued for a domain or the domain of an email address. A
  * website URL, brand ID, ticker, ISIN or crypto symbol that is not held is not found (spec 4.2 and section 3: only a
  * domain can have a crawl queued, even when a ticker resolves to a website not yet indexed);
- * so is a domain whose crawl failed moments ago. 503 `temporarily_unavailable` when the queue, or the payer's
- * share of it, is full. The payer is never charged; it owns the queued crawl, which takes fair turns (ADR 0015).
+ * so is a domain whose crawl failed moments ago. 503 `temporarily_unavailable` when the queue does not admit the
+ * crawl: full, the payer's share used, or the rest kept for paid organizations (ADR 0050). The payer is never
+ * charged; it owns the queued crawl, which takes fair turns (ADR 0015).
  * `requestId`: the transport's request id, carried by the queued job for the worker's log lines.
  */
 export async function prefetchBrand(deps: UseCaseDeps, payer: Payer, readings: Readings, requestId?: string): Promise<PrefetchAnswer> {
