@@ -100,7 +100,8 @@ export interface EnqueueOptions {
   /** Bound on the owner's active (queued or running) jobs, so one owner can never fill the queue alone. */
   maxPerOwner?: number;
   /**
-   * Fair admission (ADR 0050): the queue counts its queued jobs and the owner's active ones under its enqueue lock and
+   * Fair admission (ADR 0050): the queue counts the queued jobs of this name and the owner's active ones of this name
+   * (other kinds of work, such as webhook deliveries waiting for a retry, never take a crawl's place) under its enqueue lock and
    * asks `queueAdmission` (domain/queue-admission.ts) with this standing and these rules, in the enqueue
    * transaction; a refusal is a `QueueFullError` with the policy's reason. Set instead of `maxDepth`/`maxPerOwner`.
    */

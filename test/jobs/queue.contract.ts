@@ -147,6 +147,14 @@ export function queueContract(name: string, open: () => Promise<QueueHarness>): 
         expect(await refusal('a-4.test', 'org_a', paid)).toMatchObject({ scope: 'owner', reason: 'share', depth: 4 });
       });
 
+      it('counts jobs of the same name only: other work waiting in the queue takes no crawl\'s place', async () => {
+        for (let i = 0; i < 8; i++) {
+          await queue.enqueue(JOB_NAMES.webhookDeliver, `del_${i}`, { deliveryId: `del_${i}` }, { runAt: at(60_000), owner: 'org_a' });
+        }
+        for (let i = 0; i < 4; i++) expect((await admit(`a-${i}.test`, 'org_a', paid)).created).toBe(true);
+        expect(await refusal('a-4.test', 'org_a', paid)).toMatchObject({ scope: 'owner', reason: 'share', depth: 4 });
+      });
+
       it('never admits past maxDepth under concurrent enqueues of two connections', async () => {
         const { queue: peer } = await h.openPeer();
         const settled = await Promise.allSettled(

@@ -54,13 +54,15 @@ async function activeJobId(db: Kysely<Database>, name: string, key: string): Pro
   return row?.id;
 }
 
-async function countActiveOf(db: Kysely<Database>, owner: string): Promise<number> {
-  const row = await db
+/** The owner's queued or running jobs; of one job name only when `name` is given (fair admission counts its own kind). */
+async function countActiveOf(db: Kysely<Database>, owner: string, name?: string): Promise<number> {
+  let query = db
     .selectFrom('jobs')
     .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
     .where('owner', '=', owner)
-    .where(activeJobPredicate())
-    .executeTakeFirstOrThrow();
+    .where(activeJobPredicate());
+  if (name !== undefined) query = query.where('name', '=', name);
+  const row = await query.executeTakeFirstOrThrow();
   return toSafeInteger(row.n);
 }
 
@@ -85,12 +87,14 @@ function fairCandidates(names: JobName[], nowMs: number, limit: number, keyPrefi
     limit ${limit}`;
 }
 
-async function countQueued(db: Kysely<Database>): Promise<number> {
-  const row = await db
+/** Queued jobs (not running); of one job name only when `name` is given. */
+async function countQueued(db: Kysely<Database>, name?: string): Promise<number> {
+  let query = db
     .selectFrom('jobs')
     .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-    .where('state', '=', 'queued')
-    .executeTakeFirstOrThrow();
+    .where('state', '=', 'queued');
+  if (name !== undefined) query = query.where('name', '=', name);
+  const row = await query.executeTakeFirstOrThrow();
   return toSafeInteger(row.n);
 }
 
@@ -141,8 +145,9 @@ export class SqlJobQueue implements JobQueue {
     const existing = await activeJobId(trx, row.name, row.key);
     if (existing !== undefined) return { id: existing, created: false };
     if (opts.admission !== undefined) {
-      const queued = await this.#lockedDepth(trx);
-      const ownerActive = row.owner === null ? 0 : await countActiveOf(trx, row.owner);
+      // Jobs of this name only: webhook deliveries waiting for a retry never take a crawl's place (ADR 0050).
+      const queued = await this.#lockedDepth(trx, row.name);
+      const ownerActive = row.owner === null ? 0 : await countActiveOf(trx, row.owner, row.name);
       const decision = queueAdmission(opts.admission.standing, { queued, ownerActive }, opts.admission.rules);
       if (!decision.admitted) throw new QueueFullError(decision.count, decision.scope, decision.reason);
     }
@@ -170,9 +175,9 @@ export class SqlJobQueue implements JobQueue {
    * `begin immediate` already serializes writers; PostgreSQL's read committed does not, so bounded enqueues take a
    * transaction-scoped advisory lock (per schema, so isolated installs do not wait on each other).
    */
-  async #lockedDepth(trx: Kysely<Database>): Promise<number> {
+  async #lockedDepth(trx: Kysely<Database>, name?: string): Promise<number> {
     await this.quirks.transactionLock(trx as Kysely<unknown>, { name: ['brandbase.jobs.enqueue:', CURRENT_SCHEMA] });
-    return countQueued(trx);
+    return countQueued(trx, name);
   }
 
   async claim(names: JobName[], leaseMs: number, now: Date = new Date(), opts: ClaimOptions = {}): Promise<Job | null> {
