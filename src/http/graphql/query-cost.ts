@@ -198,8 +198,8 @@ class CostWalker {
     if (value.kind !== Kind.VARIABLE) return null;
     const name = value.name.value;
     const given = this.options.variables?.[name];
-    if (typeof given === 'number') return given;
-    if (given !== undefined && given !== null) return null;
+    // A variable given (null included) is the argument's value; only an absent one takes the declared default.
+    if (given !== undefined) return typeof given === 'number' ? given : null;
     const declared = this.operation.variableDefinitions?.find((d) => d.variable.name.value === name)?.defaultValue;
     return declared && declared.kind === Kind.INT ? Number.parseInt(declared.value, 10) : null;
   }
