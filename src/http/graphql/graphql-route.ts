@@ -6,7 +6,8 @@
  * registry code (src/domain/errors.ts). Errors of single fields (e.g. `webhook_not_found`) are answered 200 with
  * `errors`, as GraphQL does. Not billed: managing webhooks costs no credit (ADR 0032).
  *
- * Bounded before anything runs (issue 33, docs/webhooks.md#query-cost): once the document is parsed and validated,
+ * Bounded before anything runs (issue 33, docs/webhooks.md#query-cost): a document over MAX_TOKENS is not parsed
+ * further (400 `invalid_graphql_request`); once it is parsed and validated,
  * its estimated cost (query-cost.ts) over BRANDBASE_GRAPHQL_MAX_COST, more than MAX_ROOT_FIELDS root fields or a
  * depth over QUERY_DEPTH answer 400 (`query_too_expensive`, `invalid_graphql_request` for the depth); then the cost
  * is taken from the organization's BRANDBASE_GRAPHQL_COST_PER_MINUTE, and an organization past it is answered 429
@@ -32,6 +33,12 @@ export const GRAPHQL_PATH = '/graphql';
 const QUERY_DEPTH = 10;
 /** Fields at the top of one request, aliases included: twenty operations are plenty for one round trip. */
 export const MAX_ROOT_FIELDS = 20;
+/**
+ * Tokens one document may hold, checked while it is parsed, so that parsing and validating it (graphql's overlapping-fields
+ * rule compares fields of the same name pairwise) stay small: the standard introspection query has 163, 50 aliases of
+ * `webhooks → deliveries` 1,102, 1,000 domains written out in a mutation about 1,010.
+ */
+export const MAX_TOKENS = 5000;
 
 interface GraphqlErrorBody {
   message: string;
@@ -174,6 +181,7 @@ export function registerGraphqlRoute(app: FastifyInstance, deps: AppDeps): void 
       // Our own route: POST only, our authentication and error shapes. No GraphiQL, no GET.
       routes: false,
       // The depth is checked with the cost (admitQuery), so that introspection's nested type references pass.
+      graphql: { parseOptions: { maxTokens: MAX_TOKENS } },
       errorFormatter: (execution, ctx) => ({
         statusCode: 200,
         response: {

@@ -1,7 +1,8 @@
 /**
  * `POST /graphql` is bounded before anything runs (issue 33, docs/webhooks.md#query-cost), on the real service
  * (SQLite, PostgreSQL): a query over BRANDBASE_GRAPHQL_MAX_COST (50 aliases of `webhooks → deliveries` held the event
- * loop for a minute) or over 20 root fields answers 400 `query_too_expensive` and no resolver runs; ordinary queries
+ * loop for a minute) or over 20 root fields answers 400 `query_too_expensive` and no resolver runs, a document over
+ * 5,000 tokens is not parsed further (400 `invalid_graphql_request`); ordinary queries
  * and the standard introspection query are served; an organization past BRANDBASE_GRAPHQL_COST_PER_MINUTE answers
  * 429 `rate_limited` with Retry-After while another is served. The clock is the test's: nothing refills by itself.
  */
@@ -101,6 +102,25 @@ describeEachBackend('GraphQL cost limits', (backend) => {
       expect(Object.keys(served.body.data)).toHaveLength(20);
     });
 
+    it('stops parsing a document past 5,000 tokens with 400 invalid_graphql_request; 5,000 are served', async () => {
+      const { key } = await stack.newKey({ plan: 'paid' });
+      // `{ webhooks ( first : 1 ) { edges {` and `} } }`: 13 tokens around `cN: cursor` (3 tokens each) and `cursor`s.
+      // Distinct aliases: graphql's own meter stops validating thousands of fields of the same name ("Validation aborted.").
+      const document = (tokens: number) => {
+        const rest = tokens - 13;
+        const aliases = Array.from({ length: Math.floor(rest / 3) }, (_, i) => `c${i}: cursor`).join(' ');
+        return `{ webhooks(first: 1) { edges { ${aliases} ${'cursor '.repeat(rest % 3)}} } }`;
+      };
+      const refused = await gql(key, document(5001));
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({
+        errors: [{ message: 'Syntax Error: Document contains more that 5000 tokens. Parsing aborted.', extensions: { code: 'invalid_graphql_request', status: 400 } }],
+      });
+      const served = await gql(key, document(5000));
+      expect(served.status).toBe(200);
+      expect(served.body).toEqual({ data: { webhooks: { edges: [] } } });
+    });
+
     it('serves an ordinary query and the standard introspection query', async () => {
       const key = await orgWithWebhooks(2);
       const listed = await gql(key, '{ webhooks(first: 10) { edges { node { id url deliveries(first: 5) { edges { node { id attempts { statusCode } } } } } } pageInfo { hasNextPage } } }');
@@ -123,6 +143,8 @@ describeEachBackend('GraphQL cost limits', (backend) => {
       const cost = costOf(query);
       const fits = Math.floor(COST_PER_MINUTE / cost);
       expect(fits).toBe(4);
+      // A refused query takes nothing from the allowance.
+      expect((await gql(key, aliased(50))).status).toBe(400);
       for (let i = 0; i < fits; i++) expect((await gql(key, query)).status).toBe(200);
 
       const deliveries = vi.spyOn(stack.services.webhooks, 'deliveries');
