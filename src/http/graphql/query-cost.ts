@@ -74,7 +74,11 @@ export interface QueryCost {
 
 const PAGE_ARGUMENTS = ['first', 'last', 'limit'] as const;
 
-/** The cost of the operation `options.operationName` (or the only one) of a validated `document`. */
+/**
+ * The cost of the operation `options.operationName` (or the only one) of a validated `document`. `schema` must be
+ * built by the graphql this module imports (the ES module): graphql's type checks (`isListType`, ...) do not
+ * recognize types built by another copy, such as the CommonJS one mercurius loads.
+ */
 export function queryCost(schema: GraphQLSchema, document: DocumentNode, options: QueryCostOptions): QueryCost {
   const operation = getOperationAST(document, options.operationName ?? undefined);
   const rootType = operation ? schema.getRootType(operation.operation) : undefined;
