@@ -21,7 +21,15 @@ export class RateLimiter {
 
   /** Takes one token; false when the organization is over its limit. `perMinute` 0 means no limit. */
   take(orgId: string, perMinute: number): boolean {
-    if (perMinute <= 0) return true;
+    return this.takeOrWait(orgId, perMinute, 1) === 0;
+  }
+
+  /**
+   * Takes `tokens` (e.g. a GraphQL query's cost) at once, or none: 0 when taken, else the milliseconds until the
+   * bucket will hold them (Infinity when `tokens` is more than a minute's allowance, which never fits).
+   */
+  takeOrWait(orgId: string, perMinute: number, tokens: number): number {
+    if (perMinute <= 0 || tokens <= 0) return 0;
     const now = this.clock();
     let bucket = this.buckets.get(orgId);
     if (!bucket || bucket.perMinute !== perMinute) {
@@ -33,9 +41,9 @@ export class RateLimiter {
     const elapsed = Math.max(0, now - bucket.at);
     bucket.tokens = Math.min(perMinute, bucket.tokens + (elapsed * perMinute) / 60_000);
     bucket.at = now;
-    if (bucket.tokens < 1) return false;
-    bucket.tokens -= 1;
-    return true;
+    if (bucket.tokens < tokens) return tokens > perMinute ? Infinity : Math.max(1, Math.ceil(((tokens - bucket.tokens) * 60_000) / perMinute));
+    bucket.tokens -= tokens;
+    return 0;
   }
 
   /** Drops buckets that have refilled completely: forgetting them changes nothing. */

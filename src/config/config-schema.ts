@@ -376,6 +376,14 @@ const WEBHOOKS = {
     default: 4, min: 0, max: 64,
     doc: 'Deliveries one process (`serve` with its worker, or `worker`) sends at once, 0 to 64. `0`: the process still turns brand events into deliveries but sends none (another process does).',
   }),
+  BRANDBASE_GRAPHQL_MAX_COST: int({
+    default: 50_000, min: 1,
+    doc: 'The most one `POST /graphql` request may cost: its fields, each counted once per object it is resolved on (a connection\'s `first`, 100 when absent, multiplies what is selected under it; every alias counts), estimated before it runs ([webhooks](webhooks.md#query-cost)). Over it: 400 `query_too_expensive`, nothing runs. The standard introspection query costs about 26,000; 100 webhooks with a page of 100 deliveries each (a few fields) about 40,000.',
+  }),
+  BRANDBASE_GRAPHQL_COST_PER_MINUTE: int({
+    default: 500_000, min: 0,
+    doc: 'GraphQL cost one organization may spend per minute (token bucket per API process, holding up to a minute\'s worth): each request takes its estimated cost before it runs. Over it: 429 `rate_limited` with `Retry-After`, nothing runs; other organizations are served. At least `BRANDBASE_GRAPHQL_MAX_COST`; `0`: no limit.',
+  }),
 } as const;
 
 const CLIENT_IDS = {

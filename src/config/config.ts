@@ -132,6 +132,8 @@ export interface Config {
   clientIds: ClientIdConfig;
   /** Webhook delivery: source addresses, attempt timeout, senders per process (feature-configs.ts). */
   webhookDelivery: WebhookDeliveryConfig;
+  /** Bounds of `POST /graphql` (issue 33): the most one request may cost, and the cost one organization may spend per minute (0: no limit). */
+  graphql: { maxCost: number; costPerMinute: number };
   /** Scheduled refresh, analysis cache and popularity counting: feature-configs.ts (docs/refresh.md). */
   refresh: RefreshConfig;
   /** Where asset files live: the local folder or an S3-compatible bucket (feature-configs.ts, ADR 0038). */
@@ -202,6 +204,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     cdn: Object.freeze(cdnConfig(v, publicUrl)),
     clientIds: Object.freeze(clientIdConfig(v)),
     webhookDelivery: Object.freeze(webhookDeliveryConfig(v)),
+    graphql: Object.freeze(graphqlLimits(v)),
     refresh: Object.freeze(refreshConfig(v)),
     assetStore: Object.freeze(assetStoreConfig(v)),
     metrics: Object.freeze(metricsConfig(v)),
@@ -272,4 +275,14 @@ function crawlLimits(v: ConfigValues): Pick<Config, 'htmlMaxDepth' | 'htmlMaxEle
     htmlMaxDownloadBytes: v.BRANDBASE_HTML_MAX_DOWNLOAD_BYTES,
     bitmapMaxPixels: v.BRANDBASE_BITMAP_MAX_PIXELS,
   };
+}
+
+/** A minute's allowance smaller than one request's budget would refuse the costliest requests forever. */
+function graphqlLimits(v: ConfigValues): Config['graphql'] {
+  const maxCost = v.BRANDBASE_GRAPHQL_MAX_COST;
+  const costPerMinute = v.BRANDBASE_GRAPHQL_COST_PER_MINUTE;
+  if (costPerMinute !== 0 && costPerMinute < maxCost) {
+    throw new ConfigError(`BRANDBASE_GRAPHQL_COST_PER_MINUTE must be 0 or at least BRANDBASE_GRAPHQL_MAX_COST (${maxCost}), got "${costPerMinute}"`);
+  }
+  return { maxCost, costPerMinute };
 }

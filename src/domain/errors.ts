@@ -53,6 +53,8 @@ export const ERROR_CODES = {
   invalid_page_size: { status: 400, message: '`first` must be between 1 and 100.' },
   invalid_cursor: { status: 400, message: 'Invalid cursor: pass a cursor this API returned, unchanged.' },
   invalid_graphql_request: { status: 400, message: 'Invalid GraphQL request.' },
+  // Bounds of POST /graphql (issue 33): checked on the validated document, before anything runs.
+  query_too_expensive: { status: 400, message: 'Query too expensive.' },
   internal_error: { status: 500, message: 'Internal Server Error', retryable: true },
   payments_not_configured: { status: 501, message: 'Payments are not configured on this server: standing access cannot be bought here.' },
   // Logo CDN (issue 20, docs/logo-cdn.md): every refusal sends its code in `x-bf-error`.

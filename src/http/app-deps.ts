@@ -14,6 +14,11 @@ import type { ActiveSession, DashboardAccounts } from '../dashboard-accounts/das
 import type { CredentialPayers } from '../usecases/credential-payer.js';
 import type { Accounts } from '../billing/accounts.js';
 
+export interface GraphqlCostLimits {
+  maxCost: number;
+  spend(orgId: string, cost: number): number;
+}
+
 /** Everything the HTTP layer needs; main/ builds it from Config. Routes parse, call one use case, shape the answer. */
 export interface AppDeps {
   logger: Logger;
@@ -46,6 +51,12 @@ export interface AppDeps {
   access: StandingAccess;
   /** Webhook management behind `POST /graphql`. */
   webhooks: WebhookManagement;
+  /**
+   * Bounds of `POST /graphql` (issue 33): `maxCost` per request, and `spend`, which takes a request's cost from its
+   * organization's per-minute allowance (main/ wires it to a token bucket): 0 when taken, else the milliseconds until
+   * it would be (Infinity: never).
+   */
+  graphql: GraphqlCostLimits;
   /** Search by name with a client ID (GET /v2/search/{name}). */
   search: SearchUseCaseDeps;
   /** The logo CDN served by this app (under its path prefix or host name); null or absent when it has its own port. */

@@ -1,4 +1,5 @@
-import type { AppDeps } from '../http/app-deps.js';
+import type { AppDeps, GraphqlCostLimits } from '../http/app-deps.js';
+import { RateLimiter } from '../billing/rate-limiter.js';
 import { docUrl } from '../http/doc-urls.js';
 import { noStandingAccess } from '../payments/standing-access.js';
 import { cdnDepsFor } from './cdn-deps.js';
@@ -10,7 +11,8 @@ import type { Services } from './services.js';
 
 /**
  * The HTTP layer's dependencies, taken from the services: one place, used by `serve` and by the tests. `clock` is the
- * per-address limits' time (the public brand search); tests hold it still so that a slow machine cannot refill them.
+ * time of the limits kept here (the public brand search's per-address limits, the GraphQL cost per minute); tests
+ * hold it still so that a slow machine cannot refill them.
  */
 export function appDepsFor(services: Services, clock: () => number = Date.now): AppDeps {
   return {
@@ -27,6 +29,7 @@ export function appDepsFor(services: Services, clock: () => number = Date.now): 
     discardBodyMaxBytes: services.config.discardBodyMaxBytes,
     access: services.access ?? noStandingAccess(docUrl(services.config.publicUrl, 'standingAccess')),
     webhooks: services.webhooks,
+    graphql: graphqlCostLimits(services, clock),
     search: { gate: services.clientIdGate, brands: services.brandSearch },
     // The logo CDN rides on the API's listener unless it has its own port (BRANDBASE_CDN_PORT: serve.ts starts it).
     cdn: services.config.cdn.port === null ? cdnDepsFor(services, services.clientIdGate) : null,
@@ -36,4 +39,11 @@ export function appDepsFor(services: Services, clock: () => number = Date.now): 
     accounts: services.accounts,
     orgPages: orgPagesDepsFor(services),
   };
+}
+
+/** The GraphQL cost budget per request, and the per-organization cost per minute: a token bucket in this process. */
+function graphqlCostLimits(services: Services, clock: () => number): GraphqlCostLimits {
+  const { maxCost, costPerMinute } = services.config.graphql;
+  const buckets = new RateLimiter(clock);
+  return { maxCost, spend: (orgId, cost) => buckets.takeOrWait(orgId, costPerMinute, cost) };
 }

@@ -183,6 +183,7 @@ async function triggers(): Promise<[ErrorCode, string, Answer][]> {
   await add('invalid_page_size', 'GraphQL first: 101', graphqlError('invalid_page_size', '{ webhooks(first: 101) { edges { cursor } } }'));
   await add('invalid_cursor', 'GraphQL after: a made-up cursor', graphqlError('invalid_cursor', '{ webhooks(after: "nope") { edges { cursor } } }'));
   await add('invalid_graphql_request', 'GraphQL query that does not parse', graphqlError('invalid_graphql_request', '{'));
+  await add('query_too_expensive', 'GraphQL 21 root fields', graphqlError('query_too_expensive', `{ ${Array.from({ length: 21 }, (_, i) => `t${i}: __typename`).join(' ')} }`));
   // The logo CDN (on this app under /logo, docs/logo-cdn.md): each grammar refusal and both 404 fallbacks. Before
   // the HEADs below: the CDN's queued crawl fills the one-job queue, which they need full anyway.
   const cid = (await stack.services.clientIds.create(slow.orgId)).id;

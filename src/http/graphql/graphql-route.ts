@@ -5,23 +5,40 @@
  * are not valid GraphQL (400), carry the HTTP status and a GraphQL `errors` array whose `extensions.code` is the
  * registry code (src/domain/errors.ts). Errors of single fields (e.g. `webhook_not_found`) are answered 200 with
  * `errors`, as GraphQL does. Not billed: managing webhooks costs no credit (ADR 0032).
+ *
+ * Bounded before anything runs (issue 33, docs/webhooks.md#query-cost): a document over MAX_TOKENS is not parsed
+ * further (400 `invalid_graphql_request`); once it is parsed and validated,
+ * its estimated cost (query-cost.ts) over BRANDBASE_GRAPHQL_MAX_COST, more than MAX_ROOT_FIELDS root fields or a
+ * depth over QUERY_DEPTH answer 400 (`query_too_expensive`, `invalid_graphql_request` for the depth); then the cost
+ * is taken from the organization's BRANDBASE_GRAPHQL_COST_PER_MINUTE, and an organization past it is answered 429
+ * `rate_limited` with Retry-After.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GraphQLError, type ExecutionResult } from 'graphql';
+import { buildSchema, GraphQLError, type DocumentNode, type ExecutionResult } from 'graphql';
 import mercurius from 'mercurius';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import type { WebhookManagement } from '../../webhooks/management/webhook-management.js';
-import type { AppDeps } from '../app-deps.js';
+import type { AppDeps, GraphqlCostLimits } from '../app-deps.js';
 import { authenticate } from '../credentials.js';
 
 const GRAPHQL_ROUTE = { method: 'POST', template: '/graphql', missing: 'unauthorized' } as const;
 import { webhookResolvers, type GraphqlContext } from './webhook-resolvers.js';
-import { WEBHOOK_SDL } from './webhook-schema.js';
+import { WEBHOOK_LIST_SIZES, WEBHOOK_SDL } from './webhook-schema.js';
+import { queryCost } from './query-cost.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../webhooks/management/page-cursor.js';
 
 export const GRAPHQL_PATH = '/graphql';
-/** Deep enough for webhooks → deliveries → attempts with their connections, no deeper. */
+/** Deep enough for webhooks → deliveries → attempts with their connections, no deeper (introspection is not counted). */
 const QUERY_DEPTH = 10;
+/** Fields at the top of one request, aliases included: twenty operations are plenty for one round trip. */
+export const MAX_ROOT_FIELDS = 20;
+/**
+ * Tokens one document may hold, checked while it is parsed, so that parsing and validating it (graphql's overlapping-fields
+ * rule compares fields of the same name pairwise) stay small: the standard introspection query has 163, 50 aliases of
+ * `webhooks → deliveries` 1,102, 1,000 domains written out in a mutation about 1,010.
+ */
+export const MAX_TOKENS = 5000;
 
 interface GraphqlErrorBody {
   message: string;
@@ -48,10 +65,58 @@ function fieldError(logger: Logger, request: FastifyRequest | undefined, error: 
   return errorBody(ERROR_CODES.internal_error.message, 'internal_error', error);
 }
 
-/** A whole-request refusal: the registry's status and `x-bf-error`, the body in GraphQL's shape. */
+/** A whole-request refusal: the registry's status, `x-bf-error` and headers, the body in GraphQL's shape (its extra fields in `extensions`). */
 function sendRequestError(reply: FastifyReply, error: ApiError): FastifyReply {
   if (error.header) reply.header('x-bf-error', error.header);
-  return reply.code(error.status).send({ errors: [errorBody(error.message, error.code)] });
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  const body = errorBody(error.message, error.code);
+  return reply.code(error.status).send({ errors: [{ ...body, extensions: { ...body.extensions, ...error.body } }] });
+}
+
+/**
+ * The schema the cost is measured on, built by this module's graphql: mercurius builds its own from the same SDL with
+ * the CommonJS copy of graphql, whose types graphql's ESM helpers (`isListType`, ...) do not recognize.
+ */
+const COST_SCHEMA = buildSchema(WEBHOOK_SDL);
+
+/**
+ * The mercurius `preExecution` hook: the parsed, validated document is measured (query-cost.ts) and refused, or its
+ * cost charged to the organization, before any resolver runs. Throws the ApiError `handle` answers.
+ */
+function admitQuery(limits: GraphqlCostLimits, document: DocumentNode, context: GraphqlContext, variables: Record<string, unknown> | undefined): void {
+  const { cost, rootFields, depth } = queryCost(COST_SCHEMA, document, {
+    variables,
+    operationName: context.operationName,
+    defaultPageSize: DEFAULT_PAGE_SIZE,
+    maxPageSize: MAX_PAGE_SIZE,
+    listSizes: WEBHOOK_LIST_SIZES,
+  });
+  if (depth > QUERY_DEPTH) {
+    throw new ApiError('invalid_graphql_request', `Query depth (${depth}) exceeds the query depth limit of ${QUERY_DEPTH}.`);
+  }
+  if (cost > limits.maxCost) {
+    throw new ApiError(
+      'query_too_expensive',
+      `Query too expensive: its estimated cost is ${cost}, over the limit of ${limits.maxCost} per request. Ask for smaller pages (first), fewer fields or fewer aliases; nothing was run.`,
+      { cost, maxCost: limits.maxCost },
+    );
+  }
+  if (rootFields > MAX_ROOT_FIELDS) {
+    throw new ApiError('query_too_expensive', `Query too expensive: ${rootFields} root fields (aliases included), at most ${MAX_ROOT_FIELDS} per request; nothing was run.`, {
+      rootFields,
+      maxRootFields: MAX_ROOT_FIELDS,
+    });
+  }
+  const waitMs = limits.spend(context.org.id, cost);
+  if (waitMs > 0) {
+    const retryAfter = Number.isFinite(waitMs) ? Math.ceil(waitMs / 1000) : 60;
+    throw new ApiError(
+      'rate_limited',
+      'Too much GraphQL work for this organization: its cost per minute is spent; retry after the number of seconds in Retry-After. Nothing was run.',
+      { cost },
+      { 'retry-after': String(retryAfter) },
+    );
+  }
 }
 
 interface GraphqlBody {
@@ -87,8 +152,8 @@ async function handle(deps: AppDeps, management: WebhookManagement, request: Fas
   try {
     const { org } = await authenticate(deps, request, GRAPHQL_ROUTE);
     management.assertAllowed(org);
-    context = { org, management, requestId: request.id };
     body = readBody(request.body);
+    context = { org, management, requestId: request.id, operationName: body.operationName };
   } catch (error) {
     if (error instanceof ApiError) return sendRequestError(reply, error);
     throw error;
@@ -97,6 +162,7 @@ async function handle(deps: AppDeps, management: WebhookManagement, request: Fas
   try {
     result = await reply.graphql(body.query, context as never, body.variables ?? undefined, body.operationName ?? undefined);
   } catch (error) {
+    if (error instanceof ApiError) return sendRequestError(reply, error);
     const invalid = validationErrors(error);
     if (!invalid) throw error;
     const errors = invalid.map((e) => errorBody(e.message, 'invalid_graphql_request', e instanceof GraphQLError ? e : undefined));
@@ -114,7 +180,8 @@ export function registerGraphqlRoute(app: FastifyInstance, deps: AppDeps): void 
       resolvers: webhookResolvers as never,
       // Our own route: POST only, our authentication and error shapes. No GraphiQL, no GET.
       routes: false,
-      queryDepth: QUERY_DEPTH,
+      // The depth is checked with the cost (admitQuery), so that introspection's nested type references pass.
+      graphql: { parseOptions: { maxTokens: MAX_TOKENS } },
       errorFormatter: (execution, ctx) => ({
         statusCode: 200,
         response: {
@@ -122,6 +189,9 @@ export function registerGraphqlRoute(app: FastifyInstance, deps: AppDeps): void 
           errors: execution.errors.map((e) => fieldError(deps.logger, (ctx as { reply?: FastifyReply }).reply?.request, e)) as never,
         },
       }),
+    });
+    scope.graphql.addHook('preExecution', (_schema, document, context, variables) => {
+      admitQuery(deps.graphql, document, context as unknown as GraphqlContext, variables as Record<string, unknown> | undefined);
     });
     scope.post(GRAPHQL_PATH, { schema: { hide: true } }, (request, reply) => handle(deps, management, request, reply));
   });

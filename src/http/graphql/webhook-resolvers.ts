@@ -13,6 +13,8 @@ export interface GraphqlContext {
   management: WebhookManagement;
   /** The HTTP request: crawls a mutation queues carry it into the worker's log lines (`reqId`, ADR 0039). */
   requestId?: string;
+  /** The operation the request names: the route measures its cost before it runs (graphql-route.ts). */
+  operationName?: string | null;
 }
 
 /** `brand.rebranded` ↔ `BRAND_REBRANDED`: GraphQL enum values cannot hold dots. */

@@ -1,3 +1,6 @@
+import { MAX_DELIVERY_ATTEMPTS } from '../../webhooks/delivery/retry-schedule.js';
+import { MAX_DOMAINS_PER_CALL } from '../../webhooks/management/subscription-domains.js';
+
 /**
  * The GraphQL schema of `POST /graphql` (webhook management, spec 6 rule 5), as SDL: the one source for the server
  * (graphql-route.ts) and for the schema printed in docs/webhooks.md (test/http/graphql/graphql-doc.test.ts
@@ -203,3 +206,12 @@ type Mutation {
   sendTestEvent(webhookId: ID!, domain: String): SendTestEventPayload!
 }
 `;
+
+/**
+ * The bounds of the schema's lists that take no `first` and sit in no connection, for the query cost
+ * (query-cost.ts): every other list of objects is a connection's `edges`, sized by its `first`.
+ */
+export const WEBHOOK_LIST_SIZES: Readonly<Record<string, number>> = {
+  'WebhookDelivery.attempts': MAX_DELIVERY_ATTEMPTS,
+  'WebhookSubscriptionsPayload.invalid': MAX_DOMAINS_PER_CALL,
+};

@@ -1,7 +1,7 @@
 /**
  * docs/webhooks.md prints the management schema: that block must be `printSchema` of the SDL `POST /graphql` is
- * built from, and the live service must serve exactly those types and fields (read back by introspection; the full
- * introspection query is deeper than the route's depth limit, so the fields are asked type by type).
+ * built from, and the live service must serve exactly those types and fields (read back by introspection, type by
+ * type; graphql-cost.test.ts reads the whole schema back with the standard introspection query).
  */
 import { readFileSync } from 'node:fs';
 import { buildSchema, isInputObjectType, isObjectType, printSchema } from 'graphql';
