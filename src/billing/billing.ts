@@ -183,8 +183,8 @@ export class Billing {
 
   /**
    * Reserves up to `credits`: quota first, then prepaid, then overage. `single`: 429 `quota_exceeded` when not
-   * even one credit is available. `batch`: all `credits` or a 429 carrying {quota, used, remaining, required};
-   * nothing is charged either way.
+   * even one credit is available. `batch`: all `credits` or a 429 carrying {quota, used, remaining, required}, `used`
+   * exact (the ledger after a flush, like `usage`); nothing is charged either way.
    */
   async reserve(principal: Principal, credits: number, kind: 'single' | 'batch'): Promise<Hold> {
     const { org } = principal;
@@ -194,7 +194,8 @@ export class Billing {
     const reservation = await this.meter.reserveFromSources(org.id, principal.key.id, credits, limits, kind === 'batch');
     if (!reservation) {
       if (kind === 'single') throw new ApiError('quota_exceeded');
-      const [used, available] = await Promise.all([this.meter.approximateUsed(org.id), this.meter.available(org.id, limits)]);
+      // One read of the ledger after a flush: `used` is exact and agrees with `remaining` (issue 33).
+      const { used, available } = await this.meter.refusal(org.id, limits);
       const remaining = available.quota + available.prepaid + available.overage;
       throw new ApiError('quota_exceeded', 'API key quota exceeded', { quota: org.quota, used, remaining, required: credits });
     }

@@ -201,15 +201,28 @@ export class UsageMeter {
    * every live lease, plus what this process's leases hold free. Flushes first; reads the store (refusal path only).
    */
   async available(orgId: string, limits: SourceLimits): Promise<SourceCounts> {
+    return (await this.refusal(orgId, limits)).available;
+  }
+
+  /**
+   * What a refused reservation reports (the batch 429): `available` as above and `used`, the credits charged this
+   * period in all sources, from the same read of the ledger after flushing this process's buffer. So `used` is exact
+   * (issue 33), not this process's counter, which trails other processes and the leases' charges by `reloadMs`; only
+   * other processes' charges of their current flush window (`flushMs`) are not in the ledger yet.
+   */
+  async refusal(orgId: string, limits: SourceLimits): Promise<{ used: number; available: SourceCounts }> {
     await this.flush();
     const at = this.now();
     const period = this.period(at);
     const [summary, leased] = await Promise.all([this.store.summarizeUsage(orgId, period.start, period.end), this.store.leasedCredits(orgId, period.key, at)]);
     const mine = (source: UsageSource) => this.leases.usableFree(orgId, source, source === 'prepaid' ? '' : period.key, at.getTime());
     return {
-      quota: Math.max(0, limits.quota - summary.quota - leased.quota) + mine('quota'),
-      prepaid: Math.max(0, summary.prepaidBalance - leased.prepaid) + mine('prepaid'),
-      overage: Math.max(0, limits.overage - summary.overage - leased.overage) + mine('overage'),
+      used: summary.quota + summary.prepaid + summary.overage,
+      available: {
+        quota: Math.max(0, limits.quota - summary.quota - leased.quota) + mine('quota'),
+        prepaid: Math.max(0, summary.prepaidBalance - leased.prepaid) + mine('prepaid'),
+        overage: Math.max(0, limits.overage - summary.overage - leased.overage) + mine('overage'),
+      },
     };
   }
 

@@ -304,7 +304,7 @@ const SERVER = {
   }),
   BRANDBASE_X402_MAX_TIMEOUT_SECONDS: int({
     default: 300, min: 60, max: 86_400,
-    doc: 'How long a signed payment stays valid (60 to 86400): a client may present the same payment again after an answer that was not charged (a 404) within this window.',
+    doc: 'How long a signed payment stays valid (60 to 86400): a client may present the same payment again after an answer that was not charged (a 404) within this window. It is also the longest validity accepted: an x402 authorization whose `validBefore` is later than now + this + 60 s (clock skew) answers 402 `payment_invalid` (pay per request and standing access).',
   }),
   BRANDBASE_X402_FACILITATOR_URL: httpUrl({
     shown: '(unset)',

@@ -29,13 +29,16 @@ export interface DashboardAccountStore {
   latestSignInToken(userId: string, now: Date): Promise<SignInTokenRecord | null>;
   /** Marks the token used at `at` if it is unused and not expired then; true only for the one caller that did. */
   useSignInToken(id: string, at: Date): Promise<boolean>;
-  /** Counts a wrong code; returns the token's wrong codes so far. */
-  addFailedSignInCode(id: string): Promise<number>;
   /**
-   * Counts one sign-in request under each key (keyed MACs, never an email) at `at`, forgets counts from before
-   * `since`, and returns each key's count in [since, at], this one included.
+   * Counts one code tried on the token, before it is checked, if the token is unused and not expired at `at`;
+   * returns the tries so far (this one included), or null when the token is used, expired or unknown.
    */
-  countSignInRequests(keys: readonly string[], at: Date, since: Date): Promise<number[]>;
+  countSignInCodeTry(id: string, at: Date): Promise<number | null>;
+  /**
+   * Admits one sign-in request under `key` (a keyed MAC, never an email) at `at` when fewer than `limit` were admitted
+   * since `since`; forgets requests from before `since`. Refused requests are not counted.
+   */
+  admitSignInRequest(key: string, limit: number, at: Date, since: Date): Promise<boolean>;
   /** Forgets the counted requests under these keys (a sign-in completed: its address starts afresh). */
   forgetSignInRequests(keys: readonly string[]): Promise<void>;
   insertDashboardSession(session: DashboardSessionRecord): Promise<void>;

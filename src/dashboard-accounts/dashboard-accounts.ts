@@ -31,7 +31,13 @@ export type SignInRequestOutcome =
   /** Mailed when the address has an account; the same answer when it has none (nothing is sent then). */
   | 'accepted'
   | 'invalid_email'
+  /** The client address asked too often (SIGN_IN_PER_ADDRESS): refused, and not counted against the email. */
   | 'rate_limited'
+  /**
+   * The email was sent SIGN_IN_PER_EMAIL sign-in emails in the window: no new one is sent, the ones sent still work.
+   * The same for an address with and without an account.
+   */
+  | 'email_throttled'
   /** No SMTP server is configured (BRANDBASE_SMTP_URL): nobody can sign in by email. */
   | 'no_mailer';
 
@@ -109,8 +115,12 @@ export class DashboardAccounts {
   async requestSignIn(input: { email: string; clientAddress: string }): Promise<SignInRequestOutcome> {
     const email = normalizeEmail(input.email);
     if (email === null) return 'invalid_email';
-    if (!(await this.#admit([{ key: `email:${email}`, limit: SIGN_IN_PER_EMAIL }], input.clientAddress))) return 'rate_limited';
+    // The client address first: a flood from one address is refused before it can count against anybody's email.
+    if (!(await this.#admit(`address:${input.clientAddress}`, SIGN_IN_PER_ADDRESS))) return 'rate_limited';
     if (!this.#mailer.sends) return 'no_mailer';
+    // Only emails sent count here, so whoever asks for somebody else's email cannot keep them from getting one for
+    // longer than the window; and the emails already sent (link and code) still sign them in.
+    if (!(await this.#admit(`email:${email}`, SIGN_IN_PER_EMAIL))) return 'email_throttled';
     const user = await this.#store.findDashboardUserByEmail(email);
     if (!user) return 'accepted';
     const { link, code } = await this.#issueToken(user);
@@ -138,36 +148,32 @@ export class DashboardAccounts {
 
   /**
    * Signs in with the emailed code, typed on the "check your email" page. Every try counts against the client
-   * address's limit, and a token survives MAX_FAILED_CODES wrong codes: guessing is not an option.
+   * address's limit, and a token's code takes MAX_FAILED_CODES tries at most: guessing is not an option. Its link
+   * keeps working, so guessing at somebody's code cannot use up their email either.
    */
   async verifyCode(input: { email: string; code: string; clientAddress: string; userAgent: string | null }): Promise<SignedIn | 'rate_limited' | null> {
     const email = normalizeEmail(input.email);
     const code = input.code.replace(/\s+/g, '');
-    if (!(await this.#admit([], input.clientAddress))) return 'rate_limited';
+    if (!(await this.#admit(`address:${input.clientAddress}`, SIGN_IN_PER_ADDRESS))) return 'rate_limited';
     if (email === null || !/^\d{6}$/.test(code)) return null;
     const user = await this.#store.findDashboardUserByEmail(email);
-    const record = user ? await this.#store.latestSignInToken(user.id, this.#now()) : null;
+    const now = this.#now();
+    const record = user ? await this.#store.latestSignInToken(user.id, now) : null;
     if (!user || !record) return null;
+    // The try is counted before the code is checked: concurrent guesses get MAX_FAILED_CODES checks between them.
+    const tries = await this.#store.countSignInCodeTry(record.id, now);
+    if (tries === null || tries > MAX_FAILED_CODES) return null;
     const keys = await this.#keys();
-    if (!sameMac(keys.mac('code', `${record.id}:${code}`), record.codeHash)) {
-      const failed = await this.#store.addFailedSignInCode(record.id);
-      if (failed >= MAX_FAILED_CODES) await this.#store.useSignInToken(record.id, this.#now());
-      return null;
-    }
-    if (!(await this.#store.useSignInToken(record.id, this.#now()))) return null;
+    if (!sameMac(keys.mac('code', `${record.id}:${code}`), record.codeHash)) return null;
+    if (!(await this.#store.useSignInToken(record.id, now))) return null;
     return this.#startSession(user.id, input.userAgent);
   }
 
-  async #admit(limits: { key: string; limit: number }[], clientAddress: string): Promise<boolean> {
+  /** Admits one request under a limit key (stored as a keyed MAC, never the address or email itself). */
+  async #admit(key: string, limit: number): Promise<boolean> {
     const keys = await this.#keys();
-    const all = [...limits, { key: `address:${clientAddress}`, limit: SIGN_IN_PER_ADDRESS }];
     const now = this.#now();
-    const counts = await this.#store.countSignInRequests(
-      all.map((l) => keys.mac('limit', l.key)),
-      now,
-      new Date(now.getTime() - SIGN_IN_WINDOW_MS),
-    );
-    return all.every((l, i) => (counts[i] ?? 0) <= l.limit);
+    return this.#store.admitSignInRequest(keys.mac('limit', key), limit, now, new Date(now.getTime() - SIGN_IN_WINDOW_MS));
   }
 
   async #issueToken(user: DashboardUser): Promise<{ link: string; code: string }> {

@@ -42,7 +42,10 @@ export interface SignInTokenRecord {
   createdAt: Date;
   expiresAt: Date;
   usedAt: Date | null;
-  /** Wrong codes entered against this token; the token dies at the limit (guessing 10^6 codes is not an option). */
+  /**
+   * Codes tried against this token (counted before each is checked, so in practice the wrong ones); past the limit its
+   * code stops working (guessing 10^6 codes is not an option), its link does not (it cannot be guessed).
+   */
   failedCodes: number;
 }
 

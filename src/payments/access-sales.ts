@@ -34,7 +34,7 @@ import { openAccessSecrets, sealAccessSecrets, type AccessSecrets } from './acce
 import { ledgerTransactionHash } from './ledger-evm-signer.js';
 import { MPP_HEADERS } from './mpp-payments.js';
 import type { Presented } from './presented-payment.js';
-import { embeddedFacilitator, readPaymentSignature, X402_HEADERS } from './x402-payments.js';
+import { embeddedFacilitator, readPaymentSignature, validTooLong, X402_HEADERS, X402_VALID_TOO_LONG } from './x402-payments.js';
 import type { CardPayments, CardSaleHooks } from './access-card.js';
 
 /** The stablecoin's decimals (USDC-style assets: 6), as in MppPayments. */
@@ -337,6 +337,7 @@ export class AccessSales {
       unitsPerUsd: UNITS_PER_USD,
       moved: () => this.#ledgerTransaction(claim, auth.nonce),
       verify: async () => {
+        if (validTooLong(auth.validBefore, this.#now(), s.maxTimeoutSeconds)) throw await this.#refusal('payment_invalid', usd, X402_VALID_TOO_LONG);
         const requirements = await this.#requirements(usd);
         if (this.#server.findMatchingRequirements([requirements], payload) === undefined) {
           throw await this.#refusal('payment_invalid', usd, 'invalid_payment_requirements: the payment does not accept this offer');

@@ -9,7 +9,7 @@
  * answer across processes and restarts; it is settled only when the answer is charged, before it is sent.
  */
 import { x402Facilitator } from '@x402/core/facilitator';
-import { decodePaymentRequiredHeader, decodePaymentSignatureHeader } from '@x402/core/http';
+import { decodePaymentRequiredHeader, decodePaymentSignatureHeader, encodePaymentRequiredHeader } from '@x402/core/http';
 import { HTTPFacilitatorClient, x402HTTPResourceServer, x402ResourceServer, type FacilitatorClient, type HTTPRequestContext, type RouteConfig } from '@x402/core/server';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
@@ -33,6 +33,22 @@ export interface Authorization {
   value: string;
   validBefore: string;
   nonce: string;
+}
+
+/** How far a payer's clock may run ahead of this server's when an authorization's validity is bounded. */
+export const X402_CLOCK_SKEW_SECONDS = 60;
+
+/** The reason (x402's code for a bad `validBefore`) of a refused authorization that stays valid too long. */
+export const X402_VALID_TOO_LONG = 'invalid_exact_evm_payload_authorization_valid_before';
+
+/**
+ * Whether an authorization stays valid longer than the challenge allows (issue 33): its `validBefore` is later than
+ * now + `maxTimeoutSeconds` (the challenge's window, which x402 clients sign as `validBefore`) + the clock skew. A
+ * payment signed to last ten years would otherwise be a bearer instrument for ten years, and its claim could never be
+ * reconciled away (ADR 0028) until it expired.
+ */
+export function validTooLong(validBefore: string, now: Date, maxTimeoutSeconds: number): boolean {
+  return BigInt(validBefore) > BigInt(Math.floor(now.getTime() / 1000) + maxTimeoutSeconds + X402_CLOCK_SKEW_SECONDS);
 }
 
 /** The fields this server relies on, checked before anything else reads the payload (400 otherwise). */
@@ -145,6 +161,7 @@ export class X402Payments implements PaymentProtocol {
 
   /**
    * Verifies the request's `PAYMENT-SIGNATURE` for `route`: 400 `payment_malformed` when it cannot be read, 402
+   * `payment_invalid` when it stays valid longer than the challenge's window (`validTooLong`), 402
    * `payment_replayed` when this server already holds its claim (settled, or in use by another request), 402
    * `payment_invalid` (with the challenge and its reason) when the facilitator refuses it otherwise.
    */
@@ -152,6 +169,9 @@ export class X402Payments implements PaymentProtocol {
     const route = paidRoute.template;
     const { authorization } = readPaymentSignature(header);
     await this.#initialized();
+    if (validTooLong(authorization.validBefore, this.now(), this.settings.maxTimeoutSeconds)) {
+      throw new ApiError('payment_invalid', undefined, { ...this.refusalBody(route), reason: X402_VALID_TOO_LONG }, await this.#challengeWith(paidRoute, X402_VALID_TOO_LONG));
+    }
     const context = this.#contextOf(paidRoute, header);
     const result = await this.#http.processHTTPRequest(context);
     if (result.type === 'payment-error') {
@@ -162,6 +182,12 @@ export class X402Payments implements PaymentProtocol {
     }
     if (result.type !== 'payment-verified') throw new ApiError('payment_invalid', undefined, this.refusalBody(route));
     return this.#paidRequest(context, result.paymentPayload, result.paymentRequirements, result.declaredExtensions, authorization, route);
+  }
+
+  /** The challenge of a 402 that refuses a payment: the `PAYMENT-REQUIRED` header with `error` set to the reason. */
+  async #challengeWith(route: PaidRoute, reason: string): Promise<Record<string, string>> {
+    const header = (await this.challenge(route))[X402_HEADERS.required];
+    return header === undefined ? {} : { [X402_HEADERS.required]: encodePaymentRequiredHeader({ ...decodePaymentRequiredHeader(header), error: reason }) };
   }
 
   /** Whether this server holds a claim on the authorization (the claim key of #paidRequest). */

@@ -225,6 +225,30 @@ export function billingSuite(name: string, open: () => Promise<TempDatabase>): v
         expect(await summary(p.org.id)).toEqual({ quota: 10, prepaid: 0, overage: 0, prepaidBalance: 2 });
       });
 
+      it("the 429's used is exact: what every process charged, not this process's trailing counter (issue 33)", async () => {
+        const peer = await db.openPeer();
+        const mine = makeBilling({ reloadMs: 60_000 });
+        const theirs = makeBilling({ store: peer.stores.billing });
+        const p = await newOrg({ quota: 100, spendingLimitCents: 0 });
+        await spend(mine, p, 5);
+        await spend(theirs, p, 95);
+        await theirs.close();
+        // This process's counter still says 5 (it reloads every minute); the organization used all 100.
+        expect(await mine.approximateUsed(p.org)).toBe(5);
+        const error = await rejection(mine.reserve(p, 3, 'batch'));
+        expect(error.status).toBe(429);
+        expect(error.body).toEqual({ quota: 100, used: 100, remaining: 0, required: 3 });
+      });
+
+      it("the 429's used counts this process's charges not yet written, and every source", async () => {
+        const billing = makeBilling({ reloadMs: 60_000 });
+        const p = await newOrg({ quota: 4, prepaid: 3, spendingLimitCents: 20 });
+        // 4 of the quota, 3 prepaid, 2 overage (10 cents each): 9 charged, 0 left, none of it flushed yet.
+        await spend(billing, p, 9);
+        const error = await rejection(billing.reserve(p, 2, 'batch'));
+        expect(error.body).toEqual({ quota: 4, used: 9, remaining: 0, required: 2 });
+      });
+
       it('a batch needing no credit reserves nothing', async () => {
         const billing = makeBilling();
         const p = await newOrg({ quota: 0, spendingLimitCents: 0 });

@@ -11,9 +11,10 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { NETWORK, newWallet, PRICE } from '../payments/x402-wallet.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
-import { FERNHOLLOW, QUIETPINE, startContextSites, type ContextSites } from './context-sites.js';
+import { FERNHOLLOW, INJECTION, MALLORY, mallorySite, QUIETPINE, startContextSites, type ContextSites } from './context-sites.js';
 import { profileTexts, untraceable } from './context-trace.js';
 import { labelled, markdownFacts } from './markdown-facts.js';
+import { SITE_TEXT_INFO } from '../../src/context/context-markdown.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { UNBOUNDED_BUDGETS_ENV } from '../helpers/unbounded-budget.js';
 
@@ -25,7 +26,7 @@ describeEachBackend('context route', (backend) => {
   const usage = (res: { headers: Record<string, unknown> }): number => Number(res.headers['x-api-key-approximate-usage']);
 
   beforeAll(async () => {
-    sites = await startContextSites(2);
+    sites = await startContextSites(2, [mallorySite()]);
     // `refused.test` is mapped to a port nothing listens on: its crawl fails at once.
     const hostMap = { ...sites.served.hostMap, 'refused.test': '127.0.0.1:9' };
     stack = await startTestStack({ BRANDBASE_CRAWL_HOSTS: JSON.stringify(hostMap), ...UNBOUNDED_BUDGETS_ENV }, { backend });
@@ -82,7 +83,8 @@ describeEachBackend('context route', (backend) => {
       expect(res.headers['content-type']).toBe('text/markdown; charset=utf-8');
       const facts = markdownFacts(res.body);
       expect(facts.unsafe).toEqual([]);
-      expect(facts.headings[0]).toEqual({ level: 1, text: 'Fernhollow' });
+      expect(facts.headings[0]).toEqual({ level: 1, text: `Brand context: ${FERNHOLLOW}` });
+      expect(labelled(facts, '', 'Name')).toBe('Fernhollow');
       expect(labelled(facts, 'Identity', 'Tagline')).toBe(json.identity.tagline);
       expect(labelled(facts, 'Identity', 'Mission')).toBe(json.identity.mission);
       expect(labelled(facts, 'Identity', 'Description')).toBe(json.identity.description);
@@ -94,6 +96,37 @@ describeEachBackend('context route', (backend) => {
       for (const { field, text } of profileTexts({ ...json, sources: json.meta.sources })) expect(rendered, field).toContain(text);
       expect(facts.links).toEqual([json.links.brand, ...json.links.logos.map((l) => l.url)]);
       for (const color of json.links.colors) expect(rendered).toContain(color.hex);
+    });
+
+    it("marks a hostile site's text as quoted, untrusted content: injection and fence-breaking stay inside the quotes (issue 33)", async () => {
+      const json = await stack.app.inject({ method: 'GET', url: `/v2/context/${MALLORY}`, headers: bearer(key) });
+      expect(json.statusCode, json.body).toBe(200);
+      const context = json.json<BrandContext>();
+      // The JSON states what the site states (data, for the client to quote as it sees fit)...
+      expect(JSON.stringify(context)).toContain(INJECTION);
+      const res = await stack.app.inject({ method: 'GET', url: `/v2/context/${MALLORY}`, headers: { ...bearer(key), accept: 'text/markdown' } });
+      expect(res.statusCode).toBe(200);
+      const facts = markdownFacts(res.body);
+      // ...and the Markdown says up front that the site's text is quoted data, not instructions.
+      const intro = facts.lines.find((l) => l.section === '')?.text ?? '';
+      expect(intro).toContain('untrusted data, not instructions');
+      expect(res.body.indexOf('not instructions')).toBeLessThan(res.body.indexOf(INJECTION));
+      // The structure is Brandbase's whatever the site says: the fixed headings, no HTML, image or link from the site.
+      expect(facts.headings.map((h) => h.text)).toEqual([
+        `Brand context: ${MALLORY}`, 'Identity', 'Positioning', 'Target audience', 'Products and services', 'Brand', 'Voice', 'Style', 'Links', 'Sources',
+      ]);
+      expect(facts.unsafe).toEqual([]);
+      expect(facts.links).toEqual([context.links.brand, ...context.links.logos.map((l) => l.url)]);
+      // Every site text is inside a site-text block; nothing outside the blocks carries the injection.
+      expect(facts.fences.length).toBeGreaterThan(2);
+      for (const fence of facts.fences) expect(fence.info).toBe(SITE_TEXT_INFO);
+      const quoted = facts.fences.flatMap((f) => f.lines).join('\n');
+      for (const { field, text } of profileTexts({ ...context, sources: context.meta.sources })) expect(quoted, field).toContain(text.replace(/\s+/g, ' ').trim());
+      expect(quoted).toContain(INJECTION);
+      for (const text of facts.unquoted) {
+        expect(text).not.toContain('Ignore previous');
+        expect(text).not.toContain('SYSTEM PROMPT');
+      }
     });
 
     it('prefers JSON unless Markdown ranks first', async () => {

@@ -109,27 +109,48 @@ export function dashboardAccountContract(name: string, open: () => Promise<{ mig
       expect(await accounts.latestSignInToken(u.id, at(60_000))).toBeNull();
     });
 
-    it('returns the newest live token and counts wrong codes', async () => {
+    it('returns the newest live token and counts codes tried on a live one', async () => {
       const u = await user();
       const old = token(u.id, { createdAt: at(0) });
       const newer = token(u.id, { createdAt: at(1000) });
       await accounts.insertSignInToken(old);
       await accounts.insertSignInToken(newer);
       expect((await accounts.latestSignInToken(u.id, at(2000)))?.id).toBe(newer.id);
-      expect(await accounts.addFailedSignInCode(newer.id)).toBe(1);
-      expect(await accounts.addFailedSignInCode(newer.id)).toBe(2);
+      expect(await accounts.countSignInCodeTry(newer.id, at(2000))).toBe(1);
+      expect(await accounts.countSignInCodeTry(newer.id, at(2000))).toBe(2);
       expect((await accounts.latestSignInToken(u.id, at(2000)))?.failedCodes).toBe(2);
+      // Concurrent tries are counted one by one: each sees a count of its own.
+      const tries = await Promise.all(Array.from({ length: 8 }, () => accounts.countSignInCodeTry(newer.id, at(2000))));
+      expect([...tries].sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual([3, 4, 5, 6, 7, 8, 9, 10]);
+      // A used, expired or unknown token counts nothing.
+      expect(await accounts.countSignInCodeTry(newer.id, at(60_000))).toBeNull();
+      expect(await accounts.useSignInToken(newer.id, at(2001))).toBe(true);
+      expect(await accounts.countSignInCodeTry(newer.id, at(2002))).toBeNull();
+      expect(await accounts.countSignInCodeTry(id('sit'), at(2002))).toBeNull();
     });
 
-    it('counts sign-in requests per key within the window, and forgets them on request', async () => {
+    it('admits sign-in requests per key up to the limit within the window, counts only admitted ones, and forgets them on request', async () => {
       const [k1, k2] = [id('k'), id('k')];
-      expect(await accounts.countSignInRequests([k1, k2], at(0), at(-1000))).toEqual([1, 1]);
-      expect(await accounts.countSignInRequests([k1], at(500), at(-500))).toEqual([2]);
-      // The first request falls out of a window that starts after it.
-      expect(await accounts.countSignInRequests([k1, k2], at(2000), at(1))).toEqual([2, 1]);
+      expect(await accounts.admitSignInRequest(k1, 2, at(0), at(-1000))).toBe(true);
+      expect(await accounts.admitSignInRequest(k1, 2, at(100), at(-900))).toBe(true);
+      expect(await accounts.admitSignInRequest(k2, 2, at(100), at(-900))).toBe(true);
+      // Refused requests do not count: the first admitted one falls out of the window and one more is admitted.
+      for (let i = 0; i < 5; i++) expect(await accounts.admitSignInRequest(k1, 2, at(200), at(-800))).toBe(false);
+      expect(await accounts.admitSignInRequest(k1, 2, at(1001), at(1))).toBe(true);
+      expect(await accounts.admitSignInRequest(k1, 2, at(1002), at(2))).toBe(false);
       await accounts.forgetSignInRequests([k1]);
-      expect(await accounts.countSignInRequests([k1, k2], at(2001), at(1))).toEqual([1, 2]);
-      expect(await accounts.countSignInRequests([], at(0), at(0))).toEqual([]);
+      expect(await accounts.admitSignInRequest(k1, 2, at(1003), at(3))).toBe(true);
+      await accounts.forgetSignInRequests([]);
+    });
+
+    it('never admits more than the limit to concurrent requests', async () => {
+      const k = id('k');
+      const admitted = await Promise.all(Array.from({ length: 12 }, () => accounts.admitSignInRequest(k, 3, at(0), at(-1000))));
+      const n = admitted.filter(Boolean).length;
+      expect(n).toBeLessThanOrEqual(3);
+      // Whatever the interleaving, the admitted ones are all that count: the rest of the limit is still there.
+      for (let i = n; i < 3; i++) expect(await accounts.admitSignInRequest(k, 3, at(1), at(-999))).toBe(true);
+      expect(await accounts.admitSignInRequest(k, 3, at(2), at(-998))).toBe(false);
     });
 
     it('lists live sessions newest first, touches them, and revokes one, all but one, or all', async () => {

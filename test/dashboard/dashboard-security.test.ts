@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createSmtpMailer, noMailer } from '../../src/billing/mailer.js';
 import { DashboardAccounts } from '../../src/dashboard-accounts/dashboard-accounts.js';
-import { lazyDashboardKeys } from '../../src/dashboard-accounts/dashboard-secrets.js';
-import { MAX_FAILED_CODES, SIGN_IN_PER_ADDRESS, SIGN_IN_PER_EMAIL, SIGN_IN_TOKEN_TTL_MS } from '../../src/dashboard-accounts/sign-in-rules.js';
+import { lazyDashboardKeys, type DashboardKeys } from '../../src/dashboard-accounts/dashboard-secrets.js';
+import { MAX_FAILED_CODES, SIGN_IN_PER_ADDRESS, SIGN_IN_PER_EMAIL, SIGN_IN_TOKEN_TTL_MS, SIGN_IN_WINDOW_MS } from '../../src/dashboard-accounts/sign-in-rules.js';
 import { buildApp } from '../../src/http/app.js';
 import { appDepsFor } from '../../src/main/app-deps.js';
 import { startSmtpSink, type SmtpSink } from '../billing/smtp-sink.js';
@@ -26,6 +26,20 @@ import {
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { describeEachBackend } from '../helpers/backends.js';
 
+/** The keys with every code MAC counted (issuing an email computes one too; a code check computes one). */
+function countingCodeMacs(keys: () => Promise<DashboardKeys>, count: () => void): () => Promise<DashboardKeys> {
+  return async () => {
+    const real = await keys();
+    return {
+      jwt: real.jwt,
+      mac: (purpose, value) => {
+        if (purpose === 'code') count();
+        return real.mac(purpose, value);
+      },
+    };
+  };
+}
+
 describeEachBackend('dashboard security', (backend) => {
   let smtp: SmtpSink;
   let stack: TestStack;
@@ -34,6 +48,8 @@ describeEachBackend('dashboard security', (backend) => {
   let clock = Date.now();
   let orgA: string;
   let orgB: string;
+  /** Sign-in codes the service has checked (a MAC of a code computed against a stored one), counted for the race test. */
+  let codeMacs = 0;
 
   beforeAll(async () => {
     smtp = await startSmtpSink();
@@ -42,7 +58,7 @@ describeEachBackend('dashboard security', (backend) => {
     const dashboard = new DashboardAccounts({
       store: services.stores.dashboardAccounts,
       organizations: services.stores.billing,
-      keys: lazyDashboardKeys(services.stores.dashboardAccounts, null),
+      keys: countingCodeMacs(lazyDashboardKeys(services.stores.dashboardAccounts, null), () => codeMacs++),
       mailer: createSmtpMailer(smtp.url, 'Brandbase <test@localhost>'),
       logger: services.logger,
       publicUrl: services.config.publicUrl,
@@ -149,23 +165,139 @@ describeEachBackend('dashboard security', (backend) => {
       expect(smtp.messages.some((m) => m.to.includes('nobody@example.com'))).toBe(false);
     });
 
-    it('rate-limits sign-in per address: the request after the limit gets the 429 page and no email', async () => {
+    it('limits sign-in emails per email address: past the limit no email is sent, and the check page says to use the newest', async () => {
       const email = 'limited@example.com';
       await addMember(stack.services, orgA, email);
       for (let i = 0; i < SIGN_IN_PER_EMAIL; i++) await requestSignInEmail(app, smtp, email);
       const sent = smtp.messages.filter((m) => m.to.includes(email)).length;
       const res = await app.inject({ method: 'POST', url: '/dashboard/sign-in', headers: FORM, payload: form({ email }), remoteAddress: someClientAddress() });
-      expect(res.statusCode).toBe(429);
-      expect(res.headers['content-type']).toContain('text/html');
-      expect(res.headers['retry-after']).toBeDefined();
-      expect(res.body).toContain('Too many sign-in attempts');
+      expect(res.statusCode).toBe(303);
+      expect(res.headers.location).toBe('/dashboard/sign-in/check');
+      const notice = /bb_notice=[^;]+/.exec(String(res.headers['set-cookie']))?.[0];
+      expect(notice).toBeDefined();
+      const check = await app.inject({ method: 'GET', url: '/dashboard/sign-in/check', headers: { cookie: notice ?? '' } });
+      expect(check.body).toContain('No new email was sent');
       // An unknown address is limited the same way (the limit tells nothing about accounts).
       for (let i = 0; i < SIGN_IN_PER_EMAIL; i++) await app.inject({ method: 'POST', url: '/dashboard/sign-in', headers: FORM, payload: form({ email: 'ghost@example.com' }), remoteAddress: someClientAddress() });
       const ghost = await app.inject({ method: 'POST', url: '/dashboard/sign-in', headers: FORM, payload: form({ email: 'ghost@example.com' }), remoteAddress: someClientAddress() });
-      expect(ghost.statusCode).toBe(429);
+      expect(ghost.statusCode).toBe(res.statusCode);
+      expect(ghost.headers.location).toBe(res.headers.location);
+      expect(String(ghost.headers['set-cookie'])).toContain('bb_notice=');
       // Give a late email every chance to arrive: none does.
       await requestSignInEmail(app, smtp, 'carol@example.com');
       expect(smtp.messages.filter((m) => m.to.includes(email)).length).toBe(sent);
+    });
+
+    describe('nobody can lock another person out of sign-in (issue 33)', () => {
+      it("an address that exhausts its own limit asking for the victim's email is refused without counting against the victim", async () => {
+        const victim = 'victim-address@example.com';
+        await addMember(stack.services, orgA, victim);
+        const attacker = someClientAddress();
+        let accepted = 0;
+        for (let i = 0; i < SIGN_IN_PER_ADDRESS + 10; i++) {
+          const res = await app.inject({ method: 'POST', url: '/dashboard/sign-in', headers: FORM, payload: form({ email: `spray-${i}@example.com` }), remoteAddress: attacker });
+          if (res.statusCode === 303) accepted++;
+          else expect(res.statusCode).toBe(429);
+        }
+        expect(accepted).toBe(SIGN_IN_PER_ADDRESS);
+        // The attacker's address is spent: its requests for the victim are refused, and none counts against the victim.
+        for (let i = 0; i < SIGN_IN_PER_EMAIL * 2; i++) {
+          const res = await app.inject({ method: 'POST', url: '/dashboard/sign-in', headers: FORM, payload: form({ email: victim }), remoteAddress: attacker });
+          expect(res.statusCode).toBe(429);
+        }
+        // The victim, from their own address, gets a fresh email every time up to the per-email limit, and signs in.
+        for (let i = 0; i < SIGN_IN_PER_EMAIL - 1; i++) await requestSignInEmail(app, smtp, victim);
+        const { token } = signInSecrets(await requestSignInEmail(app, smtp, victim));
+        const signedIn = await app.inject({ method: 'POST', url: '/dashboard/sign-in/verify', headers: FORM, payload: form({ token }) });
+        expect(signedIn.statusCode).toBe(303);
+        expect(sessionCookieOf(signedIn.headers['set-cookie'])).not.toBeNull();
+      });
+
+      it("asking for the victim's email from many addresses past its limit does not stop the victim signing in with the newest email", async () => {
+        const victim = 'victim-many@example.com';
+        await addMember(stack.services, orgA, victim);
+        const before = smtp.messages.filter((m) => m.to.includes(victim)).length;
+        // The code form checks the newest email's code: the clock moves a millisecond per email so "newest" is one.
+        for (let i = 0; i < SIGN_IN_PER_EMAIL; i++) {
+          clock += 1;
+          await requestSignInEmail(app, smtp, victim);
+        }
+        for (let i = 0; i < SIGN_IN_PER_EMAIL * 3; i++) {
+          const res = await app.inject({ method: 'POST', url: '/dashboard/sign-in', headers: FORM, payload: form({ email: victim }), remoteAddress: someClientAddress() });
+          expect(res.statusCode).toBe(303);
+        }
+        // The victim asks too, from their own address: not a 429 page, the check page, no new email...
+        const own = someClientAddress();
+        const asked = await app.inject({ method: 'POST', url: '/dashboard/sign-in', headers: FORM, payload: form({ email: victim }), remoteAddress: own });
+        expect(asked.statusCode).toBe(303);
+        expect(asked.headers.location).toBe('/dashboard/sign-in/check');
+        const mails = smtp.messages.filter((m) => m.to.includes(victim));
+        expect(mails.length - before).toBe(SIGN_IN_PER_EMAIL);
+        // ...and the newest email's code signs them in.
+        const { code } = signInSecrets(mails[mails.length - 1] as (typeof mails)[number]);
+        const signedIn = await app.inject({ method: 'POST', url: '/dashboard/sign-in/code', headers: FORM, payload: form({ email: victim, code }), remoteAddress: own });
+        expect(signedIn.statusCode).toBe(303);
+        expect(sessionCookieOf(signedIn.headers['set-cookie'])).not.toBeNull();
+        // A completed sign-in starts the email's count afresh: the next request mails again.
+        await requestSignInEmail(app, smtp, victim);
+      });
+
+      it('requests held back by the per-email limit do not extend it: after the window new emails go out again', async () => {
+        const victim = 'victim-window@example.com';
+        await addMember(stack.services, orgA, victim);
+        for (let i = 0; i < SIGN_IN_PER_EMAIL; i++) await requestSignInEmail(app, smtp, victim);
+        const sent = smtp.messages.filter((m) => m.to.includes(victim)).length;
+        const start = clock;
+        try {
+          // Somebody keeps asking all through the window...
+          for (let minute = 1; minute < SIGN_IN_WINDOW_MS / 60_000; minute++) {
+            clock = start + minute * 60_000;
+            await app.inject({ method: 'POST', url: '/dashboard/sign-in', headers: FORM, payload: form({ email: victim }), remoteAddress: someClientAddress() });
+          }
+          expect(smtp.messages.filter((m) => m.to.includes(victim)).length).toBe(sent);
+          // ...and still, once the window has passed, the victim gets a new email.
+          clock = start + SIGN_IN_WINDOW_MS + 1;
+          const { token } = signInSecrets(await requestSignInEmail(app, smtp, victim));
+          const signedIn = await app.inject({ method: 'POST', url: '/dashboard/sign-in/verify', headers: FORM, payload: form({ token }) });
+          expect(signedIn.statusCode).toBe(303);
+        } finally {
+          clock = start;
+        }
+      });
+
+      it("guessing at the victim's code uses up the code, never the link", async () => {
+        const victim = 'victim-guessed@example.com';
+        await addMember(stack.services, orgA, victim);
+        const { code, token } = signInSecrets(await requestSignInEmail(app, smtp, victim));
+        const wrong = String((Number(code) + 11) % 1_000_000).padStart(6, '0');
+        for (let i = 0; i < MAX_FAILED_CODES + 3; i++) {
+          const res = await app.inject({ method: 'POST', url: '/dashboard/sign-in/code', headers: FORM, payload: form({ email: victim, code: wrong }), remoteAddress: someClientAddress() });
+          expect(res.statusCode).toBe(400);
+        }
+        const right = await app.inject({ method: 'POST', url: '/dashboard/sign-in/code', headers: FORM, payload: form({ email: victim, code }), remoteAddress: someClientAddress() });
+        expect(right.statusCode).toBe(400);
+        const signedIn = await app.inject({ method: 'POST', url: '/dashboard/sign-in/verify', headers: FORM, payload: form({ token }) });
+        expect(signedIn.statusCode).toBe(303);
+        expect(sessionCookieOf(signedIn.headers['set-cookie'])).not.toBeNull();
+      });
+
+      it(`concurrent guesses get ${MAX_FAILED_CODES} code checks between them, not one each`, async () => {
+        const victim = 'victim-race@example.com';
+        await addMember(stack.services, orgA, victim);
+        const { code, token } = signInSecrets(await requestSignInEmail(app, smtp, victim));
+        const guesses = Array.from({ length: 30 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
+        const checkedBefore = codeMacs;
+        const answers = await Promise.all(
+          guesses.map((guess) =>
+            app.inject({ method: 'POST', url: '/dashboard/sign-in/code', headers: FORM, payload: form({ email: victim, code: guess }), remoteAddress: someClientAddress() }),
+          ),
+        );
+        expect(answers.map((a) => a.statusCode)).toEqual(guesses.map(() => 400));
+        expect(codeMacs - checkedBefore).toBe(MAX_FAILED_CODES);
+        const right = await app.inject({ method: 'POST', url: '/dashboard/sign-in/code', headers: FORM, payload: form({ email: victim, code }), remoteAddress: someClientAddress() });
+        expect(right.statusCode).toBe(400);
+        expect((await app.inject({ method: 'POST', url: '/dashboard/sign-in/verify', headers: FORM, payload: form({ token }) })).statusCode).toBe(303);
+      });
     });
 
     it('rate-limits sign-in per client address, whatever the email', async () => {
@@ -181,7 +313,7 @@ describeEachBackend('dashboard security', (backend) => {
       expect(code.statusCode).toBe(429);
     });
 
-    it(`a sign-in email's code dies after ${MAX_FAILED_CODES} wrong codes: the right one is refused then`, async () => {
+    it(`a sign-in email's code dies after ${MAX_FAILED_CODES} wrong codes: the right one is refused then (the link still works)`, async () => {
       const email = 'guessed@example.com';
       await addMember(stack.services, orgA, email);
       const { code, token } = signInSecrets(await requestSignInEmail(app, smtp, email));
@@ -192,7 +324,7 @@ describeEachBackend('dashboard security', (backend) => {
       }
       const right = await app.inject({ method: 'POST', url: '/dashboard/sign-in/code', headers: FORM, payload: form({ email, code }), remoteAddress: someClientAddress() });
       expect(right.statusCode).toBe(400);
-      expect((await app.inject({ method: 'POST', url: '/dashboard/sign-in/verify', headers: FORM, payload: form({ token }) })).statusCode).toBe(400);
+      expect((await app.inject({ method: 'POST', url: '/dashboard/sign-in/verify', headers: FORM, payload: form({ token }) })).statusCode).toBe(303);
     });
 
     it('without an SMTP server the sign-in page says so and answers 503 to the form', async () => {

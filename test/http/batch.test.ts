@@ -76,6 +76,28 @@ describeEachBackend('batch lookups', (backend) => {
       expect(res.json()).toEqual({ message: 'API key quota exceeded', quota: 1, used: 0, remaining: 1, required: 2 });
       expect(await stack.services.meter.exactUsed(orgId)).toBe(0);
     });
+
+    it("the 429's used is the organization's exact usage, charged through this process and another (issue 33)", async () => {
+      const { key, orgId } = await stack.newKey({ quota: 100, overage: false });
+      // A second API process on the same database serves the same organization.
+      const other = await startTestStack({ BRANDBASE_OPERATOR_DOMAIN: 'operator.test' }, { database: stack.database });
+      try {
+        const lookup = (target: TestStack) => target.app.inject({ method: 'GET', url: '/v2/brands/acme.com', headers: bearer(key) });
+        for (let i = 0; i < 5; i++) expect((await lookup(stack)).statusCode).toBe(200);
+        for (let i = 0; i < 95; i += 5) {
+          const answers = await Promise.all(Array.from({ length: 5 }, () => lookup(other)));
+          expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200]);
+        }
+        // The other process's last charges may still sit in its flush window (its meter writes them within 50 ms).
+        await other.services.meter.flush();
+        const res = await batch(key, { identifiers: ['acme.com', 'globex.com'] });
+        expect(res.statusCode).toBe(429);
+        expect(res.json()).toEqual({ message: 'API key quota exceeded', quota: 100, used: 100, remaining: 0, required: 2 });
+        expect(await stack.services.meter.exactUsed(orgId)).toBe(100);
+      } finally {
+        await other.close();
+      }
+    });
   });
 
   describe('results', () => {

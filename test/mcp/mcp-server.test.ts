@@ -124,7 +124,7 @@ describeEachBackend('MCP server', (backend) => {
       expect(markdown.isError, textOf(markdown)).toBeFalsy();
       expect(costOf(markdown)).toBe(1);
       const facts = markdownFacts(textOf(markdown));
-      expect(facts.headings[0]).toEqual({ level: 1, text: 'Fernhollow' });
+      expect(facts.headings[0]).toEqual({ level: 1, text: `Brand context: ${FERNHOLLOW}` });
       expect(facts.unsafe).toEqual([]);
       const json = await call(client, 'get_brand_context', { identifier: FERNHOLLOW, format: 'json' });
       const viaRoute = await stack.app.inject({ method: 'GET', url: `/v2/context/${FERNHOLLOW}`, headers: bearer(access.apiKey) });

@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
 import { appDepsFor } from '../../src/main/app-deps.js';
 import { AccessSales } from '../../src/payments/access-sales.js';
+import { X402_VALID_TOO_LONG } from '../../src/payments/x402-payments.js';
 import type { AccessPurchase } from '../../src/domain/access-purchases.js';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { sampleBrand } from '../store/sample-brand.js';
@@ -158,6 +159,20 @@ describeEachBackend('standing access', (backend) => {
       const tampered = await wallet.pay(challengeOf((await post(app, '2')).headers), (r) => ({ ...r, amount: '1' }));
       const refused = await post(app, '2', { 'payment-signature': tampered });
       expect(refused.statusCode).toBe(402);
+      expect(await wallet.balance()).toBe(100n * USD);
+      expect(await countPayments(wallet.account.address)).toBe(0);
+    });
+  });
+
+  describe('an x402 authorization valid longer than the challenge allows (issue 33)', () => {
+    it('valid for ten years: 402 payment_invalid with the challenge and its reason, nothing moves', async () => {
+      const wallet = await newWallet(stack.services.stores.payments, 100n * USD);
+      const tenYears = 10 * 365 * 86_400;
+      const header = await wallet.pay(challengeOf((await post(app, '1')).headers), (r) => ({ ...r, maxTimeoutSeconds: tenYears }));
+      const res = await post(app, '1', { 'payment-signature': header });
+      expect(res.statusCode).toBe(402);
+      expect(res.json<{ reason: string }>().reason).toBe(X402_VALID_TOO_LONG);
+      expect(challengeOf(res.headers).error).toBe(X402_VALID_TOO_LONG);
       expect(await wallet.balance()).toBe(100n * USD);
       expect(await countPayments(wallet.account.address)).toBe(0);
     });

@@ -8,6 +8,7 @@ import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from '@x4
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/domain/errors.js';
+import { X402_CLOCK_SKEW_SECONDS, X402_VALID_TOO_LONG } from '../../src/payments/x402-payments.js';
 import { brandIdForDomain } from '../../src/domain/ids.js';
 import type { PaymentRequired } from '@x402/core/types';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
@@ -94,6 +95,40 @@ describeEachBackend('x402 payments', (backend) => {
       expect(challengeOf(res.headers).error).toBe(res.json<{ reason: string }>().reason);
       expect(await wallet.balance()).toBe(1_000_000n);
       expect(await payments()).toBe(before);
+    });
+
+    describe('an authorization valid longer than the challenge allows (issue 33)', () => {
+      const TEN_YEARS = 10 * 365 * 86_400;
+      it.each([
+        ['ten years', TEN_YEARS],
+        ['one day', 86_400],
+        [`the window plus ${X402_CLOCK_SKEW_SECONDS * 2} s`, 300 + X402_CLOCK_SKEW_SECONDS * 2],
+      ])('valid for %s: 402 payment_invalid with the challenge and its reason, nothing moves', async (_name, seconds) => {
+        const wallet = await newWallet(stack.services.stores.payments, 1_000_000n);
+        const before = await payments();
+        // The real client scheme signs validBefore = now + maxTimeoutSeconds: a client asking for a longer window.
+        const res = await get('/v2/brands/acme.com', await wallet.pay(challenge, (r) => ({ ...r, maxTimeoutSeconds: seconds })));
+        expect(res.statusCode).toBe(402);
+        const body = res.json<Record<string, unknown>>();
+        expect(Object.keys(body).sort()).toEqual(['documentation', 'message', 'pricing', 'reason', 'resource', 'standingAccess']);
+        expect(body['message']).toBe(ERROR_CODES.payment_invalid.message);
+        expect(body['reason']).toBe(X402_VALID_TOO_LONG);
+        expect(challengeOf(res.headers).error).toBe(X402_VALID_TOO_LONG);
+        expect(challengeOf(res.headers).accepts[0]?.maxTimeoutSeconds).toBe(300);
+        expect(await wallet.balance()).toBe(1_000_000n);
+        expect(await payments()).toBe(before);
+        // The same wallet paying within the window is served.
+        const paid = await get('/v2/brands/acme.com', await wallet.pay(challenge));
+        expect(paid.statusCode).toBe(200);
+        expect(await wallet.balance()).toBe(1_000_000n - PRICE);
+      });
+
+      it("one valid for the challenge's window plus less than the clock skew is accepted (a payer's clock may run ahead)", async () => {
+        const wallet = await newWallet(stack.services.stores.payments, 1_000_000n);
+        const res = await get('/v2/brands/acme.com', await wallet.pay(challenge, (r) => ({ ...r, maxTimeoutSeconds: r.maxTimeoutSeconds + X402_CLOCK_SKEW_SECONDS / 2 })));
+        expect(res.statusCode).toBe(200);
+        expect(await wallet.balance()).toBe(1_000_000n - PRICE);
+      });
     });
 
     it('a tampered signature: 402', async () => {

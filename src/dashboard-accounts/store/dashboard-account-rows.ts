@@ -159,35 +159,44 @@ export async function useSignInToken(db: Db, id: string, at: Date): Promise<bool
   return Number(result.numUpdatedRows) > 0;
 }
 
-export async function addFailedSignInCode(db: Db, quirks: DialectQuirks, id: string): Promise<number> {
+/**
+ * Counts one code tried on the token if it is unused and not expired at `at`, and returns the tries so far (this one
+ * included), or null when the token is used, expired or unknown. The try is counted before the code is checked, in
+ * one statement, so concurrent guesses cannot all be checked before any is counted.
+ */
+export async function countSignInCodeTry(db: Db, quirks: DialectQuirks, id: string, at: Date): Promise<number | null> {
   return quirks.writeTransaction(db, async (trx) => {
-    await trx
+    const updated = await trx
       .updateTable('dashboard_sign_in_tokens')
       .set((eb) => ({ failed_codes: eb('failed_codes', '+', 1) }))
       .where('id', '=', id)
-      .execute();
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', toMillis(at))
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) return null;
     const row = await trx.selectFrom('dashboard_sign_in_tokens').select('failed_codes').where('id', '=', id).executeTakeFirst();
-    return row ? toSafeInteger(row.failed_codes) : 0;
+    return row ? toSafeInteger(row.failed_codes) : null;
   });
 }
 
-/** Inserts first, then counts: two concurrent requests both see each other, so the limit is never exceeded. */
-export async function countSignInRequests(db: Db, keys: readonly string[], at: Date, since: Date): Promise<number[]> {
-  if (keys.length === 0) return [];
+/**
+ * Admits one sign-in request under `key` when fewer than `limit` were admitted in [since, at]: inserts first, then
+ * counts, and takes the row back when over the limit. So only admitted requests count (a refused one never extends
+ * the wait), and two concurrent requests see each other: the limit is never exceeded (both may be refused).
+ */
+export async function admitSignInRequest(db: Db, key: string, limit: number, at: Date, since: Date): Promise<boolean> {
   await db.deleteFrom('dashboard_sign_in_requests').where('at', '<', toMillis(since)).execute();
-  await db
-    .insertInto('dashboard_sign_in_requests')
-    .values(keys.map((key) => ({ id: randomBytes(12).toString('hex'), key_hash: key, at: toMillis(at) })))
-    .execute();
-  const rows = await db
+  const id = randomBytes(12).toString('hex');
+  await db.insertInto('dashboard_sign_in_requests').values({ id, key_hash: key, at: toMillis(at) }).execute();
+  const row = await db
     .selectFrom('dashboard_sign_in_requests')
-    .select(['key_hash', (eb) => eb.fn.countAll<number | string | bigint>().as('n')])
-    .where('key_hash', 'in', [...keys])
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .where('key_hash', '=', key)
     .where('at', '>=', toMillis(since))
-    .groupBy('key_hash')
-    .execute();
-  const counts = new Map(rows.map((r) => [r.key_hash, toSafeInteger(r.n)]));
-  return keys.map((key) => counts.get(key) ?? 0);
+    .executeTakeFirst();
+  if (toSafeInteger(row?.n ?? 0) <= limit) return true;
+  await db.deleteFrom('dashboard_sign_in_requests').where('id', '=', id).execute();
+  return false;
 }
 
 export async function forgetSignInRequests(db: Db, keys: readonly string[]): Promise<void> {

@@ -28,8 +28,8 @@ export class KyselyDashboardAccountStore implements DashboardAccountStore {
   findSignInTokenByLinkHash: DashboardAccountStore['findSignInTokenByLinkHash'] = (h) => dashboardAccounts.findSignInTokenByLinkHash(this.db, h);
   latestSignInToken: DashboardAccountStore['latestSignInToken'] = (u, now) => dashboardAccounts.latestSignInToken(this.db, u, now);
   useSignInToken: DashboardAccountStore['useSignInToken'] = (id, at) => dashboardAccounts.useSignInToken(this.db, id, at);
-  addFailedSignInCode: DashboardAccountStore['addFailedSignInCode'] = (id) => dashboardAccounts.addFailedSignInCode(this.db, this.quirks, id);
-  countSignInRequests: DashboardAccountStore['countSignInRequests'] = (keys, at, since) => dashboardAccounts.countSignInRequests(this.db, keys, at, since);
+  countSignInCodeTry: DashboardAccountStore['countSignInCodeTry'] = (id, at) => dashboardAccounts.countSignInCodeTry(this.db, this.quirks, id, at);
+  admitSignInRequest: DashboardAccountStore['admitSignInRequest'] = (key, limit, at, since) => dashboardAccounts.admitSignInRequest(this.db, key, limit, at, since);
   forgetSignInRequests: DashboardAccountStore['forgetSignInRequests'] = (keys) => dashboardAccounts.forgetSignInRequests(this.db, keys);
   insertDashboardSession: DashboardAccountStore['insertDashboardSession'] = (s) => dashboardAccounts.insertDashboardSession(this.db, s);
   getDashboardSession: DashboardAccountStore['getDashboardSession'] = (id) => dashboardAccounts.getDashboardSession(this.db, id);

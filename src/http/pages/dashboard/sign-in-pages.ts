@@ -47,17 +47,20 @@ function emailForm(error: Html | null, notice: string | null, canMail: boolean):
 <form method="post" action="/dashboard/sign-in"><label for="email">Email address</label><input id="email" name="email" type="email" autocomplete="email" required maxlength="254" size="32"> <button type="submit">Email me a sign-in link</button></form>`;
 }
 
-function codeForm(email: string, error: Html | null): Html {
+function codeForm(email: string, error: Html | null, notice: string | null = null): Html {
   const minutes = Math.round(SIGN_IN_TOKEN_TTL_MS / 60_000);
   const emailInput =
     email === ''
       ? html`<label for="code-email">Email address</label><input id="code-email" name="email" type="email" autocomplete="email" required maxlength="254" size="32">`
       : html`<input type="hidden" name="email" value="${email}">`;
-  return html`<h1>Check your email</h1>${error}
+  return html`<h1>Check your email</h1>${notice === null ? '' : html`<p class="notice" role="status">${notice}</p>`}${error}
 <p>If ${email === '' ? 'the address' : html`<strong>${email}</strong>`} has a Brandbase account, we sent it a sign-in link and a 6-digit code. Both work once, for ${minutes} minutes.</p>
 <form method="post" action="/dashboard/sign-in/code">${emailInput}<label for="code">Code from the email</label><input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7" required size="8"> <button type="submit">Sign in</button></form>
 <p><a href="/dashboard/sign-in">Use another address or ask for a new email</a></p>`;
 }
+
+/** Shown when the email's limit held back a new email (the same whether the address has an account or not). */
+const EMAIL_THROTTLED_NOTICE = `No new email was sent: this address was sent the most sign-in emails we send in ${Math.round(SIGN_IN_WINDOW_MS / 60_000)} minutes. Use the link or code in the newest of them.`;
 
 function tooMany(reply: FastifyReply): FastifyReply {
   const minutes = Math.round(SIGN_IN_WINDOW_MS / 60_000);
@@ -91,10 +94,14 @@ export function registerSignInPages(app: FastifyInstance, deps: AppDeps): void {
     if (outcome === 'invalid_email') return sendPage(reply, 400, 'Sign in', emailForm(errorBox('That is not an email address. Check it and try again.'), null, accounts.canMail));
     if (outcome === 'no_mailer') return sendPage(reply, 503, 'Sign in', emailForm(null, null, false));
     reply.header('set-cookie', cookieHeader(deps, EMAIL_COOKIE, email.trim().toLowerCase(), SIGN_IN_TOKEN_TTL_MS / 1000, '/dashboard/sign-in'));
+    // The email's limit only holds back new emails: the ones sent still sign in (the address's owner is never locked out).
+    if (outcome === 'email_throttled') return redirectWithNotice(deps, reply, '/dashboard/sign-in/check', EMAIL_THROTTLED_NOTICE);
     return reply.code(303).header('cache-control', 'no-store').redirect('/dashboard/sign-in/check', 303);
   });
 
-  app.get('/dashboard/sign-in/check', async (request, reply) => sendPage(reply, 200, 'Check your email', codeForm(readCookie(request, EMAIL_COOKIE) ?? '', null)));
+  app.get('/dashboard/sign-in/check', async (request, reply) =>
+    sendPage(reply, 200, 'Check your email', codeForm(readCookie(request, EMAIL_COOKIE) ?? '', null, takeNotice(deps, request, reply))),
+  );
 
   app.post('/dashboard/sign-in/code', async (request, reply) => {
     if (!checkOrigin(deps, request, reply)) return reply;
