@@ -460,7 +460,7 @@ const CDN = {
     doc: 'Hard time limit of one SVG render: past it the worker is killed and the CDN answers the fallback (and draws no variant of that SVG again for 10 minutes).',
   }),
   BRANDBASE_SVG_RENDER_MEMORY_MB: int({
-    default: 256, min: 128,
+    default: 256, min: 160,
     doc: 'Memory of one SVG render worker (V8 heap and resident memory, read every 50 ms): past it the worker is killed, as at the time limit.',
   }),
 } as const;
