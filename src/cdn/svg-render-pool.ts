@@ -8,7 +8,9 @@
  *   render fails `timeout`; a new worker starts when one is needed;
  * - memory: the V8 heap is capped at `memoryMb` and the resident memory is read every `memoryPollMs` while the
  *   worker draws (pixels live outside V8's heap); past it the worker is killed and the render fails `memory`;
- * - a bounded queue: at most `queue` renders wait for a worker; past it a render fails `busy` at once.
+ * - a bounded queue: at most `queue` renders wait for a worker; past it a render fails `busy` at once. Renders of
+ *   a document whose render was just killed, waiting in line, fail with it (another size costs the same), and
+ *   one document is drawn by one worker at a time.
  *
  * Failures reject with `SvgRenderUnavailable`; callers answer what they answer for a variant they cannot draw.
  */
@@ -110,24 +112,37 @@ export class SvgRenderPool implements SvgRenderer {
   private run(message: Job['message']): Promise<FromSvgWorker> {
     return new Promise((resolve, reject) => {
       if (this.closed) return reject(new SvgRenderUnavailable('closed'));
-      const idle = this.slots.some((s) => s.ready && !s.job) || this.slots.length < this.options.workers;
-      if (!idle && this.waiting.length >= this.options.queue) {
-        this.counts.refused += 1;
-        return reject(new SvgRenderUnavailable('busy'));
-      }
-      this.waiting.push({ message, resolve, reject });
+      const job: Job = { message, resolve, reject };
+      this.waiting.push(job);
       this.dispatch();
+      // Still waiting: it fits in line beside the renders that wait for a worker being started, or is refused.
+      const starting = this.slots.filter((s) => !s.ready).length;
+      if (this.waiting.length > this.options.queue + starting && this.waiting.at(-1) === job) {
+        this.waiting.pop();
+        this.counts.refused += 1;
+        reject(new SvgRenderUnavailable('busy'));
+      }
     });
   }
 
   private dispatch(): void {
     if (this.closed) return;
     for (const slot of this.slots) {
-      const job = slot.ready && !slot.job ? this.waiting.shift() : undefined;
+      const job = slot.ready && !slot.job ? this.nextJob() : undefined;
       if (job) this.assign(slot, job);
     }
     const starting = this.slots.filter((s) => !s.ready).length;
     for (let i = starting; i < this.waiting.length && this.slots.length < this.options.workers; i++) this.spawn();
+  }
+
+  /**
+   * The oldest waiting render of a document no worker is drawing now: one SVG takes one worker at a time, so a
+   * hostile one asked for at many sizes holds one worker until its limit, not all of them.
+   */
+  private nextJob(): Job | undefined {
+    const drawing = this.slots.flatMap((s) => (s.job ? [s.job.message.svg] : []));
+    const index = this.waiting.findIndex((job) => !drawing.includes(job.message.svg));
+    return index < 0 ? undefined : this.waiting.splice(index, 1)[0];
   }
 
   private spawn(): void {
@@ -203,6 +218,13 @@ export class SvgRenderPool implements SvgRenderer {
       if (reason === 'crashed') this.counts.died += 1;
       job.reject(new SvgRenderUnavailable(reason));
       this.events.emit('end', { id, outcome: reason });
+      // Renders of the same document waiting in line would cost a worker the same: they fail with it, unsent.
+      if (reason === 'timeout' || reason === 'memory') {
+        for (const other of this.waiting.filter((w) => w.message.svg === job.message.svg)) {
+          this.waiting.splice(this.waiting.indexOf(other), 1);
+          other.reject(new SvgRenderUnavailable(reason));
+        }
+      }
     } else if (!slot.ready && !this.closed) {
       // A worker that failed to start fails one waiting render, not all of them for ever.
       this.waiting.shift()?.reject(new SvgRenderUnavailable('crashed'));

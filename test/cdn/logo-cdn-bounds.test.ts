@@ -107,7 +107,7 @@ describeEachBackend('logo CDN bounds (issue 33)', (backend) => {
     // The lookup is cached before the hostile render starts.
     expect((await fetch(`${base}/v2/brands/zephyr.test`, { headers: bearer(key) })).status).toBe(200);
     const started = once(pool.events, 'start');
-    const hostile = logo('/hostile.test/type/logo/w/300.png');
+    const hostile = logo('/hostile.test/type/logo/w/1000.png');
     await started;
     const health = await fetch(`${base}/healthz`);
     expect(health.status).toBe(200);
@@ -134,7 +134,7 @@ describeEachBackend('logo CDN bounds (issue 33)', (backend) => {
     expect(answer.headers.get('x-bf-fallback')).toBe('default');
     expect(answer.headers.get('cache-control')).toBe('public, max-age=300');
     const image = await sharp(Buffer.from(await answer.arrayBuffer())).metadata();
-    expect([image.format, image.width]).toEqual(['png', 300]);
+    expect([image.format, image.width]).toEqual(['png', 1000]);
     expect(pool.stats()).toMatchObject({ running: 0, timedOut: 1 });
 
     // The killed SVG is not drawn again, at any size; the refused one is drawn once the pool has room.

@@ -16,6 +16,8 @@ import { useProcessTimeouts } from '../helpers/process-timeouts.js';
 useProcessTimeouts();
 
 const GEOMETRY = { width: 100, height: 50, contentWidth: 100, contentHeight: 50, upscaled: false };
+/** The filter bomb at this size draws for minutes (at 100 px it would take seconds). */
+const HOSTILE = { width: 1000, height: 1000, contentWidth: 1000, contentHeight: 1000, upscaled: false };
 const pools: SvgRenderPool[] = [];
 
 function pool(options: Partial<SvgRenderPoolOptions> = {}): SvgRenderPool {
@@ -49,7 +51,7 @@ describe('SVG render pool', () => {
 
   it('kills the worker of a hostile SVG at the time limit; the next render gets a fresh worker', async () => {
     const renderer = pool({ timeoutMs: 1000 });
-    expect(await reason(renderer.variant(filterBombSvg(), { width: 1000, height: 1000, contentWidth: 1000, contentHeight: 1000, upscaled: false }, 'png'))).toBe('timeout');
+    expect(await reason(renderer.variant(filterBombSvg(), HOSTILE, 'png'))).toBe('timeout');
     expect(renderer.stats()).toMatchObject({ timedOut: 1, running: 0 });
     expect((await sharp(await renderer.variant(plainSvg(), GEOMETRY, 'webp')).metadata()).width).toBe(100);
     expect(renderer.stats().started).toBe(2);
@@ -66,7 +68,7 @@ describe('SVG render pool', () => {
     let expire: (() => void) | null = null;
     const renderer = pool({ queue: 1, startLimit: (_ms, fire) => ((expire = fire), () => undefined) });
     const started = once(renderer.events, 'start');
-    const hostile = renderer.variant(filterBombSvg(), GEOMETRY, 'png');
+    const hostile = renderer.variant(filterBombSvg(), HOSTILE, 'png');
     await started;
     const waiting = renderer.variant(plainSvg(), GEOMETRY, 'png');
     expect(await reason(renderer.variant(plainSvg(), GEOMETRY, 'jpeg'))).toBe('busy');
@@ -74,5 +76,21 @@ describe('SVG render pool', () => {
     (expire as unknown as () => void)();
     expect(await reason(hostile)).toBe('timeout');
     expect((await sharp(await waiting).metadata()).width).toBe(100);
+  });
+
+  it('one document takes one worker at a time; its renders waiting in line fail with the one killed, unsent', async () => {
+    // The hostile render's limit, the first one started (the plain render's comes second).
+    let expire: (() => void) | null = null;
+    const renderer = pool({ workers: 2, startLimit: (_ms, fire) => ((expire ??= fire), () => undefined) });
+    const started = once(renderer.events, 'start');
+    const hostile = renderer.variant(filterBombSvg(), HOSTILE, 'png');
+    await started;
+    const sameSvg = renderer.variant(filterBombSvg(), { ...HOSTILE, width: 900, contentWidth: 900 }, 'webp');
+    // Another document gets the second worker; the second size of the hostile one waits for the first.
+    expect((await sharp(await renderer.variant(plainSvg(), GEOMETRY, 'png')).metadata()).width).toBe(100);
+    expect(renderer.stats()).toMatchObject({ running: 1, waiting: 1 });
+    (expire as unknown as () => void)();
+    expect([await reason(hostile), await reason(sameSvg)]).toEqual(['timeout', 'timeout']);
+    expect(renderer.stats()).toMatchObject({ timedOut: 1, rendered: 1, running: 0, waiting: 0 });
   });
 });
