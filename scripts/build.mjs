@@ -3,7 +3,8 @@
 // plain JavaScript with no TypeScript compiler at start (docs/adr/0018-compiled-program.md). Types are checked by
 // `npm run typecheck`, not here; the build takes well under a second.
 //
-// Two entry points: the CLI and the crawl worker (a child process or thread, ADR 0014). Code shared by them and
+// Three entry points: the CLI, the crawl worker (a child process or thread, ADR 0014) and the SVG render worker
+// (a child process, issue 33). Code shared by them and
 // modules loaded on demand (`await import(...)`: the server, the crawler) become chunks in dist/chunks/, so an admin
 // command loads only what it runs. Chunks sit at the same depth below the repository root as src/<folder>/ files,
 // so paths built from import.meta.url (the crawl worker's entry, the docs/ folder) resolve alike from either tree.
@@ -58,7 +59,7 @@ async function compile(outdir) {
     .flatMap((name) => [name, `${name}/*`]);
   await build({
     absWorkingDir: root,
-    entryPoints: { 'cli/main': 'src/cli/main.ts', 'main/crawl-worker': 'src/main/crawl-worker.ts' },
+    entryPoints: { 'cli/main': 'src/cli/main.ts', 'main/crawl-worker': 'src/main/crawl-worker.ts', 'main/svg-render-worker': 'src/main/svg-render-worker.ts' },
     outdir,
     chunkNames: 'chunks/[name]-[hash]',
     bundle: true,

@@ -15,6 +15,7 @@ import { renderedPaletteEvidence } from '../../src/crawl/fields/palette-evidence
 import type { Palette, PaletteEvidence } from '../../src/domain/palette.js';
 import { buildPalette } from '../../src/palette/build-palette.js';
 import { paletteLogos } from '../../src/palette/logo-colors.js';
+import { rasterizeSvg } from '../../src/media/rasterize-svg.js';
 import { SafeFetcher, USER_AGENT } from '../../src/platform/safe-fetcher.js';
 import { allSites } from '../record/suite.js';
 import { serveSites } from '../record/serve-sites.js';
@@ -98,7 +99,7 @@ export async function paletteRuns(options: { render: boolean; sites?: GeneratedS
         const outcome = await crawlBrand(site.host, { fetcher, assets }, { timeoutMs: CRAWL_TIMEOUT_MS });
         if (!outcome.ok) return `${site.host}: ${outcome.reason}`;
         if (!outcome.paletteEvidence) return `${site.host}: no palette evidence`;
-        const logos = await paletteLogos(outcome.draft.logos, assets);
+        const logos = await paletteLogos(outcome.draft.logos, assets, async (svg) => rasterizeSvg(svg));
         const evidence = outcome.paletteEvidence;
         const palette = buildPalette({ brand: outcome.draft, evidence, logos });
         let rendered: PaletteRun['rendered'] = null;

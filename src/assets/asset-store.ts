@@ -32,4 +32,11 @@ export interface VariantStore {
   getVariant(key: string): Promise<Buffer | null>;
   /** Stores (or replaces) the variant; readers never see a half-written file. */
   putVariant(key: string, bytes: Buffer): Promise<void>;
+  /** Removes the variant (evicted past the byte budget, issue 33); nothing when none is stored. */
+  deleteVariant(key: string): Promise<void>;
+  /**
+   * The stored variants, least recently written first, with their sizes: the CDN's byte budget counts them at
+   * start. Optional: a backend without it (the bucket) starts counting from what the process writes and reads.
+   */
+  listVariants?(): Promise<{ key: string; size: number }[]>;
 }

@@ -471,6 +471,30 @@ const CDN = {
     default: 64, min: 0,
     doc: 'Megabytes of rendered variants each process keeps in memory (least recently used out); the rest are read from the asset store\'s variant area. `0`: none in memory.',
   }),
+  BRANDBASE_CDN_VARIANT_BUDGET_MB: int({
+    default: 1024, min: 1,
+    doc: 'Megabytes of rendered variants kept in the asset store\'s variant area; past it the least recently used are deleted. Counted by each process over what it wrote and read (and, on the local store, what it found at start).',
+  }),
+  BRANDBASE_CDN_VARIANTS_PER_BRAND: int({
+    default: 64, min: 1,
+    doc: 'Variants of one brand kept in the variant area at most. Past it a new size is scaled from the logo\'s stored raster (never drawn from its SVG again) and kept in memory only.',
+  }),
+  BRANDBASE_SVG_RENDER_WORKERS: int({
+    default: 2, min: 1, max: 64,
+    doc: 'Worker processes that draw SVG logos for the CDN and the palette (one SVG each at a time), never on the API\'s thread.',
+  }),
+  BRANDBASE_SVG_RENDER_QUEUE: int({
+    default: 32, min: 0,
+    doc: 'SVG renders waiting for a worker at most; past it the CDN answers the request\'s fallback at once (docs/logo-cdn.md).',
+  }),
+  BRANDBASE_SVG_RENDER_TIMEOUT_MS: int({
+    default: 5000, min: 100,
+    doc: 'Hard time limit of one SVG render: past it the worker is killed and the CDN answers the fallback (and draws no variant of that SVG again for 10 minutes).',
+  }),
+  BRANDBASE_SVG_RENDER_MEMORY_MB: int({
+    default: 256, min: 160,
+    doc: 'Memory of one SVG render worker (V8 heap and resident memory, read every 50 ms): past it the worker is killed, as at the time limit.',
+  }),
 } as const;
 
 const ASSET_STORE = {

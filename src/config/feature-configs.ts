@@ -39,6 +39,12 @@ export interface CdnConfig {
   fallbackMaxAgeSeconds: number;
   /** Bytes of rendered variants kept in memory per process (the rest is read from the asset store). */
   memoryBytes: number;
+  /** Bytes of variants kept in the asset store's variant area (least recently used deleted past it). */
+  variantBudgetBytes: number;
+  /** Variants of one brand in the variant area at most. */
+  variantsPerBrand: number;
+  /** The SVG render pool (cdn/svg-render-pool.ts, issue 33). */
+  svgRender: { workers: number; queue: number; timeoutMs: number; memoryMb: number };
 }
 
 export interface ProductLimits {
@@ -181,6 +187,14 @@ export function cdnConfig(v: ConfigValues, publicUrl: string): CdnConfig {
     maxAgeSeconds: v.BRANDBASE_CDN_MAX_AGE,
     fallbackMaxAgeSeconds: v.BRANDBASE_CDN_FALLBACK_MAX_AGE,
     memoryBytes: v.BRANDBASE_CDN_MEMORY_MB * 1024 * 1024,
+    variantBudgetBytes: v.BRANDBASE_CDN_VARIANT_BUDGET_MB * 1024 * 1024,
+    variantsPerBrand: v.BRANDBASE_CDN_VARIANTS_PER_BRAND,
+    svgRender: {
+      workers: v.BRANDBASE_SVG_RENDER_WORKERS,
+      queue: v.BRANDBASE_SVG_RENDER_QUEUE,
+      timeoutMs: v.BRANDBASE_SVG_RENDER_TIMEOUT_MS,
+      memoryMb: v.BRANDBASE_SVG_RENDER_MEMORY_MB,
+    },
   };
 }
 

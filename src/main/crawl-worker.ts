@@ -14,6 +14,7 @@ import { openAssetStore } from './asset-store-backend.js';
 import { crawlBrand } from '../crawl/crawl-brand.js';
 import type { PageRenderer, RenderOptions, RenderedPage } from '../crawl/fetch/render/page-renderer.js';
 import { withLogoRenditions } from '../media/logo-renditions.js';
+import { prerenderLogoVariants } from '../cdn/prerender-variants.js';
 import { createLogger } from '../platform/logger.js';
 import { SafeFetcher } from '../platform/safe-fetcher.js';
 import { crawlOptionsFor } from './crawl-options.js';
@@ -91,7 +92,10 @@ function start(link: Channel, { config, assetsDir, rendering }: CrawlWorkerData)
       const outcome = await crawlBrand(message.domain, { fetcher, assets, renderer, knownAnalyses: message.known ?? [] }, options);
       return { type: 'crawled', id: message.id, outcome };
     }
-    return { type: 'rendition-done', id: message.id, logos: await withLogoRenditions(message.logos, assets) };
+    const logos = await withLogoRenditions(message.logos, assets);
+    // The logo CDN's common variants of new SVG logos, drawn here under this worker's limits (issue 33).
+    await prerenderLogoVariants(logos ?? message.logos, assets);
+    return { type: 'rendition-done', id: message.id, logos };
   };
 
   link.onMessage((message) => {

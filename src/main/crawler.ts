@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AssetStore } from '../assets/asset-store.js';
+import type { AssetStore, VariantStore } from '../assets/asset-store.js';
 import type { Crawl } from '../brands/brand-indexer.js';
 import type { AnalysisRecord } from '../crawl/analysis-memo.js';
 import type { Config } from '../config/config.js';
@@ -36,7 +36,8 @@ export interface Crawler {
 export interface CrawlerDeps {
   /** The process's fetcher: the in-process crawl's, and Chromium's in both modes (every browser request). */
   fetcher: SafeFetcher;
-  assets: AssetStore;
+  /** Originals, and the logo CDN's variant area (pre-rendered variants). */
+  assets: AssetStore & VariantStore;
   /** The folder `assets` writes to: crawl workers open their own store over it. */
   assetsDir: string;
   logger: Logger;
@@ -74,7 +75,14 @@ function inProcessCrawler(config: Readonly<Config>, deps: CrawlerDeps): Crawler 
   return {
     crawl: async (domain, owner, known) => (await load())(domain, owner, known),
     // Loaded with the crawler, not before: sharp is among the slowest modules and admin commands never crawl.
-    completeLogos: async (logos) => (await import('../media/logo-renditions.js')).withLogoRenditions(logos, deps.assets),
+    // The logo CDN's common variants of new SVG logos are drawn after the renditions (issue 33), here in this thread
+    // as the whole crawl is (the operator chose no isolation).
+    completeLogos: async (logos) => {
+      const [{ withLogoRenditions }, { prerenderLogoVariants }] = await Promise.all([import('../media/logo-renditions.js'), import('../cdn/prerender-variants.js')]);
+      const completed = await withLogoRenditions(logos, deps.assets);
+      if (completed) await prerenderLogoVariants(completed, deps.assets);
+      return completed;
+    },
     // Chromium starts in the background (the server need not wait for it); the first render joins that launch.
     warm: async () => {
       await load();

@@ -34,6 +34,10 @@ import { paymentRequiredBody } from '../http/payment-bodies.js';
 import { ChargeRule } from '../usecases/charge-rule.js';
 import type { UseCaseDeps } from '../usecases/use-case-deps.js';
 import { PaletteService } from '../palette/palette-service.js';
+import { SvgRenderPool } from '../cdn/svg-render-pool.js';
+import type { SvgRenderer } from '../cdn/svg-renderer.js';
+import { VariantBudget } from '../cdn/variant-budget.js';
+import { svgRenderWorkerEntry } from './svg-render-entry.js';
 import { MerchantMatcher } from '../transactions/merchant-matcher.js';
 import { AliasTable } from '../transactions/merchant-aliases.js';
 import { ContextService } from '../context/context-service.js';
@@ -67,6 +71,10 @@ export interface Services extends ClientIdServices {
   queue: JobQueue;
   /** Originals, and the logo CDN's variants (VariantStore, ADR 0034). */
   assets: AssetStore & VariantStore;
+  /** Draws SVGs off the API's thread (issue 33): worker processes under a time and memory limit, started on first use. */
+  svgRenderer: SvgRenderer;
+  /** The logo CDN's variant area under its byte budget and per-brand limit (issue 33), shared by the process's CDN routes. */
+  variantBudget: VariantBudget;
   fetcher: SafeFetcher;
   accounts: Accounts;
   /** Dashboard users, sign-in and sessions (issue 23, ADR 0043). */
@@ -154,6 +162,10 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   // Tickers, ISINs and crypto symbols → websites, from the reference data in the store (spec 1 rules 5-9).
   const resolver = new FinancialResolver(stores.referenceData);
   const listeners: (() => void)[] = [];
+  // SVGs are drawn in worker processes, never on this thread (issue 33): the CDN's variants and the palette's logos.
+  const svg = config.cdn.svgRender;
+  const svgRenderer = new SvgRenderPool({ entry: svgRenderWorkerEntry(), workers: svg.workers, queue: svg.queue, timeoutMs: svg.timeoutMs, memoryMb: svg.memoryMb });
+  const variantBudget = new VariantBudget(assets, { maxBytes: config.cdn.variantBudgetBytes, perBrand: config.cdn.variantsPerBrand });
   // After a crawl that did not render, its home page is rendered in the background for palette evidence (ADR 0023):
   // only with Chromium installed, and at most while half the prefetch backlog is free.
   const paletteRenders = new PaletteRenderScheduler(queue, logger, {
@@ -198,7 +210,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     batchItemTimeoutMs: config.batchItemTimeoutMs,
     batchResponseMaxBytes: config.batchResponseMaxBytes,
     // Palettes are built lazily from the evidence kept with the last crawl (spec 2.8, ADR 0023).
-    palettes: new PaletteService(stores.palette, assets, { budgetMs: config.paletteBudgetMs, logger }),
+    palettes: new PaletteService(stores.palette, assets, { budgetMs: config.paletteBudgetMs, rasterizeSvg: (text) => svgRenderer.raster(text), logger }),
     // Contexts likewise, from the page text kept with the last crawl (ADR 0035).
     contexts: new ContextService(stores.context, { publicUrl: config.publicUrl, logger }),
     // Card descriptors to merchants: the curated alias table and the name index (ADR 0036).
@@ -212,6 +224,8 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     backends: { location, created, ping },
     queue,
     assets,
+    svgRenderer,
+    variantBudget,
     fetcher,
     // A key revoked here (the dashboard) is dropped from this process's verified-key cache at once.
     accounts: new Accounts(stores.billing, { freeQuota: config.defaultFreeQuota, paidQuota: config.defaultPaidQuota, verifiedKeys: authenticator }),
@@ -247,6 +261,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
       await webhookDelivery.stop(config.shutdownGraceMs);
       await cacheSync.stop();
       await crawler.close();
+      await svgRenderer.close();
       await billing.close();
       await meter.close();
       await popularity.close();

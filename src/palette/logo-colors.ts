@@ -10,7 +10,6 @@ import type { PaletteLogo } from '../domain/palette.js';
 import { declaredSvgColors } from '../media/declared-svg-colors.js';
 import { decodePng } from '../media/decode-png.js';
 import { dominantColors } from '../media/dominant-colors.js';
-import { rasterizeSvg } from '../media/rasterize-svg.js';
 import type { RgbaRaster } from '../media/rgba-raster.js';
 
 /** Logo files are small; this bounds a hostile PNG's inflation (4 megapixels). */
@@ -19,13 +18,16 @@ const MAX_LOGOS = 8;
 
 export type LogoFileReader = Pick<AssetStore, 'get'>;
 
-export async function paletteLogos(logos: readonly Logo[], files: LogoFileReader): Promise<PaletteLogo[]> {
+/** An SVG's pixels at its declared size (media/rasterize-svg.ts), drawn off the API's thread (issue 33: the SVG render pool). */
+export type SvgRasterizer = (svg: string) => Promise<RgbaRaster>;
+
+export async function paletteLogos(logos: readonly Logo[], files: LogoFileReader, rasterize: SvgRasterizer): Promise<PaletteLogo[]> {
   const primaryIndex = Math.max(0, logos.findIndex((l) => l.type === 'logo'));
   const out: PaletteLogo[] = [];
   for (const [i, logo] of logos.slice(0, MAX_LOGOS).entries()) {
     const file = logo.formats.find((f) => f.format === 'svg') ?? logo.formats.find((f) => f.format === 'png');
     if (!file) continue;
-    const colors = await fileColors(file.src, file.format === 'svg' ? 'svg' : 'png', files);
+    const colors = await fileColors(file.src, file.format === 'svg' ? 'svg' : 'png', files, rasterize);
     if (!colors || colors.length === 0) continue;
     out.push({
       asset: logo.type === 'icon' ? 'icon' : 'logo',
@@ -39,13 +41,13 @@ export async function paletteLogos(logos: readonly Logo[], files: LogoFileReader
   return out;
 }
 
-async function fileColors(key: string, format: 'svg' | 'png', files: LogoFileReader): Promise<{ hex: string; share: number }[] | null> {
+async function fileColors(key: string, format: 'svg' | 'png', files: LogoFileReader, rasterize: SvgRasterizer): Promise<{ hex: string; share: number }[] | null> {
   const file = await files.get(key).catch(() => null);
   if (!file) return null;
   try {
     if (format === 'svg') {
       const svg = file.bytes.toString('utf8');
-      return dominantColors(rasterizeSvg(svg), declaredSvgColors(svg));
+      return dominantColors(await rasterize(svg), declaredSvgColors(svg));
     }
     const raster: RgbaRaster | null = decodePng(file.bytes, MAX_LOGO_PIXELS);
     return raster ? dominantColors(raster) : null;

@@ -12,7 +12,8 @@ import type { StoredBrand } from '../brands/brand-store.js';
 import type { PaletteStore, StoredPalette } from './palette-store.js';
 import { buildPalette } from './build-palette.js';
 import { warmColorNames } from './color-names.js';
-import { paletteLogos, type LogoFileReader } from './logo-colors.js';
+import { paletteLogos, type LogoFileReader, type SvgRasterizer } from './logo-colors.js';
+import { rasterizeSvg } from '../media/rasterize-svg.js';
 
 /** What the use cases ask for a palette (the port they see). */
 export interface PaletteSource {
@@ -23,6 +24,11 @@ export interface PaletteSource {
 export interface PaletteServiceOptions {
   /** How long a request waits for a build, in milliseconds. */
   budgetMs: number;
+  /**
+   * Draws the logos' SVGs. The server hands it the SVG render pool (issue 33: never the API's thread); without it
+   * they are drawn in this thread (tests, tools).
+   */
+  rasterizeSvg?: SvgRasterizer;
   logger?: Logger;
   now?: () => number;
 }
@@ -69,7 +75,7 @@ export class PaletteService implements PaletteSource {
   }
 
   private async build(stored: StoredBrand, kept: StoredPalette): Promise<Palette> {
-    const logos = await paletteLogos(stored.brand.logos, this.files);
+    const logos = await paletteLogos(stored.brand.logos, this.files, this.options.rasterizeSvg ?? (async (svg) => rasterizeSvg(svg)));
     warmColorNames();
     const palette = buildPalette({ brand: stored.brand, evidence: kept.evidence, logos });
     await this.store.savePalette(stored.brand.id, palette, kept.observedAt, new Date(this.now()));

@@ -198,7 +198,7 @@ export function logoCdnSuite(env: () => Promise<{ env: Record<string, string>; c
     const freshApp = await buildCdnApp(fresh);
     const freshVariants = (fresh.cdn as unknown as { variants: VariantCache }).variants;
     const res = await freshApp.inject({ method: 'GET', url: `/zephyr.test/w/24.png?c=${CID}` });
-    expect(freshVariants.stats).toEqual({ memory: 0, store: 1, rendered: 0 });
+    expect(freshVariants.stats).toEqual({ memory: 0, store: 1, rendered: 0, scaled: 0 });
     expect(res.headers.etag).toBe(hit.headers.etag);
     await freshApp.close();
   });

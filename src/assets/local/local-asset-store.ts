@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ASSET_KEY_PATTERN, type AssetStore, type StoredAsset, type VariantStore } from '../asset-store.js';
 
@@ -88,6 +88,35 @@ export class LocalAssetStore implements AssetStore, VariantStore {
       await rm(temp, { force: true });
       throw error;
     }
+  }
+
+  async deleteVariant(key: string): Promise<void> {
+    if (!ASSET_KEY_PATTERN.test(key)) return;
+    await rm(path.join(this.dir, VARIANTS_FOLDER, key), { force: true });
+  }
+
+  /** Oldest file first (by modification time: when the variant was rendered). */
+  async listVariants(): Promise<{ key: string; size: number }[]> {
+    const folder = path.join(this.dir, VARIANTS_FOLDER);
+    let names: string[];
+    try {
+      names = await readdir(folder);
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw error;
+    }
+    const found = await Promise.all(
+      names
+        .filter((name) => ASSET_KEY_PATTERN.test(name))
+        .map(async (key) => {
+          const info = await stat(path.join(folder, key)).catch(() => null);
+          return info ? { key, size: info.size, mtime: info.mtimeMs } : null;
+        }),
+    );
+    return found
+      .filter((entry) => entry !== null)
+      .sort((a, b) => a.mtime - b.mtime)
+      .map(({ key, size }) => ({ key, size }));
   }
 
   /** Readers never see a half-written file: write a unique temp name in the same folder, then rename over. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ASSET_KEY_PATTERN, type AssetStore, type StoredAsset, type VariantStore } from '../asset-store.js';
 import type { S3Settings } from '../../config/feature-configs.js';
 
@@ -95,6 +95,11 @@ export class S3AssetStore implements AssetStore, VariantStore {
     const match = ASSET_KEY_PATTERN.exec(key);
     if (!match) throw new Error('malformed variant key');
     await this.write(this.prefix + VARIANTS_FOLDER + key, bytes, CONTENT_TYPES[match[1] as AssetExt]);
+  }
+
+  async deleteVariant(key: string): Promise<void> {
+    if (!ASSET_KEY_PATTERN.test(key)) return;
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.prefix + VARIANTS_FOLDER + key }));
   }
 
   /** Closes the client's connections (the server's shutdown). */
