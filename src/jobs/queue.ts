@@ -96,13 +96,23 @@ export interface EnqueueOptions {
   runAt?: Date;
   /** Who queues the job (an organization id); null or unset for the operator's own work. */
   owner?: string | null;
-  /** Bound on the owner's active (queued or running) jobs, so one owner can never fill the queue alone. */
+  /**
+   * Bound on the owner's active (queued or running) jobs of this name, so one owner can never fill the queue alone
+   * (its jobs of other names do not count).
+   */
   maxPerOwner?: number;
 }
 
 export interface ClaimOptions {
   /** Only jobs whose key starts with this (a brand event consumer claims its own `brand.event` jobs only). */
   keyPrefix?: string;
+  /**
+   * Passes over the jobs of an owner that already has this many running (leased) jobs of the names claimed, so one
+   * owner's slow work (a webhook endpoint that never answers) never holds more than this many workers; the operator's
+   * own work (owner null) counts as one owner. Checked when claiming: on PostgreSQL two claims at the same instant
+   * may both pass it, so an owner can briefly run one more per concurrent claimer.
+   */
+  maxRunningPerOwner?: number;
 }
 
 export interface SettleOptions {
@@ -119,7 +129,8 @@ export interface JobQueue {
   /**
    * Claims a due job and leases it until `now + leaseMs`; an expired lease makes the job claimable again. Claims
    * are fair between owners: each owner's oldest due job takes its turn before anyone's second, and an owner
-   * whose jobs are already running waits behind owners with fewer running (round-robin, weighted by running).
+   * whose jobs (of these names) are already running waits behind owners with fewer running (round-robin, weighted
+   * by running); `opts.maxRunningPerOwner` caps an owner's running jobs outright.
    */
   claim(names: JobName[], leaseMs: number, now?: Date, opts?: ClaimOptions): Promise<Job | null>;
   /** With `opts.tx`, in the caller's transaction (a handler that records its outcome and settles its job at once). */

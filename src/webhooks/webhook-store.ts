@@ -71,6 +71,12 @@ export interface WebhookAttemptRecord extends WebhookAttempt {
   nextAttemptAt: Date | null;
 }
 
+/** The bound on an organization's test events: at most `max` created since `since`. */
+export interface TestDeliveryWindow {
+  since: Date;
+  max: number;
+}
+
 /** A webhook the 14-day rule just disabled. */
 export interface DisabledWebhook {
   id: string;
@@ -111,7 +117,11 @@ export interface WebhookDeliveryStore {
  * organization's webhook is indistinguishable from a missing one (null / false / nothing written).
  */
 export interface WebhookAdminStore {
-  insertWebhook(webhook: StoredWebhook): Promise<void>;
+  /**
+   * Inserts the webhook; with `maxPerOrg`, only while its organization has fewer webhooks than that (checked and
+   * written in one transaction, so concurrent calls never pass the bound): false when refused, nothing written.
+   */
+  insertWebhook(webhook: StoredWebhook, maxPerOrg?: number): Promise<boolean>;
   getWebhook(orgId: string, id: string): Promise<StoredWebhook | null>;
   /** Newest first (created_at desc, id desc), strictly after `after`, at most `limit` rows. */
   listWebhooks(orgId: string, after: TimeCursor | null, limit: number): Promise<StoredWebhook[]>;
@@ -129,6 +139,12 @@ export interface WebhookAdminStore {
   listWebhookSubscriptions(orgId: string, webhookId: string, after: string | null, limit: number): Promise<WebhookSubscription[]>;
   /** Inserts a pending delivery due at `nextAttemptAt`; false when the webhook already has one for that event. */
   insertWebhookDelivery(delivery: NewWebhookDelivery): Promise<boolean>;
+  /**
+   * Inserts a pending `webhook.test` delivery (and its job) unless the organization already has `window.max` test
+   * deliveries created since `window.since`, over all its webhooks; refused: nothing written, with when the oldest of
+   * those was created. Checked and written in one transaction.
+   */
+  insertTestDelivery(delivery: NewWebhookDelivery, window: TestDeliveryWindow): Promise<{ inserted: true } | { inserted: false; oldestAt: Date }>;
   /** Newest first (created_at desc, id desc) within the query's bounds. */
   listWebhookDeliveries(orgId: string, webhookId: string, query: DeliveryPageQuery): Promise<WebhookDelivery[]>;
   /** The attempts of these deliveries by delivery id, in attempt order. */

@@ -53,10 +53,12 @@ async function activeJobId(db: Kysely<Database>, name: string, key: string): Pro
   return row?.id;
 }
 
-async function countActiveOf(db: Kysely<Database>, owner: string): Promise<number> {
+/** The owner's active jobs of one name: one owner's deliveries never count against its crawls. */
+async function countActiveOf(db: Kysely<Database>, name: string, owner: string): Promise<number> {
   const row = await db
     .selectFrom('jobs')
     .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .where('name', '=', name)
     .where('owner', '=', owner)
     .where(activeJobPredicate())
     .executeTakeFirstOrThrow();
@@ -65,21 +67,25 @@ async function countActiveOf(db: Kysely<Database>, owner: string): Promise<numbe
 
 /**
  * The due jobs in claiming order, fair between owners: a job's turn is its rank among its owner's due jobs plus
- * the owner's running jobs, so every owner's first job comes before anyone's second, and an owner with work
- * already running waits behind owners with less. Ties go to the oldest. `limit` candidates only.
+ * the owner's running jobs (of the names claimed), so every owner's first job comes before anyone's second, and an
+ * owner with work already running waits behind owners with less. Ties go to the oldest. With `maxRunning`, an owner
+ * that already has that many running jobs of these names is passed over. `limit` candidates only.
  */
-function fairCandidates(names: JobName[], nowMs: number, limit: number, keyPrefix: string | undefined) {
+function fairCandidates(names: JobName[], nowMs: number, limit: number, opts: ClaimOptions) {
+  const keyPrefix = opts.keyPrefix;
   // substr, not like: a prefix is matched as it is, with no wildcard to escape (same function on both dialects).
   const prefix = keyPrefix === undefined ? sql`` : sql`and substr(c.key, 1, cast(${keyPrefix.length} as integer)) = ${keyPrefix}`;
-  return sql<{ id: string; pos: number }>`select j.id, row_number() over (order by j.turn, j.run_at, j.created_at, j.id) as pos from (
+  const capped = opts.maxRunningPerOwner === undefined ? sql`` : sql`where j.running < cast(${opts.maxRunningPerOwner} as integer)`;
+  return sql<{ id: string; pos: number }>`select j.id, row_number() over (order by j.rank + j.running, j.run_at, j.created_at, j.id) as pos from (
       select c.id, c.run_at, c.created_at,
-        row_number() over (partition by coalesce(c.owner, '') order by c.run_at, c.created_at, c.id)
-          + (select count(*) from jobs r where r.state = 'running' and r.locked_until >= ${nowMs}
-               and coalesce(r.owner, '') = coalesce(c.owner, '')) as turn
+        row_number() over (partition by coalesce(c.owner, '') order by c.run_at, c.created_at, c.id) as rank,
+        (select count(*) from jobs r where r.state = 'running' and r.locked_until >= ${nowMs} and r.name in (${sql.join(names)})
+           and coalesce(r.owner, '') = coalesce(c.owner, '')) as running
       from jobs c
       where c.name in (${sql.join(names)}) ${prefix}
         and ((c.state = 'queued' and c.run_at <= ${nowMs}) or (c.state = 'running' and c.locked_until < ${nowMs}))
     ) j
+    ${capped}
     order by pos
     limit ${limit}`;
 }
@@ -143,7 +149,7 @@ export class SqlJobQueue implements JobQueue {
       const depth = await this.#lockedDepth(trx);
       if (opts.maxDepth !== undefined && depth >= opts.maxDepth) throw new QueueFullError(depth);
       if (opts.maxPerOwner !== undefined && row.owner !== null) {
-        const active = await countActiveOf(trx, row.owner);
+        const active = await countActiveOf(trx, row.name, row.owner);
         if (active >= opts.maxPerOwner) throw new QueueFullError(active, 'owner');
       }
     }
@@ -170,12 +176,14 @@ export class SqlJobQueue implements JobQueue {
 
   async claim(names: JobName[], leaseMs: number, now: Date = new Date(), opts: ClaimOptions = {}): Promise<Job | null> {
     if (!Number.isSafeInteger(leaseMs) || leaseMs <= 0) throw new RangeError(`leaseMs must be a positive integer, got ${leaseMs}`);
+    const cap = opts.maxRunningPerOwner;
+    if (cap !== undefined && (!Number.isSafeInteger(cap) || cap <= 0)) throw new RangeError(`maxRunningPerOwner must be a positive integer, got ${cap}`);
     if (names.length === 0) return null;
     const nowMs = toMillis(now);
     const lease = (eb: ExpressionBuilder<Database, 'jobs'>) => ({ state: 'running' as const, attempts: eb('attempts', '+', 1), locked_until: nowMs + leaseMs, updated_at: nowMs });
     const job = await this.quirks.claimOne(this.db as Kysely<unknown>, {
       table: 'jobs',
-      candidates: (limit) => fairCandidates(names, nowMs, limit, opts.keyPrefix),
+      candidates: (limit) => fairCandidates(names, nowMs, limit, opts),
       stillClaimable: (j) => sql`(${sql.ref(`${j}.state`)} = 'queued' and ${sql.ref(`${j}.run_at`)} <= ${nowMs}) or (${sql.ref(`${j}.state`)} = 'running' and ${sql.ref(`${j}.locked_until`)} < ${nowMs})`,
       take: async (trx, id: Expression<string>) => {
         const row = await (trx as Kysely<Database>).updateTable('jobs').set(lease).where('id', '=', id).returningAll().executeTakeFirst();

@@ -30,6 +30,11 @@ export interface WebhookSenderOptions {
   idleMs?: number;
   /** Deliveries sent at once by this process. Default 4. */
   concurrency?: number;
+  /**
+   * Deliveries of one organization being sent at once, across every sending process (the queue's
+   * `maxRunningPerOwner`: deliveries are owned by their organization). Default: no bound (turns only).
+   */
+  sendsPerOrganization?: number;
   /** How often the 14-day rule is checked. Default 10 min. */
   sweepIntervalMs?: number;
   /** A delivery whose organization has no credit left waits this long before it is looked at again. Default 1 h. */
@@ -85,6 +90,7 @@ export class WebhookSender {
     this.#random = options.random ?? Math.random;
     this.#pool = new WorkerPool(deps.queue, { [JOB_NAMES.webhookDeliver]: (job) => this.handle(job) }, deps.logger, {
       concurrency: options.concurrency ?? 4,
+      ...(options.sendsPerOrganization === undefined ? {} : { maxRunningPerOwner: options.sendsPerOrganization }),
       leaseMs: options.leaseMs ?? 120_000,
       idleMs: options.idleMs ?? 1_000,
       now: this.#now,

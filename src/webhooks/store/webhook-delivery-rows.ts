@@ -65,19 +65,21 @@ export async function fanOutWebhookEvent(db: Kysely<WebhookQueryTables>, quirks:
         })),
       )
       .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
-      .returning('id')
+      .returning(['id', 'org_id'])
       .execute();
-    for (const { id } of inserted) await enqueueWebhookDelivery(jobs, trx, id, fanOut.createdAt);
+    for (const { id, org_id } of inserted) await enqueueWebhookDelivery(jobs, trx, id, fanOut.createdAt, org_id);
     return inserted.length;
   });
 }
 
 /**
- * The delivery's `webhook.deliver` job, in the transaction that inserts the delivery. The operator's own work (owner
- * null, no bound): deliveries were always sent oldest first, and a delivery is never refused for a full queue.
+ * The delivery's `webhook.deliver` job, in the transaction that inserts the delivery. Owned by the delivery's
+ * organization, so senders claim deliveries in turns between organizations (each organization's oldest first) and
+ * one organization's backlog or stalled endpoint never delays another's (docs/webhooks.md, "Fairness"). No bound: a
+ * delivery is never refused for a full queue.
  */
-export async function enqueueWebhookDelivery<Tables>(jobs: Pick<JobQueue, 'enqueue'>, trx: Kysely<Tables>, deliveryId: string, runAt: Date): Promise<void> {
-  await jobs.enqueue(JOB_NAMES.webhookDeliver, deliveryId, { deliveryId }, { tx: trx as Kysely<unknown>, runAt, owner: null });
+export async function enqueueWebhookDelivery<Tables>(jobs: Pick<JobQueue, 'enqueue'>, trx: Kysely<Tables>, deliveryId: string, runAt: Date, orgId: string): Promise<void> {
+  await jobs.enqueue(JOB_NAMES.webhookDeliver, deliveryId, { deliveryId }, { tx: trx as Kysely<unknown>, runAt, owner: orgId });
 }
 
 /** A delivery as its `webhook.deliver` job finds it, with its webhook's sending details; null when it is gone. */
