@@ -109,8 +109,8 @@ export interface ClaimOptions {
   /**
    * Passes over the jobs of an owner that already has this many running (leased) jobs of the names claimed, so one
    * owner's slow work (a webhook endpoint that never answers) never holds more than this many workers; the operator's
-   * own work (owner null) counts as one owner. Checked when claiming: on PostgreSQL two claims at the same instant
-   * may both pass it, so an owner can briefly run one more per concurrent claimer.
+   * own work (owner null) counts as one owner. Claims with this bound take turns (a transaction lock on PostgreSQL,
+   * SQLite's single writer), so concurrent claimers in any number of processes never pass it together.
    */
   maxRunningPerOwner?: number;
 }

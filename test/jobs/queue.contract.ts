@@ -331,6 +331,14 @@ export function queueContract(name: string, open: () => Promise<QueueHarness>): 
         expect(claimed).toHaveLength(total);
         expect(new Set(claimed).size).toBe(total);
       });
+
+      it('never passes maxRunningPerOwner when claimers of two connections claim at once', async () => {
+        for (let i = 0; i < 10; i++) await queue.enqueue(NAME, `flood-${i}.test`, { domain: `flood-${i}.test`, refresh: false }, { runAt: at(i), owner: 'org_a' });
+        const { queue: peer } = await h.openPeer();
+        const claims = [queue, peer, queue, peer, queue, peer].map((q) => q.claim([NAME], LEASE, at(100), { maxRunningPerOwner: 2 }));
+        const claimed = (await Promise.all(claims)).filter((job) => job !== null);
+        expect(claimed).toHaveLength(2);
+      });
     });
 
     describe('claim by key prefix and makeDue (ADR 0049)', () => {

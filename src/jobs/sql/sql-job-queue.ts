@@ -185,6 +185,8 @@ export class SqlJobQueue implements JobQueue {
       table: 'jobs',
       candidates: (limit) => fairCandidates(names, nowMs, limit, opts),
       stillClaimable: (j) => sql`(${sql.ref(`${j}.state`)} = 'queued' and ${sql.ref(`${j}.run_at`)} <= ${nowMs}) or (${sql.ref(`${j}.state`)} = 'running' and ${sql.ref(`${j}.locked_until`)} < ${nowMs})`,
+      // A bound on running jobs is read by the claim itself: capped claims take turns, so two never both pass it.
+      ...(cap === undefined ? {} : { lock: { name: ['brandbase.jobs.claim.capped:', CURRENT_SCHEMA] } }),
       take: async (trx, id: Expression<string>) => {
         const row = await (trx as Kysely<Database>).updateTable('jobs').set(lease).where('id', '=', id).returningAll().executeTakeFirst();
         return row === undefined ? undefined : rowToJob(row);
