@@ -52,6 +52,10 @@ export interface WebhookDeliveryToSend {
   pending: boolean;
   /** False while its webhook is disabled or its organization is not on a paid plan: the delivery waits (ADR 0031). */
   sendable: boolean;
+  /** Its webhook's last attempt failed (no accepted delivery since): its circuit breaker is on. */
+  failing: boolean;
+  /** While failing, the webhook's deliveries wait until then (null: not paused; the next one is the probe). */
+  pausedUntil: Date | null;
 }
 
 /**
@@ -103,6 +107,11 @@ export interface WebhookDeliveryStore {
    * `failing_since`. False (nothing written) when that attempt was already recorded (another sender's).
    */
   recordWebhookAttempt(record: WebhookAttemptRecord): Promise<boolean>;
+  /**
+   * The failing webhook's probe: true (and the webhook paused until `holdUntil`) when it is failing and its pause has
+   * ended; false when another delivery took the probe or the pause runs on. One caller at a time wins.
+   */
+  takeWebhookProbe(webhookId: string, now: Date, holdUntil: Date): Promise<boolean>;
   /** Records that a delivery waits without an attempt (e.g. no credit left) until `until`; its job is retried then. */
   postponeWebhookDelivery(deliveryId: string, until: Date): Promise<void>;
   /** Disables (reason `failing`) the enabled webhooks failing since `failingSince` or earlier; returns them. */

@@ -48,6 +48,10 @@ export class KyselyWebhookStore implements WebhookStore {
     return webhookDeliveries.recordWebhookAttempt(this.db, this.quirks, this.jobs, record);
   }
 
+  takeWebhookProbe(webhookId: string, now: Date, holdUntil: Date): Promise<boolean> {
+    return webhookDeliveries.takeWebhookProbe(this.db, webhookId, now, holdUntil);
+  }
+
   postponeWebhookDelivery(deliveryId: string, until: Date): Promise<void> {
     return webhookDeliveries.postponeWebhookDelivery(this.db, deliveryId, until);
   }

@@ -121,6 +121,7 @@ async function insertWebhookRow(db: Kysely<WebhookTables>, webhook: StoredWebhoo
       updated_at: toMillis(webhook.updatedAt),
       failing_since: null,
       abandon_notice_at: null,
+      paused_until: null,
     })
     .execute();
 }
@@ -151,7 +152,10 @@ export async function updateWebhook(db: Kysely<WebhookTables>, jobs: Pick<JobQue
     set.enabled = patch.enabled ? 1 : 0;
     set.disabled_reason = patch.enabled ? null : 'manual';
     // Enabling starts a new 14-day window (the delivery engine's rule, migration 0015).
-    if (patch.enabled) set.failing_since = null;
+    if (patch.enabled) {
+      set.failing_since = null;
+      set.paused_until = null;
+    }
   }
   const result = await db.updateTable('webhooks').set(set).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) return null;

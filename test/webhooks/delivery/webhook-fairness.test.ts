@@ -10,7 +10,11 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/domain/ids.js';
 import type { Organization } from '../../../src/domain/accounts.js';
+import { silentLogger } from '../../../src/platform/logger.js';
 import { sealedBox } from '../../../src/platform/sealed-box.js';
+import { FREE_DELIVERIES } from '../../../src/webhooks/delivery/delivery-billing.js';
+import { WebhookPoster } from '../../../src/webhooks/delivery/webhook-poster.js';
+import { WebhookSender } from '../../../src/webhooks/delivery/webhook-sender.js';
 import { WebhookManagement } from '../../../src/webhooks/management/webhook-management.js';
 import type { WebhookTables } from '../../../src/webhooks/store/webhook-tables.js';
 import { describeEachBackend, queryDatabase, tempDatabase } from '../../helpers/backends.js';
@@ -18,7 +22,7 @@ import { bearer, startTestStack, type TestStack } from '../../helpers/test-stack
 import { until } from '../../helpers/until.js';
 import { sampleBrand } from '../../store/sample-brand.js';
 import type { TempDatabase } from '../../store/temp-database.js';
-import { createOrg, savedRebrand, uniqueDomain } from './webhook-fixtures.js';
+import { createOrg, createWebhook as insertWebhookRow, savedRebrand, uniqueDomain } from './webhook-fixtures.js';
 import { startReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
 const SENDS_PER_ORG = 2;
@@ -250,5 +254,69 @@ describeEachBackend('test events per minute, on the management clock', (backend)
     now = new Date(now.getTime() + 10_000);
     await management.sendTestEvent(org, hook);
     await expect(management.sendTestEvent(org, hook)).rejects.toMatchObject({ code: 'rate_limited' });
+  });
+});
+
+describeEachBackend('a failing endpoint\'s circuit breaker, on the sender\'s clock', (backend) => {
+  let db: TempDatabase;
+  let failing: WebhookReceiver;
+  let healthy: WebhookReceiver;
+  let now: Date;
+  const box = sealedBox(randomBytes(32));
+
+  beforeAll(async () => {
+    db = await tempDatabase(backend);
+    await db.migrate();
+    failing = await startReceiver('fail');
+    healthy = await startReceiver('accept');
+  });
+  afterAll(async () => {
+    await failing?.close();
+    await healthy?.close();
+    await db?.cleanup();
+  });
+
+  it('attempts one delivery at a time while an endpoint fails, spending no attempt of the others; the organization\'s other endpoint is served meanwhile', async () => {
+    now = new Date('2031-04-01T08:00:00.000Z');
+    const poster = new WebhookPoster({ hostMap: { 'down.test': `127.0.0.1:${failing.port}`, 'up.test': `127.0.0.1:${healthy.port}` }, timeoutMs: 600_000 });
+    const sender = new WebhookSender(
+      { queue: db.stores.queue, store: db.stores.webhooks, box, poster, payer: FREE_DELIVERIES, notices: null, logger: silentLogger() },
+      { now: () => now, random: () => 0.5, leaseMs: 60_000, sendsPerOrganization: 2 },
+    );
+    const orgId = await createOrg(db.stores.billing);
+    const down = await insertWebhookRow(db.database, box, { orgId, url: 'http://down.test/hook', domains: [] });
+    const up = await insertWebhookRow(db.database, box, { orgId, url: 'http://up.test/hook', domains: [] });
+    const queued: string[] = [];
+    async function queue(webhookId: string): Promise<string> {
+      const id = newId('msg');
+      const at = new Date(now.getTime() + queued.length);
+      expect(await db.stores.webhooks.insertWebhookDelivery({ id, webhookId, orgId, eventId: newId('evt'), kind: 'webhook.test', domain: 'example.com', payload: '{}', createdAt: at, nextAttemptAt: at })).toBe(true);
+      queued.push(id);
+      return id;
+    }
+    const first = await queue(down.id);
+    const waiting = [await queue(down.id), await queue(down.id), await queue(down.id)];
+    now = new Date(now.getTime() + 10);
+
+    // The first attempt fails; the endpoint is paused, its three other deliveries wait, the healthy endpoint is served.
+    expect(await sender.drain()).toEqual(['retry']);
+    await queue(up.id);
+    now = new Date(now.getTime() + 10);
+    expect(await sender.drain()).toEqual(['delivered']);
+    expect(failing.requests).toHaveLength(1);
+    expect(healthy.requests).toHaveLength(1);
+
+    // At the failed delivery's retry (5 s), it alone is attempted again; the pause now lasts until its next retry.
+    now = new Date(now.getTime() + 5_000);
+    expect(await sender.drain()).toEqual(['retry']);
+    expect(failing.requests.map((r) => r.headers['webhook-id'])).toEqual([first, first]);
+    const attempts = await db.stores.webhooks.listWebhookAttempts(waiting);
+    expect(waiting.map((id) => attempts.get(id)?.length ?? 0)).toEqual([0, 0, 0]);
+
+    // The endpoint comes back: the next probe is accepted and the deliveries that waited are sent at once.
+    failing.mode = 'accept';
+    now = new Date(now.getTime() + 60_000);
+    expect(await sender.drain()).toEqual(['delivered', 'delivered', 'delivered', 'delivered']);
+    expect(new Set(failing.requests.slice(2).map((r) => r.headers['webhook-id']))).toEqual(new Set([first, ...waiting]));
   });
 });
