@@ -126,8 +126,8 @@ describeEachBackend('fair webhook delivery', (backend) => {
       const capped = await stack.newKey();
       const other = await stack.newKey();
       const ids: string[] = [];
-      for (let i = 0; i < WEBHOOKS_PER_ORG; i++) ids.push(await createWebhook(capped.key, `https://hooks-${i}.example.com/`));
-      const refused = await gql(capped.key, CREATE, { input: { url: 'https://one-more.example.com/' } });
+      for (let i = 0; i < WEBHOOKS_PER_ORG; i++) ids.push(await createWebhook(capped.key, `http://answer.test/hooks-${i}`));
+      const refused = await gql(capped.key, CREATE, { input: { url: 'http://answer.test/one-more' } });
       expect(refused.data).toBeNull();
       expect(refused.errors).toEqual([
         expect.objectContaining({
@@ -137,16 +137,16 @@ describeEachBackend('fair webhook delivery', (backend) => {
       ]);
       const listed = await gql(capped.key, '{ webhooks { edges { node { id } } } }');
       expect(listed.data?.webhooks.edges).toHaveLength(WEBHOOKS_PER_ORG);
-      expect(await createWebhook(other.key, 'https://other.example.com/')).toMatch(/^whk_/);
+      expect(await createWebhook(other.key, 'http://answer.test/other')).toMatch(/^whk_/);
       // Deleting one frees its place.
       expect((await gql(capped.key, 'mutation($id: ID!) { deleteWebhook(id: $id) { deletedWebhookId } }', { id: ids[0] })).errors).toBeUndefined();
-      expect(await createWebhook(capped.key, 'https://one-more.example.com/')).toMatch(/^whk_/);
+      expect(await createWebhook(capped.key, 'http://answer.test/one-more')).toMatch(/^whk_/);
     });
 
     it('refuses a test event past BRANDBASE_WEBHOOK_TESTS_PER_MINUTE with rate_limited, nothing queued; another organization is unaffected', async () => {
       const busy = await stack.newKey();
       const other = await stack.newKey();
-      const hook = await createWebhook(busy.key, 'https://busy.example.com/');
+      const hook = await createWebhook(busy.key, 'http://answer.test/busy');
       // The organization's minute is already full: test deliveries stamped ahead of now, so however slow this machine
       // is, they are all still inside the window when the next one is asked for (not due: never sent).
       const ahead = new Date(Date.now() + 10 * 60_000);
@@ -166,7 +166,7 @@ describeEachBackend('fair webhook delivery', (backend) => {
         }),
       ]);
       expect(await deliveryRows(busy.orgId)).toHaveLength(TESTS_PER_MINUTE);
-      const otherHook = await createWebhook(other.key, 'https://other-tests.example.com/');
+      const otherHook = await createWebhook(other.key, 'http://answer.test/other-tests');
       expect((await gql(other.key, SEND, { id: otherHook })).errors).toBeUndefined();
     });
   });
@@ -186,7 +186,7 @@ describeEachBackend('fair webhook delivery', (backend) => {
       const broke = await stack.newKey({ quota: 0, overage: false });
       const lookup = await stack.app.inject({ method: 'GET', url: '/v2/brands/held-brand.com', headers: bearer(broke.key) });
       expect(lookup.statusCode).toBe(403);
-      const hook = await createWebhook(broke.key, 'https://broke.example.com/');
+      const hook = await createWebhook(broke.key, 'http://answer.test/broke');
       expect((await gql(broke.key, SUBSCRIBE, { id: hook, domains: ['held-brand.com'] })).errors).toBeUndefined();
       for (const domain of ['held-brand.com', null, 'never-held-anywhere.com']) {
         const answer = await gql(broke.key, SEND, { id: hook, domain });
@@ -200,7 +200,7 @@ describeEachBackend('fair webhook delivery', (backend) => {
 
     it('the held brand for an organization that could have looked it up', async () => {
       const paying = await stack.newKey();
-      const hook = await createWebhook(paying.key, 'https://paying.example.com/');
+      const hook = await createWebhook(paying.key, 'http://answer.test/paying');
       const answer = await gql(paying.key, SEND, { id: hook, domain: 'held-brand.com' });
       expect(answer.errors).toBeUndefined();
       expect(answer.data?.sendTestEvent.delivery.domain).toBe('held-brand.com');
