@@ -170,7 +170,8 @@ export class WebhookSender {
       // The endpoint's circuit breaker: while it fails, its deliveries wait (spending no attempt) until its pause ends,
       // then one of them alone is attempted; an accepted one makes the others due at once (docs/webhooks.md "Fairness").
       const now = this.#now();
-      if (found.pausedUntil !== null && found.pausedUntil.getTime() > now.getTime()) return this.#paused(found.pausedUntil);
+      // A millisecond after the pause: the delivery whose retry ends it (due at that instant) is claimed first.
+      if (found.pausedUntil !== null && found.pausedUntil.getTime() > now.getTime()) return this.#paused(new Date(found.pausedUntil.getTime() + 1));
       const hold = new Date(now.getTime() + this.#leaseMs);
       if (!(await this.deps.store.takeWebhookProbe(found.delivery.webhookId, now, hold))) return this.#paused(hold);
     }

@@ -193,7 +193,7 @@ export async function recordWebhookAttempt(db: Kysely<WebhookQueryTables>, quirk
     if (delivered) {
       await webhook.set({ last_accepted_at: endedAt, failing_since: null, paused_until: null }).execute();
       // The endpoint is back: the deliveries that waited behind its breaker are due now, not at their next look.
-      if (before !== undefined && before.failing_since !== null) await resumeWaitingDeliveries(trx, jobs, updated.webhook_id, record.deliveryId, new Date(endedAt));
+      if (before !== undefined && before.failing_since !== null) await resumeWaitingDeliveries(trx, jobs, updated.webhook_id, record.deliveryId, record.startedAt);
     } else {
       // The 14-day window starts when the first failing attempt started (the sender's clock, not its latency).
       const startedAt = toMillis(record.startedAt);
@@ -204,7 +204,7 @@ export async function recordWebhookAttempt(db: Kysely<WebhookQueryTables>, quirk
   });
 }
 
-/** The webhook's other pending deliveries' jobs, due at `at` (their webhook accepted a delivery again). */
+/** The webhook's other pending deliveries' jobs, due at `at` (their webhook accepted a delivery again; `at` is the accepted attempt's start on the sender's clock, so they are due at once). */
 async function resumeWaitingDeliveries(trx: Kysely<WebhookQueryTables>, jobs: Pick<JobQueue, 'makeDue'>, webhookId: string, deliveredId: string, at: Date): Promise<void> {
   const pending = await trx.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', webhookId).where('state', '=', 'pending').where('id', '!=', deliveredId).execute();
   if (pending.length > 0) await jobs.makeDue(JOB_NAMES.webhookDeliver, pending.map((d) => d.id), at, { tx: trx as Kysely<unknown> });

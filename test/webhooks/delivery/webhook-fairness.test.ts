@@ -198,6 +198,18 @@ describeEachBackend('fair webhook delivery', (backend) => {
       }
     });
 
+    it('the sample brand once the organization\'s quota is spent (lookups answer 429) with no overage', async () => {
+      const spent = await stack.newKey({ quota: 1, overage: false });
+      const hook = await createWebhook(spent.key, 'http://answer.test/spent');
+      const before = await gql(spent.key, SEND, { id: hook, domain: 'held-brand.com' });
+      expect(before.data?.sendTestEvent.delivery.domain).toBe('held-brand.com');
+      expect((await stack.app.inject({ method: 'GET', url: '/v2/brands/held-brand.com', headers: bearer(spent.key) })).statusCode).toBe(200);
+      expect((await stack.app.inject({ method: 'GET', url: '/v2/brands/held-brand.com', headers: bearer(spent.key) })).statusCode).toBe(429);
+      const after = await gql(spent.key, SEND, { id: hook, domain: 'held-brand.com' });
+      expect(after.errors).toBeUndefined();
+      expect(after.data?.sendTestEvent.delivery.domain).toBe('example.com');
+    });
+
     it('the held brand for an organization that could have looked it up', async () => {
       const paying = await stack.newKey();
       const hook = await createWebhook(paying.key, 'http://answer.test/paying');
