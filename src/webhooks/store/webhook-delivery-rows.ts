@@ -148,7 +148,7 @@ export const MAX_PAUSE_MS = 60 * 60 * 1000;
 export function pauseAfterFailure(startedAtMs: number, failingSinceMs: number | null, nextAttemptAtMs: number | null): number {
   const failingFor = failingSinceMs === null ? 0 : Math.max(0, startedAtMs - failingSinceMs);
   const backoff = startedAtMs + Math.min(failingFor, MAX_PAUSE_MS);
-  return nextAttemptAtMs === null ? Math.max(backoff, startedAtMs) : Math.max(nextAttemptAtMs, backoff);
+  return nextAttemptAtMs === null ? backoff : Math.max(nextAttemptAtMs, backoff);
 }
 
 export async function recordWebhookAttempt(db: Kysely<WebhookQueryTables>, quirks: DialectQuirks, jobs: Pick<JobQueue, 'complete' | 'fail' | 'makeDue'>, record: WebhookAttemptRecord): Promise<boolean> {

@@ -16,6 +16,7 @@ import { FREE_DELIVERIES } from '../../../src/webhooks/delivery/delivery-billing
 import { WebhookPoster } from '../../../src/webhooks/delivery/webhook-poster.js';
 import { WebhookSender } from '../../../src/webhooks/delivery/webhook-sender.js';
 import { WebhookManagement } from '../../../src/webhooks/management/webhook-management.js';
+import { MAX_PAUSE_MS, pauseAfterFailure } from '../../../src/webhooks/store/webhook-delivery-rows.js';
 import type { WebhookTables } from '../../../src/webhooks/store/webhook-tables.js';
 import { describeEachBackend, queryDatabase, tempDatabase } from '../../helpers/backends.js';
 import { bearer, startTestStack, type TestStack } from '../../helpers/test-stack.js';
@@ -329,5 +330,20 @@ describeEachBackend('a failing endpoint\'s circuit breaker, on the sender\'s clo
     now = new Date(now.getTime() + 60_000);
     expect(await sender.drain()).toEqual(['delivered', 'delivered', 'delivered', 'delivered']);
     expect(new Set(failing.requests.slice(2).map((r) => r.headers['webhook-id']))).toEqual(new Set([first, ...waiting]));
+  });
+});
+
+describe('how long a failing endpoint is paused', () => {
+  const MIN = 60_000;
+  it('until the failed delivery\'s retry, or as long again as the endpoint has failed, at most an hour', () => {
+    // The first failure: the failed delivery's own retry (5 s).
+    expect(pauseAfterFailure(0, null, 5_000)).toBe(5_000);
+    // Failing for 10 minutes, the failed delivery due again in 1 minute: paused 10 minutes.
+    expect(pauseAfterFailure(10 * MIN, 0, 11 * MIN)).toBe(20 * MIN);
+    // Failing for a day: an hour at most, unless the delivery's own retry is later.
+    expect(pauseAfterFailure(24 * 60 * MIN, 0, 24 * 60 * MIN + 5_000)).toBe(24 * 60 * MIN + MAX_PAUSE_MS);
+    expect(pauseAfterFailure(24 * 60 * MIN, 0, 48 * 60 * MIN)).toBe(48 * 60 * MIN);
+    // The last attempt failed (abandoned: no retry): the backoff alone.
+    expect(pauseAfterFailure(30 * MIN, 0, null)).toBe(60 * MIN);
   });
 });
