@@ -213,6 +213,16 @@ export class Billing {
     return reservation === null ? null : new MeterHold(this.meter, reservation, (charged, reason) => this.charged(org, charged, reason));
   }
 
+  /**
+   * Whether a lookup of the organization would be charged now rather than refused (403 `no_credits`, 429
+   * `quota_exceeded`): at least one credit is available from its quota, prepaid credits or overage. Reserves nothing.
+   * A webhook test event carries a held brand only then (docs/webhooks.md, "Test events").
+   */
+  async canLookUp(org: Organization): Promise<boolean> {
+    const available = await this.meter.available(org.id, sourceLimits(org, this.defaults));
+    return available.quota + available.prepaid + available.overage > 0;
+  }
+
   /** Exact usage for the viewer: credits charged this billing period (all sources) and the quota. */
   async usage(org: Organization): Promise<{ used: number; quota: number }> {
     return { used: await this.meter.exactUsed(org.id), quota: org.quota };

@@ -384,6 +384,18 @@ const WEBHOOKS = {
     default: 500_000, min: 0,
     doc: 'GraphQL cost one organization may spend per minute (token bucket per API process, holding up to a minute\'s worth): each request takes its estimated cost before it runs. Over it: 429 `rate_limited` with `Retry-After`, nothing runs; other organizations are served. At least `BRANDBASE_GRAPHQL_MAX_COST`; `0`: no limit.',
   }),
+  BRANDBASE_WEBHOOK_SENDS_PER_ORG: int({
+    default: 2, min: 1, max: 64,
+    doc: 'Deliveries of one organization being sent at once, across every sending process (1 to 64); its other due deliveries wait while other organizations\' are sent ([fairness](webhooks.md#fairness)). Keep it below `BRANDBASE_WEBHOOK_SENDERS`, so an organization whose endpoint never answers cannot occupy every sender of a process.',
+  }),
+  BRANDBASE_WEBHOOKS_PER_ORG: int({
+    default: 20, min: 1, max: 10_000,
+    doc: 'Webhooks one organization may have; `createWebhook` past it answers `too_many_webhooks` (409) ([limits](webhooks.md#limits)).',
+  }),
+  BRANDBASE_WEBHOOK_TESTS_PER_MINUTE: int({
+    default: 10, min: 1, max: 10_000,
+    doc: 'Test events (`sendTestEvent`, `brandbase webhooks test`) one organization may queue per minute, over all its webhooks; past it `rate_limited` (429) ([limits](webhooks.md#limits)).',
+  }),
 } as const;
 
 const CLIENT_IDS = {

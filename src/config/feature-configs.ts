@@ -81,6 +81,12 @@ export interface WebhookDeliveryConfig {
   timeoutMs: number;
   /** Deliveries one process sends at once (0: this process sends none; the fan-out still runs). */
   senders: number;
+  /** Deliveries of one organization being sent at once, across every process (fairness between organizations). */
+  sendsPerOrganization: number;
+  /** Webhooks one organization may have (createWebhook refuses more). */
+  webhooksPerOrganization: number;
+  /** sendTestEvent calls one organization may make per minute. */
+  testEventsPerMinute: number;
 }
 
 /** Scheduled refresh, the analysis cache and popularity counting (docs/refresh.md; ADR 0030). */
@@ -221,7 +227,14 @@ export function clientIdConfig(v: ConfigValues): ClientIdConfig {
 }
 
 export function webhookDeliveryConfig(v: ConfigValues): WebhookDeliveryConfig {
-  return { sourceAddresses: v.BRANDBASE_WEBHOOK_SOURCE_ADDRESSES, timeoutMs: v.BRANDBASE_WEBHOOK_TIMEOUT_MS, senders: v.BRANDBASE_WEBHOOK_SENDERS };
+  return {
+    sourceAddresses: v.BRANDBASE_WEBHOOK_SOURCE_ADDRESSES,
+    timeoutMs: v.BRANDBASE_WEBHOOK_TIMEOUT_MS,
+    senders: v.BRANDBASE_WEBHOOK_SENDERS,
+    sendsPerOrganization: v.BRANDBASE_WEBHOOK_SENDS_PER_ORG,
+    webhooksPerOrganization: v.BRANDBASE_WEBHOOKS_PER_ORG,
+    testEventsPerMinute: v.BRANDBASE_WEBHOOK_TESTS_PER_MINUTE,
+  };
 }
 
 export function refreshConfig(v: ConfigValues): RefreshConfig {

@@ -47,6 +47,11 @@ export interface ClaimSpec<T> {
   stillClaimable(alias: string): RawBuilder<SqlBool>;
   /** Takes the claim of the row whose id is `id` (a subquery or a value); undefined when no row matched. */
   take(trx: Kysely<unknown>, id: Expression<string>): Promise<T | undefined>;
+  /**
+   * Taken before the candidates are read, so that claims whose candidates depend on other claims (a bound on running
+   * rows) take turns: PostgreSQL holds it until the claim commits; SQLite's claim is one write, already alone.
+   */
+  lock?: TransactionLock;
 }
 
 /** A text column searchable by trigrams; `table` has an integer primary key `id` (see `serialPrimaryKey`). */

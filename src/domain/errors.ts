@@ -49,6 +49,7 @@ export const ERROR_CODES = {
   webhook_not_found: { status: 404, message: 'Webhook not found.' },
   invalid_webhook_url: { status: 400, message: 'Invalid webhook URL.' },
   invalid_webhook_input: { status: 400, message: 'Invalid webhook input.' },
+  too_many_webhooks: { status: 409, message: 'Too many webhooks for this organization. Delete one to create another. Nothing was changed.' },
   too_many_domains: { status: 400, message: 'Too many domains: at most 1,000 per call. Nothing was changed.' },
   invalid_page_size: { status: 400, message: '`first` must be between 1 and 100.' },
   invalid_cursor: { status: 400, message: 'Invalid cursor: pass a cursor this API returned, unchanged.' },

@@ -97,7 +97,10 @@ export interface EnqueueOptions {
   runAt?: Date;
   /** Who queues the job (an organization id); null or unset for the operator's own work. */
   owner?: string | null;
-  /** Bound on the owner's active (queued or running) jobs, so one owner can never fill the queue alone. */
+  /**
+   * Bound on the owner's active (queued or running) jobs of this name, so one owner can never fill the queue alone
+   * (its jobs of other names do not count).
+   */
   maxPerOwner?: number;
   /**
    * Fair admission (ADR 0050): the queue counts the queued jobs of this name and the owner's active ones of this name
@@ -111,6 +114,13 @@ export interface EnqueueOptions {
 export interface ClaimOptions {
   /** Only jobs whose key starts with this (a brand event consumer claims its own `brand.event` jobs only). */
   keyPrefix?: string;
+  /**
+   * Passes over the jobs of an owner that already has this many running (leased) jobs of the names claimed, so one
+   * owner's slow work (a webhook endpoint that never answers) never holds more than this many workers; the operator's
+   * own work (owner null) counts as one owner. Claims with this bound take turns (a transaction lock on PostgreSQL,
+   * SQLite's single writer), so concurrent claimers in any number of processes never pass it together.
+   */
+  maxRunningPerOwner?: number;
 }
 
 export interface SettleOptions {
@@ -128,7 +138,8 @@ export interface JobQueue {
   /**
    * Claims a due job and leases it until `now + leaseMs`; an expired lease makes the job claimable again. Claims
    * are fair between owners: each owner's oldest due job takes its turn before anyone's second, and an owner
-   * whose jobs are already running waits behind owners with fewer running (round-robin, weighted by running).
+   * whose jobs (of these names) are already running waits behind owners with fewer running (round-robin, weighted
+   * by running); `opts.maxRunningPerOwner` caps an owner's running jobs outright.
    */
   claim(names: JobName[], leaseMs: number, now?: Date, opts?: ClaimOptions): Promise<Job | null>;
   /** With `opts.tx`, in the caller's transaction (a handler that records its outcome and settles its job at once). */

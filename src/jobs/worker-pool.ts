@@ -1,7 +1,7 @@
 import { isRetryable } from '../domain/errors.js';
 import { backoffDelayMs } from '../platform/backoff.js';
 import type { Logger } from '../platform/logger.js';
-import type { Job, JobName, JobQueue } from './queue.js';
+import type { ClaimOptions, Job, JobName, JobQueue } from './queue.js';
 
 /**
  * What a handler may return instead of completing its job: `retry` records a failure due again at `at` (null: the job
@@ -47,6 +47,8 @@ export interface WorkerPoolOptions {
   maxAttempts?: number;
   /** Only jobs whose key starts with this (one brand event consumer's jobs). */
   keyPrefix?: string;
+  /** At most this many running jobs of one owner (the queue's `ClaimOptions.maxRunningPerOwner`, across every process). */
+  maxRunningPerOwner?: number;
   /** The clock for claims and retry times (tests inject one). */
   now?: () => Date;
 }
@@ -112,8 +114,9 @@ export class WorkerPool {
     }
   }
 
-  private claimOptions(): { keyPrefix?: string } {
-    return this.options.keyPrefix === undefined ? {} : { keyPrefix: this.options.keyPrefix };
+  private claimOptions(): ClaimOptions {
+    const { keyPrefix, maxRunningPerOwner } = this.options;
+    return { ...(keyPrefix === undefined ? {} : { keyPrefix }), ...(maxRunningPerOwner === undefined ? {} : { maxRunningPerOwner }) };
   }
 
   private now(): Date {

@@ -58,10 +58,18 @@ export function adminServicesFor(config: Readonly<Config>, backends: Backends): 
       return new DashboardAccounts({ store: stores.dashboardAccounts, organizations: stores.billing, keys: lazyDashboardKeys(stores.dashboardAccounts, config.sessionSecret), mailer: noMailer, logger: silentLogger(), publicUrl: config.publicUrl });
     },
     async webhooks() {
-      const [{ lazySealedBox, webhookManagementFor }, { CrawlScheduler }, { queueStandingReader }] = await Promise.all([import('./webhook-services.js'), import('../brands/crawl-scheduler.js'), import('../billing/queue-standing.js')]);
+      const [{ lazySealedBox, webhookManagementFor }, { CrawlScheduler }, { queueStandingReader }, { Billing }, { UsageMeter }] = await Promise.all([
+        import('./webhook-services.js'),
+        import('../brands/crawl-scheduler.js'),
+        import('../billing/queue-standing.js'),
+        import('../billing/billing.js'),
+        import('../billing/usage-meter.js'),
+      ]);
       // The same admission as the API's (ADR 0050): a webhook subscription queues its crawls on the organization's share.
       const scheduler = new CrawlScheduler(queue, { rules: config.queueAdmission, standingOf: queueStandingReader(stores.billing) });
-      return webhookManagementFor(config, stores, scheduler, lazySealedBox(config), new AssetUrls(config.assetBaseUrl));
+      // Read only: whether a test event may carry a held brand (the organization could look it up).
+      const billing = new Billing({ store: stores.billing, meter: new UsageMeter(stores.billing), mailer: noMailer, logger: silentLogger(), defaults: billingDefaults(config) });
+      return webhookManagementFor(config, stores, scheduler, lazySealedBox(config), new AssetUrls(config.assetBaseUrl), billing);
     },
   };
 }

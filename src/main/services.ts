@@ -248,7 +248,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     access: accessSalesFor(config, { ...stores, accounts: stores.billing }, logger, meter),
     paymentAdmin: paymentAdminFor(config, { ...stores, accounts: stores.billing }),
     sealedBox,
-    webhooks: webhookManagementFor(config, stores, scheduler, sealedBox, assetUrls),
+    webhooks: webhookManagementFor(config, stores, scheduler, sealedBox, assetUrls, billing),
     webhookDelivery,
     onJobQueued: (listener) => void listeners.push(listener),
     warmCrawler: () => crawler.warm(),

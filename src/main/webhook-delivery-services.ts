@@ -32,8 +32,9 @@ export function webhookDeliveryFor(
   // Abandon notices read billing's organizations and claim through the webhook store: two products' stores (issue 30).
   const sender = new WebhookSender(
     { queue, store: webhooks, box, poster, payer, notices: new DeliveryNotices({ accounts: deps.accounts, webhooks }, mailer, logger), logger },
-    // The lease outlasts an attempt's whole time budget, so a live sender never loses its delivery to another.
-    { concurrency: settings.senders, leaseMs: settings.timeoutMs * 4 },
+    // The lease outlasts an attempt's whole time budget, so a live sender never loses its delivery to another. One
+    // organization sends at most sendsPerOrganization at once, so its stalled endpoint never holds every sender.
+    { concurrency: settings.senders, sendsPerOrganization: settings.sendsPerOrganization, leaseMs: settings.timeoutMs * 4 },
   );
   const fanOut = new WebhookFanOut({ brands: deps.brands, webhooks }, deps.assetUrls, logger);
   return new WebhookDeliveryEngine({ queue, events: deps.events }, fanOut, sender, logger, { senders: settings.senders });

@@ -3,6 +3,7 @@
  * WebhookManagement service over the webhooks' store, the brand store's rendering and the crawl queue.
  */
 import type { AssetUrls } from '../assets/asset-urls.js';
+import type { Billing } from '../billing/billing.js';
 import type { CrawlScheduler } from '../brands/crawl-scheduler.js';
 import type { Config } from '../config/config.js';
 import { parseHostMap } from '../platform/fetch-target.js';
@@ -29,11 +30,25 @@ export function lazySealedBox(config: Readonly<Config>, logger?: Logger): Sealed
   return { seal: (plain) => open().seal(plain), open: (sealed) => open().open(sealed) };
 }
 
-export function webhookManagementFor(config: Readonly<Config>, stores: Pick<ProductStores, 'webhooks' | 'brands'>, scheduler: CrawlScheduler, box: SealedBox, assetUrls: AssetUrls): WebhookManagement {
+/**
+ * `billing`: whether the organization could look a brand up now (Billing.canLookUp): a test event carries a held
+ * brand only then, a sample otherwise.
+ */
+export function webhookManagementFor(
+  config: Readonly<Config>,
+  stores: Pick<ProductStores, 'webhooks' | 'brands'>,
+  scheduler: CrawlScheduler,
+  box: SealedBox,
+  assetUrls: AssetUrls,
+  billing: Pick<Billing, 'canLookUp'>,
+): WebhookManagement {
+  const settings = config.webhookDelivery;
   return new WebhookManagement({
     store: stores.webhooks,
     box,
     brands: new StoreWebhookBrands(stores.brands, assetUrls, scheduler),
     hostMap: parseHostMap(config.crawlHosts),
+    canLookUp: (org) => billing.canLookUp(org),
+    limits: { webhooksPerOrganization: settings.webhooksPerOrganization, testEventsPerMinute: settings.testEventsPerMinute },
   });
 }

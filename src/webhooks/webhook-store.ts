@@ -52,6 +52,10 @@ export interface WebhookDeliveryToSend {
   pending: boolean;
   /** False while its webhook is disabled or its organization is not on a paid plan: the delivery waits (ADR 0031). */
   sendable: boolean;
+  /** Its webhook's last attempt failed (no accepted delivery since): its circuit breaker is on. */
+  failing: boolean;
+  /** While failing, the webhook's deliveries wait until then (null: not paused; the next one is the probe). */
+  pausedUntil: Date | null;
 }
 
 /**
@@ -69,6 +73,12 @@ export interface WebhookAttemptRecord extends WebhookAttempt {
   /** `delivered` (2xx), `retry` at `nextAttemptAt`, or `abandoned` (the last attempt failed). */
   outcome: 'delivered' | 'retry' | 'abandoned';
   nextAttemptAt: Date | null;
+}
+
+/** The bound on an organization's test events: at most `max` created since `since`. */
+export interface TestDeliveryWindow {
+  since: Date;
+  max: number;
 }
 
 /** A webhook the 14-day rule just disabled. */
@@ -97,6 +107,11 @@ export interface WebhookDeliveryStore {
    * `failing_since`. False (nothing written) when that attempt was already recorded (another sender's).
    */
   recordWebhookAttempt(record: WebhookAttemptRecord): Promise<boolean>;
+  /**
+   * The failing webhook's probe: true (and the webhook paused until `holdUntil`) when it is failing and its pause has
+   * ended; false when another delivery took the probe or the pause runs on. One caller at a time wins.
+   */
+  takeWebhookProbe(webhookId: string, now: Date, holdUntil: Date): Promise<boolean>;
   /** Records that a delivery waits without an attempt (e.g. no credit left) until `until`; its job is retried then. */
   postponeWebhookDelivery(deliveryId: string, until: Date): Promise<void>;
   /** Disables (reason `failing`) the enabled webhooks failing since `failingSince` or earlier; returns them. */
@@ -111,7 +126,11 @@ export interface WebhookDeliveryStore {
  * organization's webhook is indistinguishable from a missing one (null / false / nothing written).
  */
 export interface WebhookAdminStore {
-  insertWebhook(webhook: StoredWebhook): Promise<void>;
+  /**
+   * Inserts the webhook; with `maxPerOrg`, only while its organization has fewer webhooks than that (checked and
+   * written in one transaction, so concurrent calls never pass the bound): false when refused, nothing written.
+   */
+  insertWebhook(webhook: StoredWebhook, maxPerOrg?: number): Promise<boolean>;
   getWebhook(orgId: string, id: string): Promise<StoredWebhook | null>;
   /** Newest first (created_at desc, id desc), strictly after `after`, at most `limit` rows. */
   listWebhooks(orgId: string, after: TimeCursor | null, limit: number): Promise<StoredWebhook[]>;
@@ -129,6 +148,12 @@ export interface WebhookAdminStore {
   listWebhookSubscriptions(orgId: string, webhookId: string, after: string | null, limit: number): Promise<WebhookSubscription[]>;
   /** Inserts a pending delivery due at `nextAttemptAt`; false when the webhook already has one for that event. */
   insertWebhookDelivery(delivery: NewWebhookDelivery): Promise<boolean>;
+  /**
+   * Inserts a pending `webhook.test` delivery (and its job) unless the organization already has `window.max` test
+   * deliveries created since `window.since`, over all its webhooks; refused: nothing written, with when the oldest of
+   * those was created. Checked and written in one transaction.
+   */
+  insertTestDelivery(delivery: NewWebhookDelivery, window: TestDeliveryWindow): Promise<{ inserted: true } | { inserted: false; oldestAt: Date }>;
   /** Newest first (created_at desc, id desc) within the query's bounds. */
   listWebhookDeliveries(orgId: string, webhookId: string, query: DeliveryPageQuery): Promise<WebhookDelivery[]>;
   /** The attempts of these deliveries by delivery id, in attempt order. */

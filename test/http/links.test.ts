@@ -34,7 +34,8 @@ let key: string;
 let templates: Set<string>;
 
 beforeAll(async () => {
-  stack = await startTestStack({ BRANDBASE_QUEUE_MAX_DEPTH: '1' });
+  // One webhook per organization: the second createWebhook answers too_many_webhooks.
+  stack = await startTestStack({ BRANDBASE_QUEUE_MAX_DEPTH: '1', BRANDBASE_WEBHOOKS_PER_ORG: '1' });
   const now = new Date();
   await stack.services.stores.brands.saveBrand({ brand: sampleBrand('acme.com'), status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: 'acme.com' }]);
   ({ key } = await stack.newKey({ quota: 1000 }));
@@ -180,6 +181,7 @@ async function triggers(): Promise<[ErrorCode, string, Answer][]> {
   await add('invalid_webhook_input', 'GraphQL createWebhook without events', graphqlError('invalid_webhook_input', create, { input: { url: 'https://hooks.example.com/', events: [] } }));
   const domains = Array.from({ length: 1001 }, (_, i) => `d${i}.com`);
   await add('too_many_domains', 'GraphQL 1,001 domains', graphqlError('too_many_domains', 'mutation($id: ID!, $d: [String!]!) { addWebhookSubscriptions(webhookId: $id, domains: $d) { changed } }', { id: created.data.createWebhook.webhook.id, d: domains }));
+  await add('too_many_webhooks', 'GraphQL createWebhook past BRANDBASE_WEBHOOKS_PER_ORG', graphqlError('too_many_webhooks', create, { input: { url: 'https://hooks.example.com/second' } }));
   await add('invalid_page_size', 'GraphQL first: 101', graphqlError('invalid_page_size', '{ webhooks(first: 101) { edges { cursor } } }'));
   await add('invalid_cursor', 'GraphQL after: a made-up cursor', graphqlError('invalid_cursor', '{ webhooks(after: "nope") { edges { cursor } } }'));
   await add('invalid_graphql_request', 'GraphQL query that does not parse', graphqlError('invalid_graphql_request', '{'));

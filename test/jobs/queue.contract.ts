@@ -94,6 +94,50 @@ export function queueContract(name: string, open: () => Promise<QueueHarness>): 
         await queue.complete(claimed?.id ?? '');
         expect((await owned('a-4.test', 'org_a', T0, { maxPerOwner: 2 })).created).toBe(true);
       });
+
+      it('counts an owner\'s active jobs per name: its jobs of another name never use up its bound', async () => {
+        await queue.enqueue(JOB_NAMES.webhookDeliver, 'msg_1', { deliveryId: 'msg_1' }, { runAt: T0, owner: 'org_a' });
+        await queue.enqueue(JOB_NAMES.webhookDeliver, 'msg_2', { deliveryId: 'msg_2' }, { runAt: T0, owner: 'org_a' });
+        expect((await owned('a-1.test', 'org_a', T0, { maxPerOwner: 1 })).created).toBe(true);
+        await expect(owned('a-2.test', 'org_a', T0, { maxPerOwner: 1 })).rejects.toBeInstanceOf(QueueFullError);
+      });
+
+      it('passes over an owner at maxRunningPerOwner, however many of its jobs are due, and takes it again when one ends', async () => {
+        for (let i = 0; i < 5; i++) await owned(`flood-${i}.test`, 'org_a', at(i));
+        const cap = { maxRunningPerOwner: 2 };
+        const first = await queue.claim([NAME], LEASE, at(1000), cap);
+        const second = await queue.claim([NAME], LEASE, at(1000), cap);
+        expect([first?.key, second?.key]).toEqual(['flood-0.test', 'flood-1.test']);
+        // org_a is at its cap: nothing of it is claimed, but another owner's later job is.
+        expect(await queue.claim([NAME], LEASE, at(1000), cap)).toBeNull();
+        await owned('b-1.test', 'org_b', at(900));
+        expect((await queue.claim([NAME], LEASE, at(1000), cap))?.key).toBe('b-1.test');
+        // Without the option the flood is claimable as before.
+        expect((await queue.claim([NAME], LEASE, at(1000)))?.key).toBe('flood-2.test');
+        await queue.complete(first?.id ?? '');
+        await queue.complete(second?.id ?? '');
+        expect((await queue.claim([NAME], LEASE, at(1000), cap))?.key).toBe('flood-3.test');
+        expect(await queue.claim([NAME], LEASE, at(1000), cap)).toBeNull();
+      });
+
+      it('counts toward maxRunningPerOwner only running jobs of the names claimed, with a live lease', async () => {
+        await queue.enqueue(JOB_NAMES.webhookDeliver, 'msg_1', { deliveryId: 'msg_1' }, { runAt: T0, owner: 'org_a' });
+        await owned('a-1.test', 'org_a', T0);
+        const cap = { maxRunningPerOwner: 1 };
+        expect((await queue.claim([JOB_NAMES.webhookDeliver], LEASE, at(1000), cap))?.key).toBe('msg_1');
+        // org_a's running delivery does not hold back its crawl.
+        expect((await queue.claim([NAME], LEASE, at(1000), cap))?.key).toBe('a-1.test');
+        await owned('a-2.test', 'org_a', T0);
+        expect(await queue.claim([NAME], LEASE, at(1000), cap)).toBeNull();
+        // The crawl's lease ran out (its worker died): it no longer counts, and is itself claimable again.
+        const later = at(1000 + LEASE + 1);
+        expect((await queue.claim([NAME], LEASE, later, cap))?.key).toBe('a-1.test');
+        expect(await queue.claim([NAME], LEASE, later, cap)).toBeNull();
+      });
+
+      it('refuses a maxRunningPerOwner that is not a positive integer', async () => {
+        await expect(queue.claim([NAME], LEASE, at(0), { maxRunningPerOwner: 0 })).rejects.toThrow(RangeError);
+      });
     });
 
     describe('fair admission (ADR 0050): the policy decided under the enqueue lock', () => {
@@ -357,6 +401,14 @@ export function queueContract(name: string, open: () => Promise<QueueHarness>): 
         await Promise.all([drain(queue), drain(peer), drain(queue), drain(peer)]);
         expect(claimed).toHaveLength(total);
         expect(new Set(claimed).size).toBe(total);
+      });
+
+      it('never passes maxRunningPerOwner when claimers of two connections claim at once', async () => {
+        for (let i = 0; i < 10; i++) await queue.enqueue(NAME, `flood-${i}.test`, { domain: `flood-${i}.test`, refresh: false }, { runAt: at(i), owner: 'org_a' });
+        const { queue: peer } = await h.openPeer();
+        const claims = [queue, peer, queue, peer, queue, peer].map((q) => q.claim([NAME], LEASE, at(100), { maxRunningPerOwner: 2 }));
+        const claimed = (await Promise.all(claims)).filter((job) => job !== null);
+        expect(claimed).toHaveLength(2);
       });
     });
 

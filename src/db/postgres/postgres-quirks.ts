@@ -67,6 +67,7 @@ function lockRows<DB, TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB, O>,
  */
 function claimOne<T>(db: Kysely<unknown>, spec: ClaimSpec<T>): Promise<T | undefined> {
   return db.transaction().execute(async (trx) => {
+    if (spec.lock !== undefined) await transactionLock(trx, spec.lock);
     const { rows } = await sql<{ id: string }>`select j.id from ${sql.table(spec.table)} j
         join (${spec.candidates(CLAIM_CANDIDATES)}) f on f.id = j.id
         where ${spec.stillClaimable('j')}

@@ -202,7 +202,7 @@ type Mutation {
   addWebhookSubscriptions(webhookId: ID!, domains: [String!]!): WebhookSubscriptionsPayload!
   """At most 1,000 domains per call."""
   removeWebhookSubscriptions(webhookId: ID!, domains: [String!]!): WebhookSubscriptionsPayload!
-  """Queues a webhook.test delivery, sent like any other; domain: a held brand to carry (default: a subscribed one, or a sample)."""
+  """Queues a webhook.test delivery, sent like any other; domain: a held brand to carry (default: a subscribed one, or a sample). Always the sample without a credit for a lookup; at most BRANDBASE_WEBHOOK_TESTS_PER_MINUTE per organization."""
   sendTestEvent(webhookId: ID!, domain: String): SendTestEventPayload!
 }
 `;

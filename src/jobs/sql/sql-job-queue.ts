@@ -54,35 +54,39 @@ async function activeJobId(db: Kysely<Database>, name: string, key: string): Pro
   return row?.id;
 }
 
-/** The owner's queued or running jobs; of one job name only when `name` is given (fair admission counts its own kind). */
-async function countActiveOf(db: Kysely<Database>, owner: string, name?: string): Promise<number> {
-  let query = db
+/** The owner's active (queued or running) jobs of one name: one owner's deliveries never count against its crawls. */
+async function countActiveOf(db: Kysely<Database>, name: string, owner: string): Promise<number> {
+  const row = await db
     .selectFrom('jobs')
     .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .where('name', '=', name)
     .where('owner', '=', owner)
-    .where(activeJobPredicate());
-  if (name !== undefined) query = query.where('name', '=', name);
-  const row = await query.executeTakeFirstOrThrow();
+    .where(activeJobPredicate())
+    .executeTakeFirstOrThrow();
   return toSafeInteger(row.n);
 }
 
 /**
  * The due jobs in claiming order, fair between owners: a job's turn is its rank among its owner's due jobs plus
- * the owner's running jobs, so every owner's first job comes before anyone's second, and an owner with work
- * already running waits behind owners with less. Ties go to the oldest. `limit` candidates only.
+ * the owner's running jobs (of the names claimed), so every owner's first job comes before anyone's second, and an
+ * owner with work already running waits behind owners with less. Ties go to the oldest. With `maxRunning`, an owner
+ * that already has that many running jobs of these names is passed over. `limit` candidates only.
  */
-function fairCandidates(names: JobName[], nowMs: number, limit: number, keyPrefix: string | undefined) {
+function fairCandidates(names: JobName[], nowMs: number, limit: number, opts: ClaimOptions) {
+  const keyPrefix = opts.keyPrefix;
   // substr, not like: a prefix is matched as it is, with no wildcard to escape (same function on both dialects).
   const prefix = keyPrefix === undefined ? sql`` : sql`and substr(c.key, 1, cast(${keyPrefix.length} as integer)) = ${keyPrefix}`;
-  return sql<{ id: string; pos: number }>`select j.id, row_number() over (order by j.turn, j.run_at, j.created_at, j.id) as pos from (
+  const capped = opts.maxRunningPerOwner === undefined ? sql`` : sql`where j.running < cast(${opts.maxRunningPerOwner} as integer)`;
+  return sql<{ id: string; pos: number }>`select j.id, row_number() over (order by j.rank + j.running, j.run_at, j.created_at, j.id) as pos from (
       select c.id, c.run_at, c.created_at,
-        row_number() over (partition by coalesce(c.owner, '') order by c.run_at, c.created_at, c.id)
-          + (select count(*) from jobs r where r.state = 'running' and r.locked_until >= ${nowMs}
-               and coalesce(r.owner, '') = coalesce(c.owner, '')) as turn
+        row_number() over (partition by coalesce(c.owner, '') order by c.run_at, c.created_at, c.id) as rank,
+        (select count(*) from jobs r where r.state = 'running' and r.locked_until >= ${nowMs} and r.name in (${sql.join(names)})
+           and coalesce(r.owner, '') = coalesce(c.owner, '')) as running
       from jobs c
       where c.name in (${sql.join(names)}) ${prefix}
         and ((c.state = 'queued' and c.run_at <= ${nowMs}) or (c.state = 'running' and c.locked_until < ${nowMs}))
     ) j
+    ${capped}
     order by pos
     limit ${limit}`;
 }
@@ -147,7 +151,7 @@ export class SqlJobQueue implements JobQueue {
     if (opts.admission !== undefined) {
       // Jobs of this name only: webhook deliveries waiting for a retry never take a crawl's place (ADR 0050).
       const queued = await this.#lockedDepth(trx, row.name);
-      const ownerActive = row.owner === null ? 0 : await countActiveOf(trx, row.owner, row.name);
+      const ownerActive = row.owner === null ? 0 : await countActiveOf(trx, row.name, row.owner);
       const decision = queueAdmission(opts.admission.standing, { queued, ownerActive }, opts.admission.rules);
       if (!decision.admitted) throw new QueueFullError(decision.count, decision.scope, decision.reason);
     }
@@ -155,7 +159,7 @@ export class SqlJobQueue implements JobQueue {
       const depth = await this.#lockedDepth(trx);
       if (opts.maxDepth !== undefined && depth >= opts.maxDepth) throw new QueueFullError(depth);
       if (opts.maxPerOwner !== undefined && row.owner !== null) {
-        const active = await countActiveOf(trx, row.owner);
+        const active = await countActiveOf(trx, row.name, row.owner);
         if (active >= opts.maxPerOwner) throw new QueueFullError(active, 'owner');
       }
     }
@@ -182,13 +186,17 @@ export class SqlJobQueue implements JobQueue {
 
   async claim(names: JobName[], leaseMs: number, now: Date = new Date(), opts: ClaimOptions = {}): Promise<Job | null> {
     if (!Number.isSafeInteger(leaseMs) || leaseMs <= 0) throw new RangeError(`leaseMs must be a positive integer, got ${leaseMs}`);
+    const cap = opts.maxRunningPerOwner;
+    if (cap !== undefined && (!Number.isSafeInteger(cap) || cap <= 0)) throw new RangeError(`maxRunningPerOwner must be a positive integer, got ${cap}`);
     if (names.length === 0) return null;
     const nowMs = toMillis(now);
     const lease = (eb: ExpressionBuilder<Database, 'jobs'>) => ({ state: 'running' as const, attempts: eb('attempts', '+', 1), locked_until: nowMs + leaseMs, updated_at: nowMs });
     const job = await this.quirks.claimOne(this.db as Kysely<unknown>, {
       table: 'jobs',
-      candidates: (limit) => fairCandidates(names, nowMs, limit, opts.keyPrefix),
+      candidates: (limit) => fairCandidates(names, nowMs, limit, opts),
       stillClaimable: (j) => sql`(${sql.ref(`${j}.state`)} = 'queued' and ${sql.ref(`${j}.run_at`)} <= ${nowMs}) or (${sql.ref(`${j}.state`)} = 'running' and ${sql.ref(`${j}.locked_until`)} < ${nowMs})`,
+      // A bound on running jobs is read by the claim itself: capped claims take turns, so two never both pass it.
+      ...(cap === undefined ? {} : { lock: { name: ['brandbase.jobs.claim.capped:', CURRENT_SCHEMA] } }),
       take: async (trx, id: Expression<string>) => {
         const row = await (trx as Kysely<Database>).updateTable('jobs').set(lease).where('id', '=', id).returningAll().executeTakeFirst();
         return row === undefined ? undefined : rowToJob(row);

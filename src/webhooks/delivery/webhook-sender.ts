@@ -30,6 +30,11 @@ export interface WebhookSenderOptions {
   idleMs?: number;
   /** Deliveries sent at once by this process. Default 4. */
   concurrency?: number;
+  /**
+   * Deliveries of one organization being sent at once, across every sending process (the queue's
+   * `maxRunningPerOwner`: deliveries are owned by their organization). Default: no bound (turns only).
+   */
+  sendsPerOrganization?: number;
   /** How often the 14-day rule is checked. Default 10 min. */
   sweepIntervalMs?: number;
   /** A delivery whose organization has no credit left waits this long before it is looked at again. Default 1 h. */
@@ -44,7 +49,7 @@ export interface WebhookSenderOptions {
 export interface WebhookSenderDeps {
   /** The one job queue: deliveries are its `webhook.deliver` jobs. */
   queue: JobQueue;
-  store: Pick<WebhookDeliveryStore, 'webhookDeliveryToSend' | 'recordWebhookAttempt' | 'postponeWebhookDelivery' | 'disableFailingWebhooks'>;
+  store: Pick<WebhookDeliveryStore, 'webhookDeliveryToSend' | 'takeWebhookProbe' | 'recordWebhookAttempt' | 'postponeWebhookDelivery' | 'disableFailingWebhooks'>;
   box: SealedBox;
   poster: Pick<WebhookPoster, 'post'>;
   payer: DeliveryPayer;
@@ -74,6 +79,7 @@ export class WebhookSender {
   readonly #now: () => Date;
   readonly #random: () => number;
   readonly #pool: WorkerPool;
+  readonly #leaseMs: number;
   #started = false;
   #sweepTimer: NodeJS.Timeout | null = null;
 
@@ -83,9 +89,11 @@ export class WebhookSender {
   ) {
     this.#now = options.now ?? (() => new Date());
     this.#random = options.random ?? Math.random;
+    this.#leaseMs = options.leaseMs ?? 120_000;
     this.#pool = new WorkerPool(deps.queue, { [JOB_NAMES.webhookDeliver]: (job) => this.handle(job) }, deps.logger, {
       concurrency: options.concurrency ?? 4,
-      leaseMs: options.leaseMs ?? 120_000,
+      ...(options.sendsPerOrganization === undefined ? {} : { maxRunningPerOwner: options.sendsPerOrganization }),
+      leaseMs: this.#leaseMs,
       idleMs: options.idleMs ?? 1_000,
       now: this.#now,
       // The retry schedule is the sender's own (settlements); a crash of the handler itself (a database error) is
@@ -158,7 +166,20 @@ export class WebhookSender {
       const at = new Date(this.#now().getTime() + (this.options.waitingRetryMs ?? 60_000));
       return { ...this.#noAttempt('waiting'), retry: { at, error: 'waiting: the webhook is disabled or its organization is not on a paid plan' } };
     }
+    if (found.failing) {
+      // The endpoint's circuit breaker: while it fails, its deliveries wait (spending no attempt) until its pause ends,
+      // then one of them alone is attempted; an accepted one makes the others due at once (docs/webhooks.md "Fairness").
+      const now = this.#now();
+      // A millisecond after the pause: the delivery whose retry ends it (due at that instant) is claimed first.
+      if (found.pausedUntil !== null && found.pausedUntil.getTime() > now.getTime()) return this.#paused(new Date(found.pausedUntil.getTime() + 1));
+      const hold = new Date(now.getTime() + this.#leaseMs);
+      if (!(await this.deps.store.takeWebhookProbe(found.delivery.webhookId, now, hold))) return this.#paused(hold);
+    }
     return this.#attempt(found.delivery, job.id);
+  }
+
+  #paused(until: Date): JobSettlement {
+    return { ...this.#noAttempt('waiting'), retry: { at: until, error: 'waiting: the endpoint is failing; its deliveries wait behind one attempt at a time' } };
   }
 
   #noAttempt(outcome: NoAttempt): JobSettlement {

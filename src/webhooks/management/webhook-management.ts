@@ -27,7 +27,7 @@ import type { SealedBox } from '../../platform/sealed-box.js';
 import type { WebhookAdminStore } from '../webhook-store.js';
 import { decodeKeyCursor, decodeTimeCursor, encodeKeyCursor, encodeTimeCursor, pageSize, toPage, type Page } from './page-cursor.js';
 import { subscriptionDomains, type InvalidDomain } from './subscription-domains.js';
-import { sampleBrand, testEventPayload } from './test-event.js';
+import { NO_CREDIT_SAMPLE, sampleBrand, testEventPayload } from './test-event.js';
 import type { WebhookBrands } from './webhook-brands.js';
 import { checkWebhookUrl } from './webhook-url.js';
 
@@ -100,8 +100,26 @@ export interface WebhookManagementDeps {
   brands: WebhookBrands;
   /** The crawler's host map (BRANDBASE_CRAWL_HOSTS): the only hosts an http (not https) URL may name. */
   hostMap: ReadonlyMap<string, MappedAddress>;
+  /**
+   * Whether the organization could look a brand up now (a credit is available: Billing.canLookUp). A test event
+   * carries a held brand only then; otherwise the sample brand, so a free test never hands out a record the
+   * organization could not have paid for. Absent: always (tests of management alone).
+   */
+  canLookUp?: (org: Organization) => Promise<boolean>;
+  /** Bounds per organization (docs/webhooks.md "Limits"); absent: none. */
+  limits?: WebhookLimits;
   clock?: () => Date;
 }
+
+export interface WebhookLimits {
+  /** Webhooks one organization may have: createWebhook past it answers `too_many_webhooks`. */
+  webhooksPerOrganization: number;
+  /** Test events one organization may queue per minute (all its webhooks): past it `rate_limited`. */
+  testEventsPerMinute: number;
+}
+
+/** The window of BRANDBASE_WEBHOOK_TESTS_PER_MINUTE. */
+const TEST_WINDOW_MS = 60_000;
 
 /** What the API shows of a stored webhook: never a sealed value. */
 export function publicWebhook(stored: StoredWebhook): Webhook {
@@ -187,7 +205,10 @@ export class WebhookManagement {
       previousSecretSealed: null,
       previousSecretExpiresAt: null,
     };
-    await this.deps.store.insertWebhook(stored);
+    const max = this.deps.limits?.webhooksPerOrganization;
+    if (!(await this.deps.store.insertWebhook(stored, max))) {
+      throw new ApiError('too_many_webhooks', `Too many webhooks: an organization may have at most ${max ?? 0}. Delete one to create another. Nothing was changed.`);
+    }
     return { webhook: publicWebhook(stored), secret };
   }
 
@@ -273,7 +294,9 @@ export class WebhookManagement {
 
   /**
    * Inserts a `webhook.test` delivery, due now; the delivery engine sends it like any other (signed, retried). Its
-   * brand is the held brand of `domain`, or of one of the webhook's first subscriptions, or a sample brand.
+   * brand is the held brand of `domain`, or of one of the webhook's first subscriptions, or a sample brand; always
+   * the sample when the organization could not look a brand up now (no credit: a test event is free). At most
+   * `limits.testEventsPerMinute` per organization: past it `rate_limited`, nothing queued.
    */
   async sendTestEvent(org: Organization, webhookId: string, domain?: string | null): Promise<DeliveryView> {
     const webhook = await this.stored(org, webhookId);
@@ -281,14 +304,26 @@ export class WebhookManagement {
     const now = this.clock();
     const eventId = newId('evt');
     const delivery = { id: newId('msg'), webhookId: webhook.id, orgId: org.id, eventId, kind: 'webhook.test' as const, domain: brand.domain, payload: testEventPayload(eventId, now, brand), createdAt: now, nextAttemptAt: now };
-    await this.deps.store.insertWebhookDelivery(delivery);
+    const max = this.deps.limits?.testEventsPerMinute;
+    if (max === undefined) {
+      await this.deps.store.insertWebhookDelivery(delivery);
+    } else {
+      const result = await this.deps.store.insertTestDelivery(delivery, { since: new Date(now.getTime() - TEST_WINDOW_MS + 1), max });
+      if (!result.inserted) {
+        const seconds = Math.max(1, Math.ceil((result.oldestAt.getTime() + TEST_WINDOW_MS - now.getTime()) / 1000));
+        throw new ApiError('rate_limited', `Too many test events: an organization may send at most ${max} per minute. Retry in ${seconds} seconds. Nothing was queued.`);
+      }
+    }
     return { ...delivery, state: 'pending', attempts: 0, deliveredAt: null, attemptList: [] };
   }
 
   private async testBrand(org: Organization, webhookId: string, domain: string | null): Promise<Brand> {
-    if (domain !== null) {
-      const parsed = parseTypedIdentifier('domain', domain);
-      if (!parsed.ok || parsed.readings.primary.kind !== 'domain') throw invalid(`domain ${JSON.stringify(domain.slice(0, 80))} is not a domain`);
+    const parsed = domain === null ? null : parseTypedIdentifier('domain', domain);
+    if (parsed !== null && (!parsed.ok || parsed.readings.primary.kind !== 'domain')) throw invalid(`domain ${JSON.stringify((domain ?? '').slice(0, 80))} is not a domain`);
+    // Without a credit the organization could not look any brand up: it gets the sample, and no answer says whether
+    // a brand is held (that too is what a lookup sells).
+    if (this.deps.canLookUp !== undefined && !(await this.deps.canLookUp(org))) return sampleBrand(NO_CREDIT_SAMPLE);
+    if (parsed?.ok && parsed.readings.primary.kind === 'domain') {
       const brand = await this.deps.brands.heldBrand(parsed.readings.primary.domain);
       if (!brand) throw invalid(`no brand is held for ${parsed.readings.primary.domain}; omit domain to send a sample brand`);
       return brand;

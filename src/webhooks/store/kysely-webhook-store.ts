@@ -48,6 +48,10 @@ export class KyselyWebhookStore implements WebhookStore {
     return webhookDeliveries.recordWebhookAttempt(this.db, this.quirks, this.jobs, record);
   }
 
+  takeWebhookProbe(webhookId: string, now: Date, holdUntil: Date): Promise<boolean> {
+    return webhookDeliveries.takeWebhookProbe(this.db, webhookId, now, holdUntil);
+  }
+
   postponeWebhookDelivery(deliveryId: string, until: Date): Promise<void> {
     return webhookDeliveries.postponeWebhookDelivery(this.db, deliveryId, until);
   }
@@ -62,7 +66,7 @@ export class KyselyWebhookStore implements WebhookStore {
 
   // ---- webhook management (webhook-admin-rows.ts; GraphQL and `brandbase webhooks`) ----
 
-  insertWebhook: WebhookStore['insertWebhook'] = (webhook) => webhookAdmin.insertWebhook(this.admin, webhook);
+  insertWebhook: WebhookStore['insertWebhook'] = (webhook, maxPerOrg) => webhookAdmin.insertWebhook(this.admin, this.quirks, webhook, maxPerOrg);
   getWebhook: WebhookStore['getWebhook'] = (orgId, id) => webhookAdmin.getWebhook(this.admin, orgId, id);
   listWebhooks: WebhookStore['listWebhooks'] = (orgId, after, limit) => webhookAdmin.listWebhooks(this.admin, orgId, after, limit);
   updateWebhook: WebhookStore['updateWebhook'] = (orgId, id, patch, at) => webhookAdmin.updateWebhook(this.admin, this.jobs, orgId, id, patch, at);
@@ -75,6 +79,7 @@ export class KyselyWebhookStore implements WebhookStore {
   listWebhookSubscriptions: WebhookStore['listWebhookSubscriptions'] = (orgId, webhookId, after, limit) =>
     webhookAdmin.listWebhookSubscriptions(this.admin, orgId, webhookId, after, limit);
   insertWebhookDelivery: WebhookStore['insertWebhookDelivery'] = (delivery) => webhookAdmin.insertWebhookDelivery(this.admin, this.quirks, this.jobs, delivery);
+  insertTestDelivery: WebhookStore['insertTestDelivery'] = (delivery, window) => webhookAdmin.insertTestDelivery(this.admin, this.quirks, this.jobs, delivery, window);
   listWebhookDeliveries: WebhookStore['listWebhookDeliveries'] = (orgId, webhookId, query) => webhookAdmin.listWebhookDeliveries(this.admin, orgId, webhookId, query);
   listWebhookAttempts: WebhookStore['listWebhookAttempts'] = (deliveryIds) => webhookAdmin.listWebhookAttempts(this.admin, deliveryIds);
 }

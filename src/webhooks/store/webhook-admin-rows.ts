@@ -4,6 +4,7 @@
  * webhook of another organization reads as missing and is never written.
  */
 import type { Kysely, Selectable } from 'kysely';
+import type { TestDeliveryWindow } from '../webhook-store.js';
 import type {
   DeliveryPageQuery,
   NewWebhookDelivery,
@@ -20,7 +21,7 @@ import { fromMillis, fromNullableMillis, toMillis } from '../../db/column-codec.
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable, WebhookTables } from './webhook-tables.js';
 import { JOB_NAMES, type JobQueue } from '../../jobs/queue.js';
 import { enqueueWebhookDelivery } from './webhook-delivery-rows.js';
-import type { DialectQuirks } from '../../db/dialect-quirks.js';
+import { CURRENT_SCHEMA, type DialectQuirks } from '../../db/dialect-quirks.js';
 
 type WebhookRow = Selectable<WebhooksTable>;
 
@@ -72,7 +73,35 @@ function attemptFromRow(row: Selectable<WebhookAttemptsTable>): WebhookAttempt {
   };
 }
 
-export async function insertWebhook(db: Kysely<WebhookTables>, webhook: StoredWebhook): Promise<void> {
+/**
+ * The organization's webhook writes that check a count against a bound (webhooks per organization, test events per
+ * minute) take turns, so two concurrent calls never both pass the last place: PostgreSQL takes this transaction lock,
+ * SQLite's write transaction already excludes every other writer.
+ */
+async function lockOrganizationWebhooks(trx: Kysely<WebhookTables>, quirks: DialectQuirks, orgId: string): Promise<void> {
+  await quirks.transactionLock(trx as Kysely<unknown>, { name: ['brandbase.webhooks.org'], subname: [CURRENT_SCHEMA, ':', orgId] });
+}
+
+/** Inserts the webhook; with `maxPerOrg`, only while its organization has fewer webhooks (false: nothing written). */
+export async function insertWebhook(db: Kysely<WebhookTables>, quirks: DialectQuirks, webhook: StoredWebhook, maxPerOrg?: number): Promise<boolean> {
+  if (maxPerOrg === undefined) {
+    await insertWebhookRow(db, webhook);
+    return true;
+  }
+  return quirks.writeTransaction(db, async (trx) => {
+    await lockOrganizationWebhooks(trx, quirks, webhook.orgId);
+    const row = await trx
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where('org_id', '=', webhook.orgId)
+      .executeTakeFirstOrThrow();
+    if (Number(row.n) >= maxPerOrg) return false;
+    await insertWebhookRow(trx, webhook);
+    return true;
+  });
+}
+
+async function insertWebhookRow(db: Kysely<WebhookTables>, webhook: StoredWebhook): Promise<void> {
   await db
     .insertInto('webhooks')
     .values({
@@ -92,6 +121,7 @@ export async function insertWebhook(db: Kysely<WebhookTables>, webhook: StoredWe
       updated_at: toMillis(webhook.updatedAt),
       failing_since: null,
       abandon_notice_at: null,
+      paused_until: null,
     })
     .execute();
 }
@@ -122,7 +152,10 @@ export async function updateWebhook(db: Kysely<WebhookTables>, jobs: Pick<JobQue
     set.enabled = patch.enabled ? 1 : 0;
     set.disabled_reason = patch.enabled ? null : 'manual';
     // Enabling starts a new 14-day window (the delivery engine's rule, migration 0015).
-    if (patch.enabled) set.failing_since = null;
+    if (patch.enabled) {
+      set.failing_since = null;
+      set.paused_until = null;
+    }
   }
   const result = await db.updateTable('webhooks').set(set).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) return null;
@@ -225,8 +258,37 @@ export async function listWebhookSubscriptions(db: Kysely<WebhookTables>, orgId:
 export async function insertWebhookDelivery(db: Kysely<WebhookTables>, quirks: DialectQuirks, jobs: Pick<JobQueue, 'enqueue'>, delivery: NewWebhookDelivery): Promise<boolean> {
   return quirks.writeTransaction(db, async (trx) => {
     const created = await insertDeliveryRow(trx, delivery);
-    if (created) await enqueueWebhookDelivery(jobs, trx, delivery.id, delivery.nextAttemptAt);
+    if (created) await enqueueWebhookDelivery(jobs, trx, delivery.id, delivery.nextAttemptAt, delivery.orgId);
     return created;
+  });
+}
+
+/**
+ * A `webhook.test` delivery and its job, unless the organization already queued `window.max` test deliveries since
+ * `window.since` (over all its webhooks): then nothing is written and the answer is when the oldest of those was
+ * queued (the window frees a place a minute after it).
+ */
+export async function insertTestDelivery(
+  db: Kysely<WebhookTables>,
+  quirks: DialectQuirks,
+  jobs: Pick<JobQueue, 'enqueue'>,
+  delivery: NewWebhookDelivery,
+  window: TestDeliveryWindow,
+): Promise<{ inserted: true } | { inserted: false; oldestAt: Date }> {
+  return quirks.writeTransaction(db, async (trx) => {
+    await lockOrganizationWebhooks(trx, quirks, delivery.orgId);
+    // Through the organization's webhooks (a handful), so each is read on its (webhook_id, created_at) index.
+    const recent = await trx
+      .selectFrom('webhook_deliveries')
+      .select((eb) => [eb.fn.countAll<number | string | bigint>().as('n'), eb.fn.min('created_at').as('oldest')])
+      .where('webhook_id', 'in', trx.selectFrom('webhooks').select('id').where('org_id', '=', delivery.orgId))
+      .where('kind', '=', 'webhook.test')
+      .where('created_at', '>=', toMillis(window.since))
+      .executeTakeFirstOrThrow();
+    if (Number(recent.n) >= window.max && recent.oldest !== null) return { inserted: false, oldestAt: fromMillis(Number(recent.oldest)) };
+    const created = await insertDeliveryRow(trx, delivery);
+    if (created) await enqueueWebhookDelivery(jobs, trx, delivery.id, delivery.nextAttemptAt, delivery.orgId);
+    return { inserted: true };
   });
 }
 

@@ -65,19 +65,21 @@ export async function fanOutWebhookEvent(db: Kysely<WebhookQueryTables>, quirks:
         })),
       )
       .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
-      .returning('id')
+      .returning(['id', 'org_id'])
       .execute();
-    for (const { id } of inserted) await enqueueWebhookDelivery(jobs, trx, id, fanOut.createdAt);
+    for (const { id, org_id } of inserted) await enqueueWebhookDelivery(jobs, trx, id, fanOut.createdAt, org_id);
     return inserted.length;
   });
 }
 
 /**
- * The delivery's `webhook.deliver` job, in the transaction that inserts the delivery. The operator's own work (owner
- * null, no bound): deliveries were always sent oldest first, and a delivery is never refused for a full queue.
+ * The delivery's `webhook.deliver` job, in the transaction that inserts the delivery. Owned by the delivery's
+ * organization, so senders claim deliveries in turns between organizations (each organization's oldest first) and
+ * one organization's backlog or stalled endpoint never delays another's (docs/webhooks.md, "Fairness"). No bound: a
+ * delivery is never refused for a full queue.
  */
-export async function enqueueWebhookDelivery<Tables>(jobs: Pick<JobQueue, 'enqueue'>, trx: Kysely<Tables>, deliveryId: string, runAt: Date): Promise<void> {
-  await jobs.enqueue(JOB_NAMES.webhookDeliver, deliveryId, { deliveryId }, { tx: trx as Kysely<unknown>, runAt, owner: null });
+export async function enqueueWebhookDelivery<Tables>(jobs: Pick<JobQueue, 'enqueue'>, trx: Kysely<Tables>, deliveryId: string, runAt: Date, orgId: string): Promise<void> {
+  await jobs.enqueue(JOB_NAMES.webhookDeliver, deliveryId, { deliveryId }, { tx: trx as Kysely<unknown>, runAt, owner: orgId });
 }
 
 /** A delivery as its `webhook.deliver` job finds it, with its webhook's sending details; null when it is gone. */
@@ -87,7 +89,7 @@ export async function webhookDeliveryToSend(db: Kysely<WebhookQueryTables>, deli
     .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
     .innerJoin('organizations as o', 'o.id', 'w.org_id')
     .select(['d.id', 'd.webhook_id', 'd.org_id', 'd.event_id', 'd.kind', 'd.domain', 'd.payload', 'd.attempts', 'd.state'])
-    .select(['w.url', 'w.secret_sealed', 'w.previous_secret_sealed', 'w.previous_secret_expires_at', 'w.authorization_sealed', 'w.enabled', 'o.plan'])
+    .select(['w.url', 'w.secret_sealed', 'w.previous_secret_sealed', 'w.previous_secret_expires_at', 'w.authorization_sealed', 'w.enabled', 'w.failing_since', 'w.paused_until', 'o.plan'])
     .where('d.id', '=', deliveryId)
     .executeTakeFirst();
   // Deleted with its webhook (the cascade removes the delivery): nothing to send.
@@ -112,10 +114,44 @@ export async function webhookDeliveryToSend(db: Kysely<WebhookQueryTables>, deli
     pending: row.state === 'pending',
     // Disabled webhooks and organizations back on the free plan keep their deliveries pending (ADR 0031).
     sendable: toSafeInteger(row.enabled) === 1 && row.plan === 'paid',
+    failing: row.failing_since !== null,
+    pausedUntil: row.paused_until === null ? null : fromMillis(row.paused_until),
   };
 }
 
-export async function recordWebhookAttempt(db: Kysely<WebhookQueryTables>, quirks: DialectQuirks, jobs: Pick<JobQueue, 'complete' | 'fail'>, record: WebhookAttemptRecord): Promise<boolean> {
+/**
+ * Makes this delivery the probe of its failing webhook: true when the webhook is failing and not paused at `now`
+ * (its pause ended, or none was set), and then pauses it until `holdUntil` so no other delivery is attempted
+ * meanwhile; false when another delivery holds the probe or the pause still runs. One conditional UPDATE: two
+ * senders never both take it.
+ */
+export async function takeWebhookProbe(db: Kysely<WebhookQueryTables>, webhookId: string, now: Date, holdUntil: Date): Promise<boolean> {
+  const nowMs = toMillis(now);
+  const result = await db
+    .updateTable('webhooks')
+    .set({ paused_until: toMillis(holdUntil) })
+    .where('id', '=', webhookId)
+    .where('failing_since', 'is not', null)
+    .where((eb) => eb.or([eb('paused_until', 'is', null), eb('paused_until', '<=', nowMs)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The longest a failing endpoint is paused after a failed attempt (its breaker's longest wait). */
+export const MAX_PAUSE_MS = 60 * 60 * 1000;
+
+/**
+ * Until when a webhook whose attempt just failed is paused: the failed delivery's own retry, or longer the longer the
+ * endpoint has been failing (as long again as it has failed so far, at most MAX_PAUSE_MS), so a dead endpoint is
+ * tried less and less often, whatever number of deliveries wait for it.
+ */
+export function pauseAfterFailure(startedAtMs: number, failingSinceMs: number | null, nextAttemptAtMs: number | null): number {
+  const failingFor = failingSinceMs === null ? 0 : Math.max(0, startedAtMs - failingSinceMs);
+  const backoff = startedAtMs + Math.min(failingFor, MAX_PAUSE_MS);
+  return nextAttemptAtMs === null ? backoff : Math.max(nextAttemptAtMs, backoff);
+}
+
+export async function recordWebhookAttempt(db: Kysely<WebhookQueryTables>, quirks: DialectQuirks, jobs: Pick<JobQueue, 'complete' | 'fail' | 'makeDue'>, record: WebhookAttemptRecord): Promise<boolean> {
   if (!Number.isSafeInteger(record.attempt) || record.attempt < 1) throw new RangeError(`attempt must be a positive integer, got ${record.attempt}`);
   if (record.outcome === 'retry' && record.nextAttemptAt === null) throw new RangeError('a retry needs nextAttemptAt');
   const endedAt = toMillis(record.startedAt) + Math.max(0, Math.round(record.latencyMs));
@@ -152,12 +188,26 @@ export async function recordWebhookAttempt(db: Kysely<WebhookQueryTables>, quirk
       })
       .execute();
     if (record.jobId !== undefined) await settleDeliveryJob(jobs, trx, record.jobId, record);
+    const before = await trx.selectFrom('webhooks').select(['failing_since']).where('id', '=', updated.webhook_id).executeTakeFirst();
     const webhook = trx.updateTable('webhooks').where('id', '=', updated.webhook_id);
-    if (delivered) await webhook.set({ last_accepted_at: endedAt, failing_since: null }).execute();
-    // The 14-day window starts when the first failing attempt started (the sender's clock, not its latency).
-    else await webhook.set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', sql<number>`cast(${toMillis(record.startedAt)} as bigint)`) })).execute();
+    if (delivered) {
+      await webhook.set({ last_accepted_at: endedAt, failing_since: null, paused_until: null }).execute();
+      // The endpoint is back: the deliveries that waited behind its breaker are due now, not at their next look.
+      if (before !== undefined && before.failing_since !== null) await resumeWaitingDeliveries(trx, jobs, updated.webhook_id, record.deliveryId, record.startedAt);
+    } else {
+      // The 14-day window starts when the first failing attempt started (the sender's clock, not its latency).
+      const startedAt = toMillis(record.startedAt);
+      const pausedUntil = pauseAfterFailure(startedAt, before?.failing_since ?? null, record.nextAttemptAt === null ? null : toMillis(record.nextAttemptAt));
+      await webhook.set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', sql<number>`cast(${startedAt} as bigint)`), paused_until: pausedUntil })).execute();
+    }
     return true;
   });
+}
+
+/** The webhook's other pending deliveries' jobs, due at `at` (their webhook accepted a delivery again; `at` is the accepted attempt's start on the sender's clock, so they are due at once). */
+async function resumeWaitingDeliveries(trx: Kysely<WebhookQueryTables>, jobs: Pick<JobQueue, 'makeDue'>, webhookId: string, deliveredId: string, at: Date): Promise<void> {
+  const pending = await trx.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', webhookId).where('state', '=', 'pending').where('id', '!=', deliveredId).execute();
+  if (pending.length > 0) await jobs.makeDue(JOB_NAMES.webhookDeliver, pending.map((d) => d.id), at, { tx: trx as Kysely<unknown> });
 }
 
 /** The job of an attempt just recorded: done when delivered, due again at the retry, failed when abandoned. */

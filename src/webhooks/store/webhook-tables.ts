@@ -26,6 +26,8 @@ export interface WebhooksTable {
   failing_since: Millis | null;
   /** 0015: when the owner was last emailed about an abandoned delivery. */
   abandon_notice_at: Millis | null;
+  /** 0025 (webhook-pause-migration.ts): a failing endpoint's deliveries wait until then (its circuit breaker). */
+  paused_until: Millis | null;
 }
 
 export interface WebhookSubscriptionsTable {
