@@ -12,6 +12,8 @@
  * worker processes vs one, on PostgreSQL); the full run includes them.
  * `npm run bench -- --million` runs only bench/million-brands.ts (lookup p50/p99 with 10k, 100k and 1M brands held,
  * SQLite and PostgreSQL; `--keep` keeps the generated stores for the next run); the full run includes it.
+ * `npm run bench -- --attacks` runs only the issue-33 attack measurements (bench/attacks/run-attacks.ts: a victim's
+ * answer time at rest and during each attack); the full run does not include them.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -54,6 +56,8 @@ const FLEET_ONLY = process.argv.includes('--fleet');
 const MILLION_ONLY = process.argv.includes('--million');
 /** `npm run bench -- --revisions-only [--base REV]`: only revision REV (default PREVIOUS_RELEASE) against this tree (bench/compare-revisions.ts). */
 const REVISIONS_ONLY = process.argv.includes('--revisions-only');
+/** `npm run bench -- --attacks`: only the attack measurements (bench/attacks/run-attacks.ts). */
+const ATTACKS_ONLY = process.argv.includes('--attacks');
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 async function waitForHttp(url: string, headers: Record<string, string> = {}): Promise<void> {
@@ -311,6 +315,7 @@ async function main(): Promise<void> {
   }
 }
 
-if (FLEET_ONLY) console.log(JSON.stringify(await benchFleet({ durationSeconds: DURATION_S, rounds: ROUNDS }), null, 2));
+if (ATTACKS_ONLY) await (await import('./attacks/run-attacks.js')).runAttacks();
+else if (FLEET_ONLY) console.log(JSON.stringify(await benchFleet({ durationSeconds: DURATION_S, rounds: ROUNDS }), null, 2));
 else if (REVISIONS_ONLY) console.log(JSON.stringify(await compareRevisions(process.argv.includes('--base') ? (process.argv[process.argv.indexOf('--base') + 1] ?? PREVIOUS_RELEASE) : PREVIOUS_RELEASE), null, 2));
 else await main();
