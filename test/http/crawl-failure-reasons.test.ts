@@ -11,6 +11,7 @@ import { FAILING_HOSTS, startFailingSites, UNRESOLVABLE_HOST, type FailingSites 
 import { FIXTURE_HOSTS, startFixtureSites, type FixtureSites } from '../helpers/fixture-sites.js';
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { describeEachBackend } from '../helpers/backends.js';
+import { UNBOUNDED_BUDGETS_ENV } from '../helpers/unbounded-budget.js';
 
 describeEachBackend('crawl failure reasons', (backend) => {
   const NOT_FOUND = 'No brand found for this identifier.';
@@ -21,23 +22,29 @@ describeEachBackend('crawl failure reasons', (backend) => {
   let fixtures: FixtureSites;
   let stack: TestStack;
   let key: string;
+  /** A stack whose crawl budget is short, for the one site that must time out. */
+  let timeoutStack: TestStack;
+  let timeoutKey: string;
 
   beforeAll(async () => {
     [failing, fixtures] = await Promise.all([startFailingSites(), startFixtureSites()]);
-    stack = await startTestStack({
+    const env = {
       BRANDBASE_CRAWL_HOSTS: JSON.stringify({ ...fixtures.hostMap, ...failing.hostMap }),
-      // The silent site must time out; every other site here fails at once, well within this.
-      BRANDBASE_CRAWL_TIMEOUT_MS: '1000',
       // The endless fixture homepage passes this cap quickly.
       BRANDBASE_HTML_MAX_DOWNLOAD_BYTES: '65536',
       // Long enough that nothing in this file outlives it.
       BRANDBASE_CRAWL_FAILURE_MEMORY_MS: String(3_600_000),
-    }, { backend });
+    };
+    // Every failure but the timeout must be the site's own, never the crawl budget firing first on a loaded machine
+    // (a redirect loop once answered `timeout` under load): those crawls get a budget that cannot fire.
+    stack = await startTestStack({ ...env, ...UNBOUNDED_BUDGETS_ENV }, { backend });
     ({ key } = await stack.newKey({ quota: 1000 }));
+    timeoutStack = await startTestStack({ ...env, BRANDBASE_CRAWL_TIMEOUT_MS: '1000' }, { backend });
+    ({ key: timeoutKey } = await timeoutStack.newKey({ quota: 1000 }));
   });
 
   afterAll(async () => {
-    await stack?.close();
+    await Promise.all([stack?.close(), timeoutStack?.close()]);
     await Promise.all([failing?.close(), fixtures?.close()]);
   });
 
@@ -51,7 +58,6 @@ describeEachBackend('crawl failure reasons', (backend) => {
       ['unreachable', 'nothing listens at the address (connection refused)', FAILING_HOSTS.refused],
       ['unreachable', 'robots.txt answers 503: the site is down, not refusing', FAILING_HOSTS.robotsDown],
       ['dns_failure', 'the name does not resolve', UNRESOLVABLE_HOST],
-      ['timeout', 'the server never answers', FAILING_HOSTS.silent],
       ['robots_disallowed', 'robots.txt disallows every crawler', FIXTURE_HOSTS.robotsBlocked],
       ['not_html', 'the homepage is JSON', FAILING_HOSTS.json],
       ['not_html', 'the homepage is an image', FAILING_HOSTS.image],
@@ -63,6 +69,12 @@ describeEachBackend('crawl failure reasons', (backend) => {
       const res = await get(host);
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ message: NOT_FOUND, reason, payment: PAYMENT });
+    });
+
+    it('timeout: the server never answers (within a crawl budget of 1 s)', async () => {
+      const res = await timeoutStack.app.inject({ method: 'GET', url: `/v2/brands/${FAILING_HOSTS.silent}`, headers: bearer(timeoutKey) });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ message: NOT_FOUND, reason: 'timeout', payment: PAYMENT });
     });
 
     it('a down site never fetched its homepage and is not reported as a robots refusal', () => {
