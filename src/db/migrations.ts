@@ -49,7 +49,9 @@ export async function migrateToLatest(database: Database, products: readonly Pro
   // schema's owner drops between the catalog read and its cast fails that look-up with undefined_table (42P01) before
   // any migration ran; a whole schema dropped meanwhile fails it with invalid_schema_name (3F000), and a column
   // another schema's migration drops or renames meanwhile fails its serial-sequence read with undefined_column
-  // (42703; seen with another file's schema migrating beside this one in a shuffled run). Migrating is
+  // (42703; seen with another file's schema migrating beside this one in a shuffled run), and a schema dropped while
+  // the catalog read joins its namespace fails it with internal_error (XX000) "cache lookup failed for namespace"
+  // (seen with two test runs sharing one database). Migrating is
   // idempotent, so such a failure is tried again, after a growing pause: a neighbour creating and dropping tables in
   // a burst (pg-boss makes one per queue) can fail several look-ups in a row. About 10 s in all at most.
   for (let tries = 0; tries < 8 && error !== undefined && results === undefined && isNeighbourCatalogChange(error); tries++) {
@@ -63,6 +65,8 @@ export async function migrateToLatest(database: Database, products: readonly Pro
 }
 
 function isNeighbourCatalogChange(error: unknown): boolean {
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (code === 'XX000') return typeof message === 'string' && message.startsWith('cache lookup failed for');
   return code === '42P01' || code === '3F000' || code === '42703';
 }
