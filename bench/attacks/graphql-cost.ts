@@ -4,7 +4,7 @@
  * while one request aliasing `webhooks → deliveries` BENCH_ALIASES (50) times is sent with the default limits
  * (BRANDBASE_GRAPHQL_MAX_COST, BRANDBASE_GRAPHQL_COST_PER_MINUTE: the query is refused before it runs), then 20 times
  * (the most root fields a request may have, a constant) with the cost limits lifted, which runs it as before issue
- * 33. Prints a JSON report on stdout, progress on stderr. Not wired into bench/run.ts.
+ * 33. Prints a JSON report on stdout, progress on stderr. Part of `npm run bench -- --attacks`.
  *
  * `node --import tsx bench/attacks/graphql-cost.ts` (runs the TypeScript sources; no build needed).
  * BENCH_ALIASES: aliases in the refused attack (default 50); BENCH_SKIP_UNBOUNDED=1: only the default limits.

@@ -3,7 +3,7 @@
  * is a filter-bomb SVG (test/helpers/hostile-svg.ts). First the latency of `GET /healthz` and of `GET /assets/{key}`
  * (a stored PNG) with nothing else running; then the same while four CDN requests ask for new sizes of the hostile
  * logo (each a render the SVG pool kills at BRANDBASE_SVG_RENDER_TIMEOUT_MS). Prints both, and what the hostile
- * requests were answered. Not wired into bench/run.ts. Run after `npm run build`:
+ * requests were answered. Part of `npm run bench -- --attacks`; alone, after `npm run build`:
  * `node --import tsx bench/attacks/svg-render.ts`.
  */
 import { spawn } from 'node:child_process';

@@ -4,13 +4,11 @@
  * receiver holds the signed POST) with no flood (baseline), then while the flood waits on the hanging endpoint.
  * Before issue 33 deliveries were first due, first sent: 40 test events delayed the victim from 0.75 s to 151 s.
  * The real service as `brandbase serve` wires it (SQLite in a temp folder), its GraphQL API through inject, and two
- * loopback receivers. Not wired into `npm run bench`.
+ * loopback receivers (test/webhooks/delivery/webhook-receiver.ts). Part of `npm run bench -- --attacks`.
  *
  * Alone: `node --import tsx bench/attacks/webhook-flood.ts [--flood N] [--timeout-ms MS]`.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -20,44 +18,8 @@ import { appDepsFor } from '../../src/main/app-deps.js';
 import { createServices } from '../../src/main/services.js';
 import { silentLogger } from '../../src/platform/logger.js';
 import { savedRebrand } from '../../test/webhooks/delivery/webhook-fixtures.js';
+import { startReceiver } from '../../test/webhooks/delivery/webhook-receiver.js';
 
-interface Receiver {
-  port: number;
-  received: number;
-  /** Resolves at the next request received. */
-  next(): Promise<void>;
-  close(): Promise<void>;
-}
-
-async function startReceiver(mode: 'accept' | 'hang'): Promise<Receiver> {
-  const hung: ServerResponse[] = [];
-  let waiters: (() => void)[] = [];
-  const receiver: Receiver = {
-    port: 0,
-    received: 0,
-    next: () => new Promise<void>((resolve) => waiters.push(resolve)),
-    close: async () => undefined,
-  };
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      receiver.received++;
-      const woken = waiters;
-      waiters = [];
-      for (const wake of woken) wake();
-      if (mode === 'accept') res.writeHead(204).end();
-      else hung.push(res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  receiver.port = (server.address() as AddressInfo).port;
-  receiver.close = async () => {
-    for (const res of hung) res.destroy();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  };
-  return receiver;
-}
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
@@ -124,9 +86,9 @@ export async function benchWebhookFlood(options: { flood?: number; timeoutMs?: n
     const baselineMs = await deliverVictim(0);
     for (let i = 0; i < flood; i++) await gql(flooder, 'mutation($id: ID!) { sendTestEvent(webhookId: $id) { delivery { id } } }', { id: floodHook });
     services.webhookDelivery.sender.notify();
-    if (hanging.received === 0) await hanging.next();
+    if (hanging.requests.length === 0) await hanging.next();
     const underFloodMs = await deliverVictim(1);
-    return { flood, timeoutMs, baselineMs, underFloodMs, floodAttemptsMeanwhile: hanging.received };
+    return { flood, timeoutMs, baselineMs, underFloodMs, floodAttemptsMeanwhile: hanging.requests.length };
   } finally {
     await hanging.close();
     await answering.close();

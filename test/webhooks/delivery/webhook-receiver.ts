@@ -20,6 +20,8 @@ export interface WebhookReceiver {
   mode: ReceiverMode;
   /** TCP connections accepted (to prove that a refused endpoint was never dialled). */
   connections: number;
+  /** Resolves when the next request has been received in full. */
+  next(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,12 +34,23 @@ function flat(req: IncomingMessage): Record<string, string> {
 /** `port`: listen on this port (a receiver coming back where it was); 0 picks a free one. */
 export async function startReceiver(mode: ReceiverMode = 'accept', port = 0): Promise<WebhookReceiver> {
   const hung: ServerResponse[] = [];
-  const receiver: WebhookReceiver = { port: 0, requests: [], mode, connections: 0, close: async () => undefined };
+  let waiters: (() => void)[] = [];
+  const receiver: WebhookReceiver = {
+    port: 0,
+    requests: [],
+    mode,
+    connections: 0,
+    next: () => new Promise<void>((resolve) => waiters.push(resolve)),
+    close: async () => undefined,
+  };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       receiver.requests.push({ method: req.method ?? '', headers: flat(req), body: Buffer.concat(chunks).toString('utf8'), remoteAddress: req.socket.remoteAddress ?? '' });
+      const woken = waiters;
+      waiters = [];
+      for (const wake of woken) wake();
       switch (receiver.mode) {
         case 'accept':
           res.writeHead(204).end();
