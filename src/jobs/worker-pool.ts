@@ -62,6 +62,8 @@ export class WorkerPool {
   private stopping = false;
   private loops: Promise<void>[] = [];
   private readonly wakers = new Set<() => void>();
+  /** Counts notify() calls, so a loop that was claiming when one came claims again instead of sleeping. */
+  private notified = 0;
   /** Jobs handed back to the queue by stop(); their late completion must not be recorded. */
   private readonly released = new Set<string>();
 
@@ -78,6 +80,7 @@ export class WorkerPool {
 
   /** Wakes idle workers now (after an enqueue in this process) instead of at the next poll. */
   notify(): void {
+    this.notified++;
     for (const wake of [...this.wakers]) wake();
   }
 
@@ -125,13 +128,15 @@ export class WorkerPool {
 
   private async loop(): Promise<void> {
     while (!this.stopping) {
+      // A job enqueued while this claim ran may not have been visible to it; its notify() then must not be slept through.
+      const notifiedBefore = this.notified;
       let ran: JobSettlement | null = null;
       try {
         ran = await this.runNext();
       } catch (error) {
         this.logger.error({ err: error }, 'job claim failed');
       }
-      if (ran === null) await this.idle();
+      if (ran === null && this.notified === notifiedBefore) await this.idle();
     }
   }
 

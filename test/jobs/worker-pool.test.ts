@@ -37,6 +37,35 @@ describe('WorkerPool on the real jobs table', () => {
     await pool.stop(1000);
   });
 
+  it('a job queued while a worker was claiming is run at once, not after the worker\'s idle sleep (a missed notify)', async () => {
+    // The first claim stands for one whose read came before the insert: it answers "nothing due" after the notify.
+    let releaseFirstClaim!: () => void;
+    const firstClaimReading = new Promise<void>((resolve) => (releaseFirstClaim = resolve));
+    let claimStarted!: () => void;
+    const claiming = new Promise<void>((resolve) => (claimStarted = resolve));
+    let claims = 0;
+    const claim = async (...args: Parameters<SqlJobQueue['claim']>): ReturnType<SqlJobQueue['claim']> => {
+      if (++claims > 1) return queue.claim(...args);
+      claimStarted();
+      await firstClaimReading;
+      return null;
+    };
+    const racingQueue = new Proxy(queue, {
+      get: (target, property) => (property === 'claim' ? claim : (Reflect.get(target, property) as (...a: unknown[]) => unknown).bind(target)),
+    });
+    const seen: string[] = [];
+    // An hour of idle sleep: a worker that sleeps through the notify leaves the job queued and the test times out.
+    const pool = new WorkerPool(racingQueue, { [JOB_NAMES.crawlBrand]: async (job: Job) => void seen.push((job.payload as { domain: string }).domain) }, silentLogger(), { concurrency: 1, idleMs: 3_600_000 });
+    pool.start();
+    await claiming;
+    const { id } = await queue.enqueue('crawl.brand', 'late.test', { domain: 'late.test', refresh: false });
+    pool.notify();
+    releaseFirstClaim();
+    await until(async () => (await queue.get(id))?.state === 'done');
+    expect(seen).toEqual(['late.test']);
+    await pool.stop(1000);
+  });
+
   it('retries a failing job later and gives up after maxAttempts', async () => {
     let calls = 0;
     const pool = new WorkerPool(
