@@ -25,6 +25,10 @@ beforeAll(async () => {
     // Room for a complete crawl of a fixture site on a busy machine; slowpoke (below) still runs into it.
     BRANDBASE_CRAWL_TIMEOUT_MS: '15000',
     BRANDBASE_LOG_LEVEL: 'info',
+    // With Chromium installed a crawl queues a background palette render that loads the site again after the lookup
+    // answered (ADR 0023); it would make "the second lookup fetched nothing" depend on timing. Rendered palettes have
+    // their own tests (test/palette/).
+    BRANDBASE_PALETTE_RENDER: 'off',
   };
 });
 
