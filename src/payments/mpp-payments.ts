@@ -20,6 +20,7 @@ import type { PaymentLedger, PaymentStore } from './payment-store.js';
 import type { PaidRequest } from '../usecases/payment-payer.js';
 import { paidRequestScope, type PaidRoute, type PaymentProtocol } from '../usecases/credential-payer.js';
 import { ledgerTransactionHash } from './ledger-evm-signer.js';
+import { X402_CLOCK_SKEW_SECONDS } from './x402-payments.js';
 import type { X402Settings } from '../domain/x402-settings.js';
 
 /** Spec 5.2.4: an MPP-paid request whose response was lost may be retried with the same credential this long. */
@@ -34,6 +35,19 @@ interface AuthorizationPayload {
   validAfter: string;
   validBefore: string;
   nonce: string;
+}
+
+/** The refusal reason of an authorization that stays valid after the challenge it answers expires (issue 33). */
+export const MPP_VALID_TOO_LONG = 'EVM authorization stays valid after its challenge expires';
+
+/**
+ * Whether a signed authorization outlives the challenge it answers by more than the clock skew x402 allows: mppx's
+ * client signs `validBefore` = the challenge's `expires` (5 minutes, inside the challenge's HMAC) and mppx only checks
+ * that it has not passed, so without this a credential valid for ten years would be accepted.
+ */
+export function validPastChallenge(validBefore: string, challengeExpires: string | undefined, now: Date): boolean {
+  const expiresMs = challengeExpires === undefined ? now.getTime() + 300_000 : Date.parse(challengeExpires);
+  return BigInt(validBefore) > BigInt(Math.floor(expiresMs / 1000) + X402_CLOCK_SKEW_SECONDS);
 }
 
 /** Base units as the decimal string mppx prices in (`100000` with 6 decimals is `0.1`). */
@@ -97,6 +111,7 @@ export class MppPayments implements PaymentProtocol {
     try {
       const validated = await this.#mppx.validateCredential(authorization, { scope: paidRequestScope(paidRoute) });
       payload = validated.credential.payload as AuthorizationPayload;
+      if (validPastChallenge(payload.validBefore, validated.credential.challenge.expires, this.now())) throw new Error(MPP_VALID_TOO_LONG);
     } catch (error) {
       const reason = error instanceof Error ? error.message : 'invalid credential';
       throw new ApiError('payment_invalid', undefined, { ...this.refusalBody(route), reason }, await this.challenge(paidRoute));

@@ -11,7 +11,9 @@ import { ERROR_CODES } from '../../src/domain/errors.js';
 import { brandIdForDomain } from '../../src/domain/ids.js';
 import { startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { sampleBrand } from '../store/sample-brand.js';
-import { newMppWallet, type MppWallet } from './mpp-wallet.js';
+import { MPP_VALID_TOO_LONG } from '../../src/payments/mpp-payments.js';
+import { X402_CLOCK_SKEW_SECONDS } from '../../src/payments/x402-payments.js';
+import { newMppWallet, withValidBefore, type MppWallet } from './mpp-wallet.js';
 import { PRICE } from './x402-wallet.js';
 import { describeEachBackend } from '../helpers/backends.js';
 
@@ -98,6 +100,25 @@ describeEachBackend('MPP payments', (backend) => {
       expect(unfunded.statusCode).toBe(402);
       expect(unfunded.body).not.toContain('"domain"');
       expect(await payer.balance()).toBe(1_000_000n);
+    });
+
+    it.each([
+      ['ten years', 10 * 365 * 86_400],
+      ['the challenge plus two clock skews', 300 + 2 * X402_CLOCK_SKEW_SECONDS],
+    ])('an authorization valid for %s: 402 payment_invalid with a fresh challenge and its reason, nothing moves (issue 33)', async (_name, seconds) => {
+      const signedValidBefore = BigInt(Math.floor(Date.now() / 1000) + seconds);
+      const payer = await newMppWallet(stack.services.stores.payments, 1_000_000n, { signedValidBefore });
+      const credential = withValidBefore(await credentialFor(payer.mppx, '/v2/brands/acme.com'), signedValidBefore);
+      const res = await stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: credential } });
+      expect(res.statusCode).toBe(402);
+      expect(res.json<{ message: string; reason: string }>()).toMatchObject({ message: ERROR_CODES.payment_invalid.message, reason: MPP_VALID_TOO_LONG });
+      expect(String(res.headers['www-authenticate'])).toMatch(/^Payment /);
+      expect(await payer.balance()).toBe(1_000_000n);
+      // A payment signed as the mppx client signs it (valid until the challenge expires) is served.
+      const honest = await client(1_000_000n);
+      const paid = await stack.app.inject({ url: '/v2/brands/acme.com', headers: { authorization: await credentialFor(honest.mppx, '/v2/brands/acme.com') } });
+      expect(paid.statusCode).toBe(200);
+      expect(await honest.balance()).toBe(1_000_000n - PRICE);
     });
 
     it('50 concurrent copies of one credential: one charge, never more', async () => {
