@@ -16,6 +16,7 @@ import { createServices } from '../../src/main/services.js';
 import { silentLogger } from '../../src/platform/logger.js';
 import { sharedSqlite, type SharedDatabase } from '../../test/helpers/shared-database.js';
 import { median, note as noteFor, round, waitForHttp } from '../fleet-processes.js';
+import { peakMb } from '../../test/helpers/health-probe.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const WEBHOOKS = 100;
@@ -29,7 +30,8 @@ function attackQuery(aliases: number): string {
 
 /** One organization with 100 webhooks, written before the server starts; returns its API key. */
 async function seed(env: Record<string, string>): Promise<string> {
-  const services = await createServices(loadConfig(env), silentLogger());
+  // More webhooks than an organization may create (BRANDBASE_WEBHOOKS_PER_ORG, 20): the attack as it was measured.
+  const services = await createServices(loadConfig({ ...env, BRANDBASE_WEBHOOKS_PER_ORG: String(WEBHOOKS) }), silentLogger());
   try {
     const org = await services.accounts.createOrganization({ name: 'graphql bench', plan: 'paid' });
     for (let i = 0; i < WEBHOOKS; i++) await services.webhooks.create(org, { url: `https://hooks${i}.example.com/in` });
@@ -83,7 +85,7 @@ async function measure(db: SharedDatabase, key: string, port: number, limits: Re
     } while (!done);
     const answer = await attack;
     const attackMs = performance.now() - started;
-    return { limits, aliases, attackStatus: answer.status, attackMs: round(attackMs), attackAnswer: answer.body, healthzAtRest: summary(baseline), healthzDuringAttack: summary(during) };
+    return { limits, aliases, attackStatus: answer.status, attackMs: round(attackMs), attackAnswer: answer.body, healthzAtRest: summary(baseline), healthzDuringAttack: summary(during), serverPeakMb: peakMb(server.pid as number) };
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => (server.exitCode !== null ? resolve(null) : server.once('exit', resolve)));

@@ -16,6 +16,7 @@ import { sampleBrand } from '../../test/store/sample-brand.js';
 import { sharedSqlite } from '../../test/helpers/shared-database.js';
 import { filterBombSvg } from '../../test/helpers/hostile-svg.js';
 import { ROOT, waitForHttp } from '../fleet-processes.js';
+import { peakMb } from '../../test/helpers/health-probe.js';
 
 const DOMAIN = 'hostile-svg.test';
 const PORT = Number(process.env.BENCH_PORT ?? 18_805);
@@ -96,6 +97,7 @@ try {
         baseline: { healthz: summary(baseline.healthz), assets: summary(baseline.assets) },
         duringHostileRenders: { healthz: summary(during.healthz), assets: summary(during.assets) },
         hostileAnswers: answers,
+        serverPeakMb: peakMb(server.pid as number),
       },
       null,
       2,
