@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { SvgRenderPool, type SvgRenderPoolOptions } from '../../src/cdn/svg-render-pool.js';
 import { SvgRenderUnavailable } from '../../src/cdn/svg-renderer.js';
 import { svgRenderWorkerEntry } from '../../src/main/svg-render-entry.js';
+import { paletteLogos, type LogoFileReader } from '../../src/palette/logo-colors.js';
 import { filterBombSvg, hugeCanvasSvg, plainSvg } from '../helpers/hostile-svg.js';
 import { useProcessTimeouts } from '../helpers/process-timeouts.js';
 
@@ -55,6 +56,19 @@ describe('SVG render pool', () => {
     expect(renderer.stats()).toMatchObject({ timedOut: 1, running: 0 });
     expect((await sharp(await renderer.variant(plainSvg(), GEOMETRY, 'webp')).metadata()).width).toBe(100);
     expect(renderer.stats().started).toBe(2);
+  });
+
+  it("a palette's logo colours are drawn by the pool: a plain SVG gives its colour, a filter bomb is killed and left out", async () => {
+    const renderer = pool({ timeoutMs: 1000 });
+    const files = new Map([
+      ['plain.svg', plainSvg(200, 100, '#1e40af')],
+      ['bomb.svg', filterBombSvg()],
+    ]);
+    const reader: LogoFileReader = { get: async (key: string) => ({ bytes: Buffer.from(files.get(key) ?? ''), contentType: 'image/svg+xml' }) };
+    const logo = (src: string, type: 'logo' | 'icon') => ({ theme: null, type, tags: [], formats: [{ src, format: 'svg' as const, width: 1000, height: 1000, size: 1, background: null }] });
+    const colours = await paletteLogos([logo('bomb.svg', 'icon'), logo('plain.svg', 'logo')], reader, (svg) => renderer.raster(svg));
+    expect(colours).toEqual([expect.objectContaining({ type: 'logo', primary: true, colors: [{ hex: '#1e40af', coverage: 1 }] })]);
+    expect(renderer.stats()).toMatchObject({ timedOut: 1, rendered: 1, running: 0 });
   });
 
   it('kills a worker past its memory limit', async () => {
