@@ -31,12 +31,15 @@ export async function holdBrand(brands: Pick<BrandStore, 'saveBrand'>, held: { d
   await brands.saveBrand({ brand, status: 'indexed', crawledAt: now, createdAt: now, updatedAt: now }, [{ kind: 'domain', value: held.domain }]);
 }
 
-/** `databaseUrl`: run on PostgreSQL instead (the eval test runs both when PostgreSQL is reachable). */
-export async function openEvalStore(options: { databaseUrl?: string } = {}): Promise<EvalStore> {
+/**
+ * `databaseUrl`: run on PostgreSQL instead (the eval test runs both when PostgreSQL is reachable); `held`: brands held
+ * besides HELD_BRANDS (a test's own).
+ */
+export async function openEvalStore(options: { databaseUrl?: string; held?: readonly { domain: string; name: string; countryCode: string }[] } = {}): Promise<EvalStore> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'brandbase-transactions-'));
   const config = loadConfig({ BRANDBASE_DATA_DIR: dataDir, ...(options.databaseUrl ? { BRANDBASE_DATABASE_URL: options.databaseUrl } : {}) });
   const backends = await openBackends(config);
-  for (const held of HELD_BRANDS) await holdBrand(backends.stores.brands, held);
+  for (const held of [...HELD_BRANDS, ...(options.held ?? [])]) await holdBrand(backends.stores.brands, held);
   const matcher = new MerchantMatcher(backends.stores.search, AliasTable.load());
   return {
     referenceData: backends.stores.referenceData,

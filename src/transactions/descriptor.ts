@@ -47,7 +47,7 @@ const STORE_NUMBER = /(?:#\s*\d+|\b[A-Z]{1,2}-?\d{3,}[A-Z]?\b|\bX{2,}\d+\b)/g;
 const DOMAIN = /\b[A-Z0-9][A-Z0-9-]*(?:\.[A-Z0-9-]+)*\.[A-Z]{2,}(?=[/\s*#,]|$)/g;
 
 /** Card-network noise at the start, and the card numbers and dates that follow it. */
-function stripNoise(text: string): string {
+export function stripNoise(text: string): string {
   let rest = text;
   for (let i = 0; i < 8; i++) {
     const next = rest.replace(NOISE_PREFIX, '');
@@ -58,7 +58,7 @@ function stripNoise(text: string): string {
   return rest;
 }
 
-function stripProcessor(text: string): { processor: Processor | null; rest: string } {
+export function stripProcessor(text: string): { processor: Processor | null; rest: string } {
   for (const processor of PROCESSORS) {
     const match = processor.prefix.exec(text);
     if (match) return { processor, rest: text.slice(match[0].length) };

@@ -11,6 +11,9 @@ import { normalizeName } from '../domain/search-text.js';
 import type { SearchIndexStore, SearchNameRow } from '../search/search-store.js';
 import { parseDescriptor, squash, type Descriptor } from './descriptor.js';
 import type { AliasHit, AliasTable } from './merchant-aliases.js';
+import { nonMerchantLine } from './non-merchant-lines.js';
+import { admitPayees } from './payees.js';
+import type { Processor } from './processors.js';
 import { GENERIC_WORDS, NAME_TAIL_WORDS } from './word-lists.js';
 
 export interface TransactionInput {
@@ -32,6 +35,11 @@ export interface MerchantMatch {
   /** What matched: the alias pattern, the indexed name, the seller prefix or the written domain. */
   alias: string;
   source: MatchSource;
+  /**
+   * The facilitator that carried the payment for this merchant (a processors.ts id: `paypal`, `square`, ...);
+   * absent when nothing did, when the prefix is the seller of record, or when the answer is the facilitator itself.
+   */
+  processor?: string;
 }
 
 export interface MerchantMatcherOptions {
@@ -141,6 +149,8 @@ export class MerchantMatcher {
 
   /** The best candidate whatever its confidence (the eval and the docs show the near misses). */
   async bestCandidate(input: TransactionInput): Promise<MerchantMatch | null> {
+    // People, transfers, fees, interest, cash, cheques and pay name no merchant (issue 34): nothing is looked up.
+    if (nonMerchantLine(input)) return null;
     const descriptor = parseDescriptor(input.transactionLabel, { countryCode: input.countryCode, city: input.city });
     const seller = descriptor.processor?.seller;
     if (seller) return { domain: seller.domain, name: seller.name, confidence: 0.97, alias: descriptor.processor?.id ?? '', source: 'processor' };
@@ -154,11 +164,13 @@ export class MerchantMatcher {
       const written = this.#writtenDomain(descriptor, input);
       if (written) candidates.push(written);
     }
-    if (candidates.length === 0 && descriptor.processor?.fallback) {
+    // After a facilitator the payee may be a person (transactions/payees.ts).
+    const admitted = admitPayees(descriptor.processor, descriptor.words, candidates);
+    if (admitted.length === 0 && descriptor.processor?.fallback) {
       const hit = this.aliases.match([descriptor.processor.fallback], input.countryCode);
-      if (hit) candidates.push({ domain: hit.alias.domain, name: hit.alias.name, confidence: 0.86, alias: hit.alias.pattern, source: 'alias' });
+      if (hit) admitted.push({ domain: hit.alias.domain, name: hit.alias.name, confidence: 0.86, alias: hit.alias.pattern, source: 'alias' });
     }
-    return pickBest(capRefused(candidates, this.threshold));
+    return carriedBy(pickBest(capRefused(admitted, this.threshold)), descriptor.processor);
   }
 
   /** A domain written in the descriptor whose label is the descriptor's first word ("NETFLIX.COM", "ZOOM.US"). */
@@ -215,6 +227,12 @@ export class MerchantMatcher {
     const sync = this.#referenceSync?.catch((error: unknown) => this.options.onSyncError?.(error));
     if (first) await sync;
   }
+}
+
+/** The facilitator that carried the payment, named on a merchant other than itself and other than a seller of record. */
+function carriedBy(match: MerchantMatch | null, processor: Processor | null): MerchantMatch | null {
+  if (!match || !processor || processor.seller || match.domain === processor.domain) return match;
+  return { ...match, processor: processor.id };
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * POST /v2/brands/transaction (spec 4.6, 5.2, 7.2; docs/transactions.md) through inject on the real service: every
- * error path with its status, code and charge, a match charged one credit with the audit headers, live indexing of a
- * merchant not held yet, and real answers validated against /openapi.json.
+ * error path with its status, code and charge, a match charged one credit with the audit headers (the processor that
+ * carried the payment included), payments to people and account transfers refused for free (issue 34), live
+ * indexing of a merchant not held yet, and real answers validated against /openapi.json.
  */
 import { Ajv } from 'ajv';
 import type { LightMyRequestResponse } from 'fastify';
@@ -45,6 +46,8 @@ describeEachBackend('transaction route', (backend) => {
       expect(res.headers['x-bf-match-confidence']).toMatch(/^\d\.\d\d$/);
       expect(res.headers['x-bf-matched-alias']).toBe('Blue Bottle Coffee');
       expect(res.headers['x-bf-match-source']).toBe('brand');
+      // Square carried the payment for Blue Bottle.
+      expect(res.headers['x-bf-payment-processor']).toBe('square');
       expect(res.headers['x-api-key-quota']).toBe('1000');
       // One credit for the transaction, one for the GET it was compared with.
       expect(await stack.services.meter.exactUsed(orgId)).toBe(2);
@@ -58,7 +61,56 @@ describeEachBackend('transaction route', (backend) => {
       expect(res.json().domain).toBe('starbucks.com');
       expect(res.headers['x-bf-matched-alias']).toBe('starbucks');
       expect(res.headers['x-bf-match-source']).toBe('alias');
+      expect(res.headers['x-bf-payment-processor']).toBeUndefined();
       expect(await stack.services.meter.exactUsed(orgId)).toBe(1);
+    });
+
+    it('a merchant a processor carried: its Brand, with x-bf-payment-processor naming the processor', async () => {
+      const { key, orgId } = await stack.newKey();
+      const res = await post({ transactionLabel: 'PAYPAL *BLUE BOTTLE COF', countryCode: 'US' }, bearer(key));
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().domain).toBe('bluebottlecoffee.com');
+      expect(res.headers['x-bf-payment-processor']).toBe('paypal');
+      expect(res.headers['x-bf-match-source']).toBe('brand');
+      expect(await stack.services.meter.exactUsed(orgId)).toBe(1);
+    });
+
+    it('people, account transfers, fees, cash, cheques and pay: 400 "Failed to enrich transaction", never the intermediary, not charged', async () => {
+      const { key, orgId } = await stack.newKey();
+      const lines: [string, string][] = [
+        ['PAYPAL *JOHNSMITH', 'US'],
+        ['PAYPAL *J SMITH', 'GB'],
+        ['PAYPAL', 'US'],
+        ['PAYPAL INST XFER 1234567 WEB ID: PAYPALSI77', 'US'],
+        ['VENMO *JANE DOE', 'US'],
+        ['VENMO PAYMENT 1023456789 WEB ID: 3264681992', 'US'],
+        ['ZELLE TO JANE DOE', 'US'],
+        ['CASH APP*JOHN SMITH*4158523', 'US'],
+        ['APPLE CASH SENT MONEY', 'US'],
+        ['REVOLUT**1234*', 'GB'],
+        ['WISE.COM', 'GB'],
+        ['FASTER PAYMENT J SMITH', 'GB'],
+        ['DAUERAUFTRAG MIETE', 'DE'],
+        ['VIR INST DE MARIE MARTIN', 'FR'],
+        ['RETRAIT DAB 14/03 PARIS', 'FR'],
+        ['BIZUM ENVIADO A MARIA', 'ES'],
+        ['INTERAC E-TRF 1234', 'CA'],
+        ['SHELL ATM 1234', 'US'],
+        ['CHECK #1042', 'US'],
+        ['ACME CORP PAYROLL', 'US'],
+        ['OVERDRAFT FEE', 'US'],
+      ];
+      for (const [label, countryCode] of lines) {
+        const res = await post({ transactionLabel: label, countryCode }, bearer(key));
+        expect(res.statusCode, label).toBe(400);
+        expect(res.json(), label).toEqual({ message: 'Failed to enrich transaction' });
+        expect(res.headers['x-bf-error']).toBe('transaction_not_enriched');
+        expect(res.headers['x-bf-payment-processor']).toBeUndefined();
+      }
+      // A money-transfer MCC: whatever the name after PayPal, a transfer.
+      const transfer = await post({ transactionLabel: 'PAYPAL *BLUE BOTTLE COF', countryCode: 'US', mcc: '4829' }, bearer(key));
+      expect(transfer.statusCode).toBe(400);
+      expect(await stack.services.meter.exactUsed(orgId)).toBe(0);
     });
 
     it('an incomplete or malformed body answers 400 whatever the credential, before any credential check', async () => {
@@ -120,6 +172,14 @@ describeEachBackend('transaction route', (backend) => {
       expect(refused.statusCode).toBe(400);
       expect(refused.json().message).toBe('Failed to enrich transaction');
       expect(await other.balance()).toBe(PRICE);
+
+      // A payment to a person is refused the same way: the wallet keeps its money.
+      const person = { transactionLabel: 'VENMO *JANE DOE', countryCode: 'US' };
+      const third = await newWallet(stack.services.stores.payments, PRICE);
+      const p2p = await post(person, { 'payment-signature': await third.pay(challengeOf((await post(person)).headers)) });
+      expect(p2p.statusCode).toBe(400);
+      expect(p2p.json()).toEqual({ message: 'Failed to enrich transaction' });
+      expect(await third.balance()).toBe(PRICE);
     });
 
     it('pay per request (MPP): a credential pays for the exact request it was challenged for, not another descriptor', async () => {

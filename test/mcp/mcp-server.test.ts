@@ -143,15 +143,36 @@ describeEachBackend('MCP server', (backend) => {
       expect(viaRoute.statusCode, viaRoute.body).toBe(200);
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(costOf(result)).toBe(1);
-      const answer = JSON.parse(textOf(result)) as { match: { domain: string; confidence: number; alias: string; source: string }; brand: unknown };
+      type Answer = { match: { domain: string; confidence: number; alias: string; source: string; paymentProcessor: string | null }; brand: unknown };
+      const answer = JSON.parse(textOf(result)) as Answer;
       expect(answer.brand).toEqual(viaRoute.json());
       expect(answer.match).toMatchObject({ domain: FERNHOLLOW, alias: viaRoute.headers['x-bf-matched-alias'], source: viaRoute.headers['x-bf-match-source'] });
       expect(answer.match.confidence.toFixed(2)).toBe(viaRoute.headers['x-bf-match-confidence']);
+      // Paid directly: no processor, and the route sends no x-bf-payment-processor.
+      expect(answer.match.paymentProcessor).toBeNull();
+      expect(viaRoute.headers['x-bf-payment-processor']).toBeUndefined();
+      expect(result.structuredContent).toEqual(answer);
+
+      // A merchant PayPal carried: the processor the route names in x-bf-payment-processor (issue 34).
+      const carried = { transactionLabel: 'PAYPAL *FERNHOLLOW', countryCode: 'NL' };
+      const viaPaypal = await call(client, 'enrich_transaction', carried);
+      expect(viaPaypal.isError, textOf(viaPaypal)).toBeFalsy();
+      const paypalRoute = await stack.app.inject({ method: 'POST', url: '/v2/brands/transaction', headers: bearer(access.apiKey), payload: carried });
+      expect(paypalRoute.headers['x-bf-payment-processor']).toBe('paypal');
+      expect((JSON.parse(textOf(viaPaypal)) as Answer).match).toMatchObject({ domain: FERNHOLLOW, paymentProcessor: 'paypal' });
+
       const before = await prepaidBalance(access.orgId);
       const none = await call(client, 'enrich_transaction', { transactionLabel: 'XQZV 99812 ZZKQ PLMB', countryCode: 'US' });
       expect(none.isError).toBe(true);
       expect(JSON.parse(textOf(none))).toMatchObject({ status: 400, message: 'Failed to enrich transaction' });
       expect(costOf(none)).toBe(0);
+      // A payment to a person through an intermediary names no merchant, not the intermediary: the same free error.
+      for (const transactionLabel of ['VENMO *JANE DOE', 'PAYPAL *JOHNSMITH', 'ZELLE TO JANE DOE']) {
+        const person = await call(client, 'enrich_transaction', { transactionLabel, countryCode: 'US' });
+        expect(person.isError, transactionLabel).toBe(true);
+        expect(JSON.parse(textOf(person))).toMatchObject({ code: 'transaction_not_enriched', status: 400, message: 'Failed to enrich transaction' });
+        expect(costOf(person)).toBe(0);
+      }
       await expect(call(client, 'enrich_transaction', { transactionLabel: 'SQ *BLUE BOTTLE' })).rejects.toThrow(/Invalid arguments/);
       expect(await prepaidBalance(access.orgId)).toBe(before);
     });

@@ -29,7 +29,7 @@ type TransactionBodyType = Static<typeof TransactionBody>;
 const ROUTE = '/v2/brands/transaction';
 const CREDENTIAL_ROUTE = { method: 'POST', template: ROUTE, missing: 'payment' } as const;
 
-const MATCH_HEADERS = ['x-bf-match-confidence', 'x-bf-matched-alias', 'x-bf-match-source'] as const satisfies readonly ResponseHeaderName[];
+const MATCH_HEADERS = ['x-bf-match-confidence', 'x-bf-matched-alias', 'x-bf-match-source', 'x-bf-payment-processor'] as const satisfies readonly ResponseHeaderName[];
 
 const TRANSACTION_HEADERS = {
   200: [...USAGE_HEADERS, ...MATCH_HEADERS, 'payment-response', 'payment-receipt', 'cache-control'],
@@ -77,6 +77,7 @@ export function registerTransactionRoute(app: FastifyInstance, deps: AppDeps): v
       reply.header('x-bf-match-confidence', value.match.confidence.toFixed(2));
       reply.header('x-bf-matched-alias', headerSafe(value.match.alias));
       reply.header('x-bf-match-source', value.match.source);
+      if (value.match.processor) reply.header('x-bf-payment-processor', value.match.processor);
       return reply.code(200).type('application/json; charset=utf-8').send(value.record);
     },
   );

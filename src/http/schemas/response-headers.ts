@@ -59,6 +59,12 @@ export const RESPONSE_HEADERS = {
     type: 'string',
     enum: ['alias', 'brand', 'listing', 'crypto', 'processor', 'domain'],
   },
+  'x-bf-payment-processor': {
+    description:
+      'The payment processor or marketplace that carried the payment for the merchant answered (`paypal`, `square`, `google`, `shopify`, ...: the lower-case id of its descriptor prefix). Absent when the merchant was paid directly, when the prefix is the seller of record (Instacart, DoorDash, Eventbrite: `x-bf-match-source: processor`), and when the answer is the processor itself.',
+    type: 'string',
+    pattern: '^[a-z0-9]+$',
+  },
 } as const satisfies Record<string, HeaderDoc>;
 
 export type ResponseHeaderName = keyof typeof RESPONSE_HEADERS;
