@@ -161,14 +161,16 @@ const enrichTransactionTool = defineTool({
   billable: true,
   title: 'Enrich a card transaction',
   description:
-    'The merchant behind a raw card descriptor ("AMZN Mktp US*2K4", "PAYPAL *SPOTIFY") as its full brand record, with how confident the match is and the alias it matched. No confident match answers an error (a retry will not change it). Costs one credit when a brand is returned.',
+    'The merchant behind a raw card descriptor ("AMZN Mktp US*2K4", "PAYPAL *SPOTIFY") as its full brand record, with how confident the match is and the alias it matched. No confident match answers an error (a retry will not change it). Your organization\'s merchant corrections decide before any rule (match source `correction`). Costs one credit when a brand is returned.',
   inputSchema: TransactionInput,
   async call(args, deps, caller) {
     const payer = await caller.payer();
     const request = { transactionLabel: args.transactionLabel.trim(), countryCode: args.countryCode.toUpperCase(), mcc: args.mcc, city: args.city?.trim() || undefined };
     const { value, cost, usage } = await enrichTransaction(deps.usecases, payer, request);
     const record = typeof value.record === 'string' ? value.record : value.record.toString('utf8');
-    const match = { domain: value.match.domain, name: value.match.name, confidence: value.match.confidence, alias: value.match.alias, source: value.match.source };
+    const { domain, name, confidence, alias, source, correctionId } = value.match;
+    // A correction's answer names it (source `correction` or `operator`), as the route's x-bf-match-source does.
+    const match = { domain, name, confidence, alias, source, ...(correctionId === undefined ? {} : { correctionId }) };
     return { text: JSON.stringify({ match, brand: JSON.parse(record) as unknown }), structured: { match, brand: JSON.parse(record) as Record<string, unknown> }, cost, usage };
   },
 });
