@@ -125,6 +125,14 @@ function count(n: number): string {
   return n.toLocaleString('en-US');
 }
 
+/** `a day`, `2 hours`, `a minute`: the additions' window as the refusal says it. */
+function per(windowMs: number): string {
+  for (const [unit, ms] of [['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000], ['second', 1000]] as const) {
+    if (windowMs % ms === 0) return windowMs === ms ? `a ${unit}` : `per ${count(windowMs / ms)} ${unit}s`;
+  }
+  return `per ${count(windowMs)} ms`;
+}
+
 /** A correction as the API, the MCP answer and `--json` show it. */
 export function correctionJson(c: MerchantCorrection): Record<string, unknown> {
   return {
@@ -173,7 +181,7 @@ export class MerchantCorrections {
     const seconds = Math.max(1, Math.ceil((result.oldestAt.getTime() + this.limits.windowMs - correction.createdAt.getTime()) / 1000));
     throw new ApiError(
       'rate_limited',
-      `Too many corrections added: an organization may add at most ${count(this.limits.maxAdded)} a day. Retry in ${seconds} seconds. Nothing was changed.`,
+      `Too many corrections added: an organization may add at most ${count(this.limits.maxAdded)} ${per(this.limits.windowMs)}. Retry in ${seconds} seconds. Nothing was changed.`,
       {},
       { 'retry-after': String(seconds) },
     );
