@@ -128,7 +128,7 @@ function count(n: number): string {
 /** `a day`, `2 hours`, `a minute`: the additions' window as the refusal says it. */
 function per(windowMs: number): string {
   for (const [unit, ms] of [['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000], ['second', 1000]] as const) {
-    if (windowMs % ms === 0) return windowMs === ms ? `a ${unit}` : `per ${count(windowMs / ms)} ${unit}s`;
+    if (windowMs % ms === 0) return windowMs === ms ? `${unit === 'hour' ? 'an' : 'a'} ${unit}` : `per ${count(windowMs / ms)} ${unit}s`;
   }
   return `per ${count(windowMs)} ms`;
 }
