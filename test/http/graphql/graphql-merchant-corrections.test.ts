@@ -5,7 +5,10 @@
  * audit trail, Relay paging, another organization's id not found, refusals as field errors with the registry code),
  * and a correction filed here decides the transaction route.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildSchema, parse } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryCost } from '../../../src/http/graphql/query-cost.js';
+import { GRAPHQL_LIST_SIZES, GRAPHQL_SDL } from '../../../src/http/graphql/graphql-schema.js';
 import { holdBrand } from '../../../eval/transactions/eval-store.js';
 import { describeEachBackend } from '../../helpers/backends.js';
 import { bearer, startTestStack, type TestStack } from '../../helpers/test-stack.js';
@@ -117,5 +120,17 @@ describeEachBackend('GraphQL merchant corrections', (backend) => {
     expect(res.statusCode).toBe(200);
     expect(res.json().domain).toBe('correctedmerchant.com');
     expect(res.headers['x-bf-match-source']).toBe('correction');
+  });
+});
+
+describe('query cost of the corrections (query-cost.ts)', () => {
+  const schema = buildSchema(GRAPHQL_SDL);
+  const costOf = (query: string) => queryCost(schema, parse(query), { defaultPageSize: 100, maxPageSize: 100, listSizes: GRAPHQL_LIST_SIZES }).cost;
+
+  it('sizes merchantCorrections like any connection, by its first (default 100, at most 100)', () => {
+    expect(costOf('{ merchantCorrections { edges { node { id } } } }')).toBe(202);
+    expect(costOf('{ merchantCorrections(first: 10) { edges { node { id } } } }')).toBe(22);
+    expect(costOf('{ merchantCorrections(first: 1000) { edges { node { id } } } }')).toBe(202);
+    expect(costOf('mutation { addMerchantCorrection(input: {transactionLabel: "x", notMerchant: true}) { correction { id } replaced { id } } }')).toBe(5);
   });
 });
