@@ -209,6 +209,20 @@ describeEachBackend('merchant corrections routes', (backend) => {
       expect(again.headers['x-bf-match-source']).toBe('brand');
     });
 
+    it('wins over the curated alias table and a seller-of-record prefix too', async () => {
+      const { key } = await stack.newKey();
+      await holdBrand(stack.services.stores.brands, { domain: 'starbucks.com', name: 'Starbucks', countryCode: 'US' });
+      await holdBrand(stack.services.stores.brands, { domain: 'doordash.com', name: 'DoorDash', countryCode: 'US' });
+      expect((await transaction(key, 'STARBUCKS 1234')).headers['x-bf-match-source']).toBe('alias');
+      expect((await transaction(key, 'DD *JOES PIZZA')).headers['x-bf-match-source']).toBe('processor');
+      await add(key, { transactionLabel: 'STARBUCKS 0001', countryCode: 'US', domain: 'correctedmerchant.com' });
+      await add(key, { transactionLabel: 'DD *JOES PIZZA', domain: 'correctedmerchant.com' });
+      for (const label of ['STARBUCKS 1234', 'DD *JOES PIZZA']) {
+        const res = await transaction(key, label);
+        expect([res.json().domain, res.headers['x-bf-match-source']], label).toEqual(['correctedmerchant.com', 'correction']);
+      }
+    });
+
     it('answers "not a merchant" with 400 Failed to enrich transaction, uncharged; a country correction only in its country', async () => {
       const { key, orgId } = await stack.newKey();
       await add(key, { transactionLabel: 'RULE MERCHANT', countryCode: 'GB', notMerchant: true });
