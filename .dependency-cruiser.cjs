@@ -9,7 +9,7 @@
 // reach the search service through the port they declare (usecases/search-brands.ts: NameSearch).
 const FEATURES = '^src/(brands|crawl|media|assets|palette|billing|webhooks|events|usecases|refdata|payments|search|context|transactions|cdn|dashboard-accounts)/';
 // A product's own storage (issue 30): an adapter over the kernel (src/db/), inside the product's folder.
-const PRODUCT_STORAGE = '^src/(palette|context|brands/logo-evidence|brands|billing|dashboard-accounts|payments|refdata|search|events|webhooks)/store/';
+const PRODUCT_STORAGE = '^src/(palette|context|brands/logo-evidence|brands|billing|dashboard-accounts|payments|refdata|search|events|webhooks|transactions/corrections)/store/';
 const BACKEND_PACKAGES = '^(fastify|@fastify|pg|better-sqlite3|pg-boss|kysely)($|/)';
 
 module.exports = {

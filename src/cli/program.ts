@@ -19,6 +19,7 @@ import { registerWebhookCommands } from './webhook-commands.js';
 import { registerClientIdCommands } from './client-id-commands.js';
 import { registerUserCommands } from './user-commands.js';
 import { registerGenerateCommands } from './generate-commands.js';
+import { registerMerchantCommands } from './merchant-commands.js';
 
 /** package.json is two levels up from src/cli/ and from the built program (dist/cli/ or dist/chunks/) alike. */
 function version(): string {
@@ -47,6 +48,7 @@ export function buildProgram(): Command {
   registerClientIdCommands(program);
   registerUserCommands(program);
   registerGenerateCommands(program);
+  registerMerchantCommands(program);
   return program;
 }
 

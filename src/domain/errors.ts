@@ -85,6 +85,10 @@ export const ERROR_CODES = {
     message: 'Invalid transaction: send transactionLabel (a string of 1 to 256 characters) and countryCode (an ISO 3166 alpha-2 code). Nothing was charged.',
     header: 'invalid_transaction',
   },
+  // Merchant corrections (issue 34, docs/transactions.md#corrections): an organization's own answers for descriptors.
+  invalid_correction: { status: 400, message: 'Invalid correction.' },
+  correction_not_found: { status: 404, message: 'Correction not found.' },
+  too_many_corrections: { status: 409, message: 'Too many corrections for this organization. Remove one to add another. Nothing was changed.' },
   // Brand context and MCP server (issue 21, docs/context.md, docs/mcp.md).
   generation_in_progress: { status: 503, message: 'The context of this brand is being generated; retry after the time in Retry-After. Nothing was charged.', header: 'generation_in_progress', retryable: true },
   invalid_mcp_token: { status: 403, message: 'Invalid MCP token.' },

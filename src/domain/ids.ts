@@ -52,6 +52,6 @@ export function apiKeyUrn(orgId: string, keyId: string): string {
 }
 
 /** A random prefixed ID for our own records (`org_`, `key_`, `job_`, ...). */
-export function newId(prefix: 'org' | 'key' | 'job' | 'use' | 'req' | 'evt' | 'pay' | 'whk' | 'msg'): string {
+export function newId(prefix: 'org' | 'key' | 'job' | 'use' | 'req' | 'evt' | 'pay' | 'whk' | 'msg' | 'mco'): string {
   return `${prefix}_${base32(randomBytes(16), 24)}`;
 }

@@ -13,6 +13,7 @@ import type { OrgPagesDeps } from './pages/dashboard/org-pages-deps.js';
 import type { ActiveSession, DashboardAccounts } from '../dashboard-accounts/dashboard-accounts.js';
 import type { CredentialPayers } from '../usecases/credential-payer.js';
 import type { Accounts } from '../billing/accounts.js';
+import type { MerchantCorrections } from '../transactions/corrections/merchant-corrections.js';
 
 export interface GraphqlCostLimits {
   maxCost: number;
@@ -51,6 +52,11 @@ export interface AppDeps {
   access: StandingAccess;
   /** Webhook management behind `POST /graphql`. */
   webhooks: WebhookManagement;
+  /**
+   * Organizations' merchant corrections (issue 34): `/v2/transactions/corrections`, GraphQL and the dashboard's
+   * corrections page; the transaction use case reads them through `usecases.corrections`.
+   */
+  corrections: MerchantCorrections;
   /**
    * Bounds of `POST /graphql` (issue 33): `maxCost` per request, and `spend`, which takes a request's cost from its
    * organization's per-minute allowance (main/ wires it to a token bucket): 0 when taken, else the milliseconds until

@@ -10,6 +10,7 @@ import { registerAgentsAccessRoutes } from './routes/agents-access-route.js';
 import { registerAssetRoutes } from './routes/assets-route.js';
 import { registerBatchRoute } from './routes/batch-route.js';
 import { registerTransactionRoute } from './routes/transaction-route.js';
+import { registerMerchantCorrectionRoutes } from './routes/merchant-corrections-route.js';
 import { registerBrandGetRoutes } from './routes/brand-get-route.js';
 import { registerContextRoute } from './routes/context-route.js';
 import { registerMcpRoute } from './mcp-route.js';
@@ -79,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAgentsAccessRoutes(app, deps);
   registerBatchRoute(app, deps);
   registerTransactionRoute(app, deps);
+  registerMerchantCorrectionRoutes(app, deps);
   registerIndustriesRoutes(app, deps);
   registerBrandHeadRoutes(app, deps);
   registerBrandGetRoutes(app, deps);

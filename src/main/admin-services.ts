@@ -18,6 +18,7 @@ import { silentLogger } from '../platform/logger.js';
 import { PaymentAdmin, type PaymentAdminStores } from '../payments/payment-admin.js';
 import type { ReferenceData } from '../refdata/reference-data.js';
 import type { WebhookManagement } from '../webhooks/management/webhook-management.js';
+import { MerchantCorrections } from '../transactions/corrections/merchant-corrections.js';
 import type { Backends } from './open-backends.js';
 import { refreshSettingsFor } from './refresh-settings.js';
 
@@ -35,6 +36,8 @@ export interface AdminServices {
   dashboard(): Promise<DashboardAccounts>;
   /** Webhook management as `POST /graphql` runs it, over this command's crawl queue. */
   webhooks(): Promise<WebhookManagement>;
+  /** The operator's merchant aliases and organizations' corrections (`brandbase merchants`, issue 34). */
+  merchantCorrections: MerchantCorrections;
 }
 
 /** The payments view over the store: the embedded ledger unless a facilitator settles, embedded cards unless Stripe does. */
@@ -53,6 +56,7 @@ export function adminServicesFor(config: Readonly<Config>, backends: Backends): 
     payments: paymentAdminFor(config, { ...stores, accounts: stores.billing }),
     referenceData: backends.stores.referenceData,
     refresh: new RefreshScheduler({ store: stores.brands, queue, logger: silentLogger() }, refreshSettingsFor(config)),
+    merchantCorrections: new MerchantCorrections(stores.merchantCorrections),
     async dashboard() {
       const [{ DashboardAccounts }, { lazyDashboardKeys }] = await Promise.all([import('../dashboard-accounts/dashboard-accounts.js'), import('../dashboard-accounts/dashboard-secrets.js')]);
       return new DashboardAccounts({ store: stores.dashboardAccounts, organizations: stores.billing, keys: lazyDashboardKeys(stores.dashboardAccounts, config.sessionSecret), mailer: noMailer, logger: silentLogger(), publicUrl: config.publicUrl });

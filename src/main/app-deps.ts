@@ -29,6 +29,7 @@ export function appDepsFor(services: Services, clock: () => number = Date.now): 
     discardBodyMaxBytes: services.config.discardBodyMaxBytes,
     access: services.access ?? noStandingAccess(docUrl(services.config.publicUrl, 'standingAccess')),
     webhooks: services.webhooks,
+    corrections: services.merchantCorrections,
     graphql: graphqlCostLimits(services, clock),
     search: { gate: services.clientIdGate, brands: services.brandSearch },
     // The logo CDN rides on the API's listener unless it has its own port (BRANDBASE_CDN_PORT: serve.ts starts it).

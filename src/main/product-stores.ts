@@ -47,6 +47,9 @@ import { eventMigrations } from '../events/store/event-migrations.js';
 import type { WebhookStore } from '../webhooks/webhook-store.js';
 import { KyselyWebhookStore } from '../webhooks/store/kysely-webhook-store.js';
 import { webhookMigrations } from '../webhooks/store/webhook-migrations.js';
+import type { MerchantCorrectionStore } from '../transactions/corrections/merchant-correction-store.js';
+import { KyselyMerchantCorrectionStore } from '../transactions/corrections/store/kysely-merchant-correction-store.js';
+import { merchantCorrectionMigrations } from '../transactions/corrections/store/merchant-correction-migrations.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { SqlJobQueue } from '../jobs/sql/sql-job-queue.js';
 
@@ -56,7 +59,7 @@ import { SqlJobQueue } from '../jobs/sql/sql-job-queue.js';
  * tables the others reference ('0001_initial' created them before the rest), then billing, whose organizations and API
  * keys the webhooks', dashboard accounts' and standing access' tables reference.
  */
-export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [brandMigrations, billingMigrations, jobMigrations, paletteMigrations, contextMigrations, logoEvidenceMigrations, dashboardAccountMigrations, paymentMigrations, refdataMigrations, searchMigrations, webhookMigrations, eventMigrations];
+export const PRODUCT_MIGRATIONS: readonly ProductMigrations[] = [brandMigrations, billingMigrations, jobMigrations, paletteMigrations, contextMigrations, logoEvidenceMigrations, dashboardAccountMigrations, paymentMigrations, refdataMigrations, searchMigrations, webhookMigrations, eventMigrations, merchantCorrectionMigrations];
 
 export interface ProductStores {
   /** Brand records and identifiers, the save, the crawl failure memory, the brand write log and scheduled refresh. */
@@ -83,6 +86,8 @@ export interface ProductStores {
   events: BrandEventStore;
   /** Webhooks, their subscriptions and the delivery outbox; deliveries are enqueued on `queue` in their inserting transaction. */
   webhooks: WebhookStore;
+  /** Organizations' merchant corrections and the operator's aliases (issue 34, ADR 0053). */
+  merchantCorrections: MerchantCorrectionStore;
 }
 
 /** What a brand save writes beside the record, in this order, in its transaction. */
@@ -111,5 +116,6 @@ export function openProductStores(database: Database): ProductStores {
     queue,
     events: new KyselyBrandEventStore(database),
     webhooks: new KyselyWebhookStore(database, queue),
+    merchantCorrections: new KyselyMerchantCorrectionStore(database),
   };
 }

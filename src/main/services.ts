@@ -40,6 +40,7 @@ import { VariantBudget } from '../cdn/variant-budget.js';
 import { svgRenderWorkerEntry } from './svg-render-entry.js';
 import { MerchantMatcher } from '../transactions/merchant-matcher.js';
 import { AliasTable } from '../transactions/merchant-aliases.js';
+import { MerchantCorrections } from '../transactions/corrections/merchant-corrections.js';
 import { ContextService } from '../context/context-service.js';
 import { PaletteRenderScheduler } from '../palette/palette-render-scheduler.js';
 import type { PageRenderer } from '../crawl/fetch/render/page-renderer.js';
@@ -117,6 +118,8 @@ export interface Services extends ClientIdServices {
   sealedBox: SealedBox;
   /** Webhook management (GraphQL `POST /graphql`, `brandbase webhooks`). */
   webhooks: WebhookManagement;
+  /** Merchant corrections (issue 34): the routes, GraphQL, the dashboard and the transaction use case call it. */
+  merchantCorrections: MerchantCorrections;
   /** Webhook fan-out and delivery (ADR 0031); worker processes start it (serve.ts), close stops it. */
   webhookDelivery: WebhookDeliveryEngine;
   /** The process's metrics (`GET /metrics`, ADR 0039): features record through the port, prom-client renders. */
@@ -201,6 +204,8 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
   const webhookDelivery = webhookDeliveryFor(config, { accounts: stores.billing, brands: stores.brands, webhooks: stores.webhooks, queue, events: stores.events, billing, box: sealedBox, mailer, logger, assetUrls });
   // Client IDs, their gate and search by name (issue 20, ADR 0033).
   const clientIdParts = clientIdServicesFor(config, stores.billing, stores.search, logger, assetUrls);
+  // Read on every transaction, never cached: a correction applies in every process once written (ADR 0053).
+  const merchantCorrections = new MerchantCorrections(stores.merchantCorrections);
   const authenticator = new Authenticator(stores.billing, config.keyCacheMs, Date.now, config.keyCacheMb * 1024 * 1024);
   const usecases: UseCaseDeps = {
     lookup,
@@ -215,6 +220,8 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     contexts: new ContextService(stores.context, { publicUrl: config.publicUrl, logger }),
     // Card descriptors to merchants: the curated alias table and the name index (ADR 0036).
     transactions: new MerchantMatcher(stores.search, AliasTable.load(), { onSyncError: (err) => logger.warn({ err }, 'transaction matcher: reference names could not be synced') }),
+    // Organizations' corrections and the operator's aliases decide before any rule (issue 34, ADR 0053).
+    corrections: merchantCorrections,
   };
   return {
     assetUrls,
@@ -250,6 +257,7 @@ export async function createServices(config: Readonly<Config>, logger: Logger): 
     sealedBox,
     webhooks: webhookManagementFor(config, stores, scheduler, sealedBox, assetUrls, billing),
     webhookDelivery,
+    merchantCorrections,
     onJobQueued: (listener) => void listeners.push(listener),
     warmCrawler: () => crawler.warm(),
     paletteRenders,

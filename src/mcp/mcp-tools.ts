@@ -161,16 +161,17 @@ const enrichTransactionTool = defineTool({
   billable: true,
   title: 'Enrich a card transaction',
   description:
-    'The merchant behind a raw card descriptor ("AMZN Mktp US*2K4", "PAYPAL *SPOTIFY") as its full brand record, with how confident the match is, the alias it matched and the payment processor that carried the payment (paymentProcessor, e.g. "paypal", or null). Payments to people, transfers between accounts, fees, interest, cash, cheques and pay name no merchant. No confident match answers an error (a retry will not change it). Costs one credit when a brand is returned.',
+    'The merchant behind a raw card descriptor ("AMZN Mktp US*2K4", "PAYPAL *SPOTIFY") as its full brand record, with how confident the match is, the alias it matched and the payment processor that carried the payment (paymentProcessor, e.g. "paypal", or null). Payments to people, transfers between accounts, fees, interest, cash, cheques and pay name no merchant. No confident match answers an error (a retry will not change it). Your organization\'s merchant corrections decide before any rule (match source `correction`). Costs one credit when a brand is returned.',
   inputSchema: TransactionInput,
   async call(args, deps, caller) {
     const payer = await caller.payer();
     const request = { transactionLabel: args.transactionLabel.trim(), countryCode: args.countryCode.toUpperCase(), mcc: args.mcc, city: args.city?.trim() || undefined };
     const { value, cost, usage } = await enrichTransaction(deps.usecases, payer, request);
     const record = typeof value.record === 'string' ? value.record : value.record.toString('utf8');
-    // `paymentProcessor`: the route's `x-bf-payment-processor` header (null when it is not sent).
-    const { domain, name, confidence, alias, source, processor } = value.match;
-    const match = { domain, name, confidence, alias, source, paymentProcessor: processor ?? null };
+    // `paymentProcessor`: the route's `x-bf-payment-processor` header (null when it is not sent). A correction's answer
+    // names it (source `correction` or `operator`), as the route's x-bf-match-source does.
+    const { domain, name, confidence, alias, source, processor, correctionId } = value.match;
+    const match = { domain, name, confidence, alias, source, paymentProcessor: processor ?? null, ...(correctionId === undefined ? {} : { correctionId }) };
     return { text: JSON.stringify({ match, brand: JSON.parse(record) as unknown }), structured: { match, brand: JSON.parse(record) as Record<string, unknown> }, cost, usage };
   },
 });

@@ -4,21 +4,29 @@
  * the brand lookup then answers it exactly as `GET /v2/brands/{domain}` would, indexing it live when not held.
  * Billed like a lookup: one credit is held before and charged only when a brand is returned. "No confident
  * merchant" (400 `Failed to enrich transaction`) and every failure (503) cost nothing. The HTTP route and the MCP
- * tool `enrich_transaction` both call this function.
+ * tool `enrich_transaction` both call this function. Before any rule, the paying organization's own correction, then
+ * the operator's aliases, decide (transactions/corrections/, ADR 0053): read from the store on every transaction.
  */
 import type { CachedBrand } from '../brands/brand-cache.js';
 import { CRAWL_FAILURES } from '../domain/crawl-failures.js';
 import { ApiError } from '../domain/errors.js';
 import type { Readings } from '../domain/identifiers.js';
-import type { MerchantMatch, MerchantMatcher, TransactionInput } from '../transactions/merchant-matcher.js';
+import type { MatchSource, MerchantMatch, MerchantMatcher, TransactionInput } from '../transactions/merchant-matcher.js';
+import type { CorrectionSource } from '../transactions/corrections/merchant-corrections.js';
 import { answeredRecord } from './palette-splice.js';
 import { charged, type Charged, type Payer } from './payer.js';
 import type { UseCaseDeps } from './use-case-deps.js';
 
 export type TransactionRequest = TransactionInput;
 
+/** A rule's match, or a correction's (confidence 1, `correctionId` the correction that decided). */
+export interface TransactionMatch extends Omit<MerchantMatch, 'source'> {
+  source: MatchSource | CorrectionSource;
+  correctionId?: string;
+}
+
 export interface TransactionAnswer {
-  match: MerchantMatch;
+  match: TransactionMatch;
   brand: CachedBrand;
   /** The Brand as `GET /v2/brands/{domain}` answers it (JSON bytes). */
   record: Buffer | string;
@@ -38,6 +46,17 @@ function unavailable(cause?: unknown): ApiError {
   return error;
 }
 
+/** The organization's correction, else the operator's alias; null when the rules decide. "Not a merchant" answers 400. */
+async function correctedMatch({ deps, request, owner }: Enrichment): Promise<TransactionMatch | null> {
+  if (!deps.corrections) return null;
+  const corrected = await deps.corrections.find(owner, request).catch((error: unknown) => {
+    throw unavailable(error);
+  });
+  if (corrected === null) return null;
+  if (corrected.domain === null) throw new ApiError('transaction_not_enriched');
+  return { ...corrected, domain: corrected.domain, name: corrected.domain };
+}
+
 async function findMatch(matcher: MerchantMatcher | undefined, request: TransactionRequest): Promise<MerchantMatch> {
   if (!matcher) throw unavailable();
   let match: MerchantMatch | null;
@@ -50,8 +69,9 @@ async function findMatch(matcher: MerchantMatcher | undefined, request: Transact
   return match;
 }
 
-async function runEnrichment({ deps, matcher, request, owner }: Enrichment): Promise<TransactionAnswer> {
-  const match = await findMatch(matcher, request);
+async function runEnrichment(enrichment: Enrichment): Promise<TransactionAnswer> {
+  const { deps, matcher, request, owner } = enrichment;
+  const match = (await correctedMatch(enrichment)) ?? (await findMatch(matcher, request));
   const readings: Readings = { primary: { kind: 'domain', domain: match.domain, source: 'domain' }, fallbacks: [] };
   const found = await deps.lookup.lookup(readings, { cachedOnly: false, allowNsfw: undefined, owner });
   if (found.status === 'found') return { match, brand: found.brand, record: answeredRecord(found.brand, undefined) };

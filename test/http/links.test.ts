@@ -19,6 +19,7 @@ import { LinkChecker, urlsInHeaders, urlsInJson } from '../helpers/link-checker.
 import { bearer, startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { sampleBrand } from '../store/sample-brand.js';
 import { challengeOf, newWallet, raceTwoPayments } from '../payments/x402-wallet.js';
+import { MerchantCorrections } from '../../src/transactions/corrections/merchant-corrections.js';
 
 const PUBLIC_URL = 'http://brandbase.test';
 const BODY_LIMIT = 1024 * 1024;
@@ -45,7 +46,7 @@ beforeAll(async () => {
 
 afterAll(async () => stack?.close());
 
-async function inject(method: 'GET' | 'HEAD' | 'POST', url: string, headers: Record<string, string> = {}, payload?: string | object): Promise<Answer> {
+async function inject(method: 'GET' | 'HEAD' | 'POST' | 'DELETE', url: string, headers: Record<string, string> = {}, payload?: string | object): Promise<Answer> {
   const res = await stack.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload }) });
   return { status: res.statusCode, headers: res.headers, body: res.body };
 }
@@ -94,6 +95,18 @@ async function accessAnswer(failing: boolean, pay: boolean): Promise<Answer> {
   try {
     const headers = pay ? { 'payment-signature': await (await newWallet(stack.services.stores.payments, 1_000_000n)).pay(challengeOf((await inject('POST', '/v2/agents/access?usd=1')).headers)) } : {};
     const res = await app.inject({ method: 'POST', url: '/v2/agents/access?usd=1', headers });
+    return { status: res.statusCode, headers: res.headers, body: res.body };
+  } finally {
+    await app.close();
+  }
+}
+
+/** `POST /v2/transactions/corrections` on the same services but corrections that allow none to apply: 409. */
+async function correctionsAtBound(headers: Record<string, string>): Promise<Answer> {
+  const corrections = new MerchantCorrections(stack.services.stores.merchantCorrections, { limits: { maxActive: 0, maxAdded: 10, windowMs: 60_000 } });
+  const app = await buildApp({ ...appDepsFor(stack.services), corrections });
+  try {
+    const res = await app.inject({ method: 'POST', url: '/v2/transactions/corrections', headers, payload: { transactionLabel: 'ACME STORE', notMerchant: true } });
     return { status: res.statusCode, headers: res.headers, body: res.body };
   } finally {
     await app.close();
@@ -162,6 +175,12 @@ async function triggers(): Promise<[ErrorCode, string, Answer][]> {
   // Transaction enrichment (docs/transactions.md): an incomplete body, and a descriptor no merchant matches.
   await add('invalid_transaction', 'transaction body without countryCode', inject('POST', '/v2/brands/transaction', { ...k, 'content-type': 'application/json' }, { transactionLabel: 'STARBUCKS' }));
   await add('transaction_not_enriched', 'transaction no merchant matches', inject('POST', '/v2/brands/transaction', { ...k, 'content-type': 'application/json' }, { transactionLabel: 'MONTHLY SERVICE FEE', countryCode: 'US' }));
+  // Merchant corrections (docs/transactions.md#corrections): a body without an answer, an id never filed, and an
+  // organization at its bound (an app whose corrections allow none, so nothing needs filling).
+  const json = { ...k, 'content-type': 'application/json' };
+  await add('invalid_correction', 'correction without a domain or notMerchant', inject('POST', '/v2/transactions/corrections', json, { transactionLabel: 'ACME STORE' }));
+  await add('correction_not_found', 'removing a correction never filed', inject('DELETE', '/v2/transactions/corrections/mco_nope', k));
+  await add('too_many_corrections', 'correction past the bound', correctionsAtBound(json));
   // The MCP server (docs/mcp.md): a token never sold.
   // /metrics (docs/deployment.md#metrics): this stack has no metrics token, so no scrape of the API port is let in.
   await add('metrics_token_required', 'metrics without the metrics token', inject('GET', '/metrics', { authorization: 'Bearer not-the-token' }));

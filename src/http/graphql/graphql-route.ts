@@ -1,7 +1,9 @@
 /**
- * `POST /graphql`: webhook management (spec 6 rule 5, docs/webhooks.md) with mercurius. Authenticated with the
- * organization's API key exactly like the REST routes (credentials.ts): no key or a malformed header 401, an
- * unknown or revoked key 403, a free-plan organization 403 `paid_plan_required`. Those answers, and requests that
+ * `POST /graphql`: webhook management (spec 6 rule 5, docs/webhooks.md) and merchant corrections (issue 34,
+ * docs/transactions.md#graphql) with mercurius. Authenticated with the organization's API key exactly like the REST
+ * routes (credentials.ts): no key or a malformed header 401, an unknown or revoked key 403, a free-plan organization
+ * 403 `paid_plan_required` for any operation that names a webhook field (merchant corrections and introspection
+ * alone serve every plan; checked on the validated document, before anything runs). Those answers, and requests that
  * are not valid GraphQL (400), carry the HTTP status and a GraphQL `errors` array whose `extensions.code` is the
  * registry code (src/domain/errors.ts). Errors of single fields (e.g. `webhook_not_found`) are answered 200 with
  * `errors`, as GraphQL does. Not billed: managing webhooks costs no credit (ADR 0032).
@@ -14,7 +16,7 @@
  * `rate_limited` with Retry-After.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { buildSchema, GraphQLError, type DocumentNode, type ExecutionResult } from 'graphql';
+import { buildSchema, getOperationAST, GraphQLError, Kind, type DocumentNode, type ExecutionResult, type SelectionSetNode } from 'graphql';
 import mercurius from 'mercurius';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
 import type { Logger } from '../../platform/logger.js';
@@ -23,8 +25,10 @@ import type { AppDeps, GraphqlCostLimits } from '../app-deps.js';
 import { authenticate } from '../credentials.js';
 
 const GRAPHQL_ROUTE = { method: 'POST', template: '/graphql', missing: 'unauthorized' } as const;
-import { webhookResolvers, type GraphqlContext } from './webhook-resolvers.js';
-import { WEBHOOK_LIST_SIZES, WEBHOOK_SDL } from './webhook-schema.js';
+import type { GraphqlContext } from './webhook-resolvers.js';
+import { GRAPHQL_LIST_SIZES, GRAPHQL_SDL, graphqlResolvers } from './graphql-schema.js';
+import { MERCHANT_CORRECTION_ROOT_FIELDS } from './merchant-correction-schema.js';
+import type { MerchantCorrections } from '../../transactions/corrections/merchant-corrections.js';
 import { queryCost } from './query-cost.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../webhooks/management/page-cursor.js';
 
@@ -77,7 +81,35 @@ function sendRequestError(reply: FastifyReply, error: ApiError): FastifyReply {
  * The schema the cost is measured on, built by this module's graphql: mercurius builds its own from the same SDL with
  * the CommonJS copy of graphql, whose types graphql's ESM helpers (`isListType`, ...) do not recognize.
  */
-const COST_SCHEMA = buildSchema(WEBHOOK_SDL);
+const COST_SCHEMA = buildSchema(GRAPHQL_SDL);
+
+/** The root field names of the operation that will run, fragments expanded (each fragment once). */
+function rootFieldNames(document: DocumentNode, operationName: string | null | undefined): Set<string> {
+  const names = new Set<string>();
+  const operation = getOperationAST(document, operationName ?? undefined);
+  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
+  const seen = new Set<string>();
+  const walk = (set: SelectionSetNode): void => {
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) names.add(selection.name.value);
+      else if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet);
+      else if (!seen.has(selection.name.value)) {
+        seen.add(selection.name.value);
+        const fragment = fragments.get(selection.name.value);
+        if (fragment) walk(fragment.selectionSet);
+      }
+    }
+  };
+  if (operation) walk(operation.selectionSet);
+  return names;
+}
+
+/** Webhook fields are for paid plans (spec 6); merchant corrections and introspection alone serve every plan. */
+function assertPlanAllows(document: DocumentNode, context: GraphqlContext): void {
+  const names = rootFieldNames(document, context.operationName);
+  const paidOnly = [...names].some((name) => !name.startsWith('__') && !MERCHANT_CORRECTION_ROOT_FIELDS.has(name));
+  if (paidOnly) context.management.assertAllowed(context.org);
+}
 
 /**
  * The mercurius `preExecution` hook: the parsed, validated document is measured (query-cost.ts) and refused, or its
@@ -89,7 +121,7 @@ function admitQuery(limits: GraphqlCostLimits, document: DocumentNode, context: 
     operationName: context.operationName,
     defaultPageSize: DEFAULT_PAGE_SIZE,
     maxPageSize: MAX_PAGE_SIZE,
-    listSizes: WEBHOOK_LIST_SIZES,
+    listSizes: GRAPHQL_LIST_SIZES,
   });
   if (depth > QUERY_DEPTH) {
     throw new ApiError('invalid_graphql_request', `Query depth (${depth}) exceeds the query depth limit of ${QUERY_DEPTH}.`);
@@ -145,15 +177,14 @@ function validationErrors(error: unknown): GraphQLError[] | null {
   return Array.isArray(errors) ? (errors as GraphQLError[]) : [];
 }
 
-async function handle(deps: AppDeps, management: WebhookManagement, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function handle(deps: AppDeps, management: WebhookManagement, corrections: MerchantCorrections, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   reply.header('cache-control', 'no-store');
   let context: GraphqlContext;
   let body: GraphqlBody;
   try {
-    const { org } = await authenticate(deps, request, GRAPHQL_ROUTE);
-    management.assertAllowed(org);
+    const { org, key } = await authenticate(deps, request, GRAPHQL_ROUTE);
     body = readBody(request.body);
-    context = { org, management, requestId: request.id, operationName: body.operationName };
+    context = { org, management, corrections, actor: key.id, requestId: request.id, operationName: body.operationName };
   } catch (error) {
     if (error instanceof ApiError) return sendRequestError(reply, error);
     throw error;
@@ -176,8 +207,8 @@ export function registerGraphqlRoute(app: FastifyInstance, deps: AppDeps): void 
   const management = deps.webhooks;
   void app.register(async (scope) => {
     await scope.register(mercurius, {
-      schema: WEBHOOK_SDL,
-      resolvers: webhookResolvers as never,
+      schema: GRAPHQL_SDL,
+      resolvers: graphqlResolvers as never,
       // Our own route: POST only, our authentication and error shapes. No GraphiQL, no GET.
       routes: false,
       // The depth is checked with the cost (admitQuery), so that introspection's nested type references pass.
@@ -191,8 +222,9 @@ export function registerGraphqlRoute(app: FastifyInstance, deps: AppDeps): void 
       }),
     });
     scope.graphql.addHook('preExecution', (_schema, document, context, variables) => {
+      assertPlanAllows(document, context as unknown as GraphqlContext);
       admitQuery(deps.graphql, document, context as unknown as GraphqlContext, variables as Record<string, unknown> | undefined);
     });
-    scope.post(GRAPHQL_PATH, { schema: { hide: true } }, (request, reply) => handle(deps, management, request, reply));
+    scope.post(GRAPHQL_PATH, { schema: { hide: true } }, (request, reply) => handle(deps, management, deps.corrections, request, reply));
   });
 }

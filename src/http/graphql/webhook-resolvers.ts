@@ -7,10 +7,15 @@ import type { Organization } from '../../domain/accounts.js';
 import type { Webhook, WebhookAttempt, WebhookEventKind } from '../../domain/webhooks.js';
 import type { Page } from '../../webhooks/management/page-cursor.js';
 import type { DeliveryView, WebhookManagement } from '../../webhooks/management/webhook-management.js';
+import type { MerchantCorrections } from '../../transactions/corrections/merchant-corrections.js';
 
 export interface GraphqlContext {
   org: Organization;
   management: WebhookManagement;
+  /** Merchant corrections (merchant-correction-resolvers.ts). */
+  corrections: MerchantCorrections;
+  /** Who is acting, as the corrections' audit trail records it: the API key's id. */
+  actor: string;
   /** The HTTP request: crawls a mutation queues carry it into the worker's log lines (`reqId`, ADR 0039). */
   requestId?: string;
   /** The operation the request names: the route measures its cost before it runs (graphql-route.ts). */

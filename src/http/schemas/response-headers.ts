@@ -23,7 +23,7 @@ export const RESPONSE_HEADERS = {
     type: 'integer',
     minimum: 0,
   },
-  'cache-control': { description: 'Asset files are named by their content hash and never change: cached for a year. A 402 payment challenge: `no-store`; an MPP-paid answer: `private`.', type: 'string' },
+  'cache-control': { description: 'Asset files are named by their content hash and never change: cached for a year. A 402 payment challenge and merchant corrections: `no-store`; an MPP-paid answer: `private`.', type: 'string' },
   'payment-required': {
     description: 'x402 v2 payment challenge (see the payments page): base64 JSON `PaymentRequired` (scheme `exact`, network, asset, payTo, amount in base units); on a refused payment its `error` says why.',
     type: 'string',
@@ -43,7 +43,7 @@ export const RESPONSE_HEADERS = {
   'content-security-policy': { description: 'No script, no external load: a second line of defence for a file opened in a browser.', type: 'string' },
   'x-content-type-options': { description: '`nosniff`: the declared content type is the only one.', type: 'string', enum: ['nosniff'] },
   'access-control-allow-origin': { description: 'Any origin may load asset files.', type: 'string', enum: ['*'] },
-  'retry-after': { description: 'Seconds to wait before retrying a 503.', type: 'string' },
+  'retry-after': { description: 'Seconds to wait before retrying a 503 (or a 429 that says so).', type: 'string' },
   // Transaction enrichment (docs/transactions.md): so integrators can audit each match.
   'x-bf-match-confidence': {
     description: 'How sure the merchant match is, from 0 to 1 with two decimals (answers below the threshold are 400 `Failed to enrich transaction`).',
@@ -51,13 +51,14 @@ export const RESPONSE_HEADERS = {
     pattern: '^(0(\\.\\d{1,2})?|1(\\.0{1,2})?)$',
   },
   'x-bf-matched-alias': {
-    description: 'What the descriptor matched: the alias pattern, the indexed brand or company name, the seller prefix, or the written domain (non-ASCII characters percent-encoded).',
+    description: 'What the descriptor matched: the alias pattern, the indexed brand or company name, the seller prefix, the written domain, or the merchant words a correction is filed under (non-ASCII characters percent-encoded).',
     type: 'string',
   },
   'x-bf-match-source': {
-    description: 'Where the match came from: `alias` (curated table), `brand` (a held brand), `listing` or `crypto` (reference data), `processor` (a seller-of-record prefix), `domain` (written in the descriptor).',
+    description:
+      'Where the match came from: `correction` (your organization\'s correction, POST /v2/transactions/corrections), `operator` (an alias the operator added), `alias` (curated table), `brand` (a held brand), `listing` or `crypto` (reference data), `processor` (a seller-of-record prefix), `domain` (written in the descriptor).',
     type: 'string',
-    enum: ['alias', 'brand', 'listing', 'crypto', 'processor', 'domain'],
+    enum: ['correction', 'operator', 'alias', 'brand', 'listing', 'crypto', 'processor', 'domain'],
   },
   'x-bf-payment-processor': {
     description:

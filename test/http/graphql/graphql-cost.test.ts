@@ -9,15 +9,16 @@
 import { buildClientSchema, buildSchema, getIntrospectionQuery, parse, printSchema, type IntrospectionQuery } from 'graphql';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { queryCost } from '../../../src/http/graphql/query-cost.js';
-import { WEBHOOK_LIST_SIZES, WEBHOOK_SDL } from '../../../src/http/graphql/webhook-schema.js';
+import { GRAPHQL_LIST_SIZES, GRAPHQL_SDL } from '../../../src/http/graphql/graphql-schema.js';
 import { describeEachBackend } from '../../helpers/backends.js';
 import { bearer, startTestStack, type TestStack } from '../../helpers/test-stack.js';
 
 const MAX_COST = 50_000;
 const COST_PER_MINUTE = 100_000;
 
-const schema = buildSchema(WEBHOOK_SDL);
-const costOf = (query: string) => queryCost(schema, parse(query), { defaultPageSize: 100, maxPageSize: 100, listSizes: WEBHOOK_LIST_SIZES }).cost;
+/** The schema served: webhooks and merchant corrections. */
+const schema = buildSchema(GRAPHQL_SDL);
+const costOf = (query: string) => queryCost(schema, parse(query), { defaultPageSize: 100, maxPageSize: 100, listSizes: GRAPHQL_LIST_SIZES }).cost;
 
 /** `webhooks → deliveries`, aliased `n` times. */
 function aliased(n: number): string {

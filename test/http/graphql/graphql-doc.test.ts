@@ -1,15 +1,19 @@
 /**
- * docs/webhooks.md prints the management schema: that block must be `printSchema` of the SDL `POST /graphql` is
- * built from, and the live service must serve exactly those types and fields (read back by introspection, type by
- * type; graphql-cost.test.ts reads the whole schema back with the standard introspection query).
+ * docs/webhooks.md prints the webhook management schema: that block must be `printSchema` of the webhook SDL, and
+ * docs/transactions.md prints the merchant corrections' part as written; the live service must serve exactly the
+ * types and fields of the two together (read back by introspection, type by type; graphql-cost.test.ts reads the
+ * whole schema back with the standard introspection query).
  */
 import { readFileSync } from 'node:fs';
 import { buildSchema, isInputObjectType, isObjectType, printSchema } from 'graphql';
 import { WEBHOOK_SDL } from '../../../src/http/graphql/webhook-schema.js';
+import { GRAPHQL_SDL } from '../../../src/http/graphql/graphql-schema.js';
+import { MERCHANT_CORRECTION_SDL } from '../../../src/http/graphql/merchant-correction-schema.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestStack, type TestStack } from '../../helpers/test-stack.js';
 
 const DOC = readFileSync(new URL('../../../docs/webhooks.md', import.meta.url), 'utf8');
+const TRANSACTIONS_DOC = readFileSync(new URL('../../../docs/transactions.md', import.meta.url), 'utf8');
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -17,18 +21,19 @@ beforeAll(async () => {
 });
 afterAll(async () => stack?.close());
 
-/** The fenced ```graphql block under "### Schema". */
-function printedSchema(): string {
-  const section = DOC.slice(DOC.indexOf('### Schema'));
+/** The fenced ```graphql block under `heading` of `doc`. */
+function printedSchema(doc = DOC, heading = '### Schema'): string {
+  const section = doc.slice(doc.indexOf(heading));
   const match = /```graphql\n([\s\S]*?)\n```/.exec(section);
-  if (!match?.[1]) throw new Error('docs/webhooks.md has no graphql block under "### Schema"');
+  if (!match?.[1]) throw new Error(`no graphql block under "${heading}"`);
   return match[1];
 }
 
 describe('docs/webhooks.md', () => {
   it('prints the schema POST /graphql serves', async () => {
-    const schema = buildSchema(WEBHOOK_SDL);
-    expect(printedSchema()).toBe(printSchema(schema));
+    expect(printedSchema()).toBe(printSchema(buildSchema(WEBHOOK_SDL)));
+    expect(printedSchema(TRANSACTIONS_DOC, '### GraphQL')).toBe(MERCHANT_CORRECTION_SDL.trim());
+    const schema = buildSchema(GRAPHQL_SDL);
 
     const { key } = await stack.newKey({ plan: 'paid' });
     const ask = async (query: string): Promise<any> => { // eslint-disable-line @typescript-eslint/no-explicit-any -- introspection answers

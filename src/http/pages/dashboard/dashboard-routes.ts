@@ -14,6 +14,7 @@ import { registerUsagePages } from './usage-pages.js';
 import { registerBillingPages } from './billing-pages.js';
 import { registerWebhookPages } from './webhook-pages.js';
 import { registerPaymentPages } from './payment-pages.js';
+import { registerCorrectionPages } from './correction-pages.js';
 
 /** A dashboard form is a few fields; anything bigger is refused by Fastify with 413. */
 const FORM_MAX_BYTES = 64 * 1024;
@@ -47,5 +48,7 @@ export function registerDashboard(app: FastifyInstance, deps: AppDeps): void {
     registerBillingPages(scope, deps);
     registerWebhookPages(scope, deps);
     registerPaymentPages(scope, deps);
+    // Merchant corrections (issue 34).
+    registerCorrectionPages(scope, deps);
   });
 }

@@ -26,7 +26,7 @@ export interface DashboardSession {
   origin: string;
 }
 
-export type DashboardSection = 'overview' | 'keys' | 'client-ids' | 'usage' | 'billing' | 'webhooks' | 'payments';
+export type DashboardSection = 'overview' | 'keys' | 'client-ids' | 'usage' | 'billing' | 'webhooks' | 'payments' | 'corrections';
 
 /** The session cookie. HttpOnly, SameSite=Lax, Path=/, and Secure when the public URL is https. */
 export const SESSION_COOKIE = 'bb_session';
@@ -41,6 +41,7 @@ const SECTIONS: readonly { id: DashboardSection; label: string; path: string }[]
   { id: 'billing', label: 'Billing', path: '/billing' },
   { id: 'webhooks', label: 'Webhooks', path: '/webhooks' },
   { id: 'payments', label: 'Payments', path: '/payments' },
+  { id: 'corrections', label: 'Corrections', path: '/corrections' },
 ];
 
 /** Reads one cookie from the Cookie header (no cookie library: one name, no attributes). */
