@@ -10,6 +10,7 @@ import { getDomain } from 'tldts';
 import { registrableDomain } from '../domain/identifiers.js';
 import { normalizeName } from '../domain/search-text.js';
 import { isoCountry } from './countries.js';
+import { parseWebsiteUrl } from './website-domain.js';
 
 export type WebsiteDrop = 'social-profile' | 'marketplace-or-app-store-page' | 'link-page' | 'generic-hosting' | 'unparseable-url';
 
@@ -90,21 +91,12 @@ function namesCarry(names: readonly string[], label: string): boolean {
   return squashed.length > 0 && names.some((n) => normalizeName(n).replace(/ /g, '').includes(squashed));
 }
 
-/** An http(s) URL as sources write them (`www.example.com`, `http://example.com/en`), or null. */
-function parseWebsite(url: string): URL | null {
-  const text = url.trim();
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
-  if (!URL.canParse(withScheme)) return null;
-  const parsed = new URL(withScheme);
-  return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed : null;
-}
-
 /**
  * The brand's registrable domain from one of its official website URLs, or why the URL is no brand website.
  * `names` are the brand's names (display name, brand tags, match names): a platform's own brand keeps its domain.
  */
 export function brandWebsite(url: string, names: readonly string[]): { domain: string } | { drop: WebsiteDrop } {
-  const parsed = parseWebsite(url);
+  const parsed = parseWebsiteUrl(url);
   const domain = parsed === null ? null : registrableDomain(parsed.hostname);
   if (parsed === null || domain === null) return { drop: 'unparseable-url' };
   const host = parsed.hostname.toLowerCase().replace(/\.$/, '');

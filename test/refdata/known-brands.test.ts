@@ -13,7 +13,9 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeName } from '../../src/domain/search-text.js';
 import { createLogger } from '../../src/platform/logger.js';
+import { brandWebsite } from '../../src/refdata/brand-websites.js';
 import { importReferenceFile } from '../../src/refdata/import/import-file.js';
+import { websiteDomain } from '../../src/refdata/website-domain.js';
 import { BrandSearch } from '../../src/search/brand-search.js';
 import { describeEachBackend, tempDatabase } from '../helpers/backends.js';
 import type { TempDatabase } from '../store/temp-database.js';
@@ -68,6 +70,24 @@ describe('npm run build:nsi (scripts/build-nsi.ts)', () => {
     const result = await run(process.execPath, ['--import', 'tsx', 'scripts/build-nsi.ts', fixtures, path.join(fixtures, 'x.csv.gz')], { cwd: ROOT }).catch((e: { stderr: string }) => e);
     expect(String((result as { stderr: string }).stderr)).toContain('is not an unpacked name-suggestion-index package');
   }, 60_000);
+});
+
+describe('official websites', () => {
+  it('a domain with Latin-1 letters is a website, however warm URL.canParse is (Node 20 answers false once optimized)', () => {
+    for (let i = 0; i < 50_000; i++) URL.canParse(`https://example${i % 100}.com/`);
+    expect(websiteDomain('https://minkøbmand.dk/')).toBe('xn--minkbmand-o8a.dk');
+    expect(brandWebsite('https://www.körperformen.com/', ['Körperformen'])).toEqual({ domain: 'xn--krperformen-rfb.com' });
+  });
+
+  it('a platform page is no brand website, unless the brand is the platform', () => {
+    expect(brandWebsite('https://instagram.com/pizzeria', ['Pizzeria'])).toEqual({ drop: 'social-profile' });
+    expect(brandWebsite('https://play.google.com/store/apps/details?id=x', ['X'])).toEqual({ drop: 'marketplace-or-app-store-page' });
+    expect(brandWebsite('https://www.google.com/maps/place/x', ['X'])).toEqual({ drop: 'marketplace-or-app-store-page' });
+    expect(brandWebsite('https://bit.ly/abc', ['X'])).toEqual({ drop: 'link-page' });
+    expect(brandWebsite('https://gap.uk.com/', ['Gap'])).toEqual({ drop: 'generic-hosting' });
+    expect(brandWebsite('https://www.amazon.co.uk/fresh', ['Amazon Fresh'])).toEqual({ domain: 'amazon.co.uk' });
+    expect(brandWebsite('https://store.apple.com/', ['Apple Store'])).toEqual({ domain: 'apple.com' });
+  });
 });
 
 describeEachBackend('the brand knowledge set', (backend) => {
