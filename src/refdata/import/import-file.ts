@@ -1,7 +1,8 @@
 /**
  * Imports one file: opens it as a stream (gunzipped when it ends in .gz), runs the format's parser, writes its
  * records through the ReferenceData port in batches (one transaction each), records the import, and returns the
- * report. Memory stays bounded: at most one batch per table is held.
+ * report. Memory stays bounded: at most one batch per table is held; the brand knowledge set, a snapshot replaced
+ * as a whole, is the exception (some 13,000 short rows, written once at the end).
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';

@@ -5,7 +5,7 @@
  * import report, one count per NSI item) out. The `nsi` import format (nsi-package.ts) and the build of the embedded
  * file (scripts/build-nsi.ts) both call it, so both drop the same entries for the same reasons.
  *
- * Every NSI item is counted once: kept (the first item of its Wikidata item), or skipped with the reason of its brand
+ * Every NSI item is counted once: kept (the main item of its Wikidata item, primaryItem), or skipped with the reason of its brand
  * (`no-wikidata`, `dissolved`, `no-website`, `social-profile`, `marketplace-or-app-store-page`, `link-page`,
  * `generic-hosting`, `unparseable-url`, `malformed-row`), or `duplicate` (a further item of a brand already kept: the
  * same Wikidata item under another category, such as a fuel brand's shops).
