@@ -28,6 +28,10 @@ async function runImport(file: string, opts: ImportOpts): Promise<void> {
   ]);
   if (formatByName(opts.format) === undefined) return usageError(`unknown format "${opts.format}"; one of: ${FORMATS.map((f) => f.name).join(', ')}`);
   if (!existsSync(file)) return usageError(`no such file: ${file}`);
+  if (opts.format === 'nsi') {
+    const { nsiPackageFiles, NotAnNsiPackageError } = await import('../refdata/import/nsi-package.js');
+    if (nsiPackageFiles(file) === null) return usageError(new NotAnNsiPackageError(file).message);
+  }
   if (opts.sourceDate !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(opts.sourceDate)) return usageError('--source-date must be YYYY-MM-DD');
   const bar = new ProgressLine(100);
   let shown = 0;
@@ -51,7 +55,7 @@ async function runImport(file: string, opts: ImportOpts): Promise<void> {
   const skipped = Object.entries(report.skipped).map(([reason, t]) => `  skipped ${reason}: ${t.count} (e.g. ${t.examples.slice(0, 2).join('; ')})`);
   const corrected = Object.entries(report.corrected).map(([reason, t]) => `  corrected ${reason}: ${t.count} (e.g. ${t.examples.slice(0, 2).join('; ')})`);
   const text = [
-    `imported ${file} as ${report.format} (source ${report.source}, ${report.sourceDate}): read ${report.rowsRead}, inserted ${report.inserted}, updated ${report.updated}, unchanged ${report.unchanged}, contradictions ${report.contradictions.count}`,
+    `imported ${file} as ${report.format} (source ${report.source}, ${report.sourceDate}): read ${report.rowsRead}, inserted ${report.inserted}, updated ${report.updated}, unchanged ${report.unchanged}${report.removed > 0 ? `, removed ${report.removed}` : ''}, contradictions ${report.contradictions.count}`,
     ...skipped,
     ...corrected,
   ].join('\n');
@@ -67,13 +71,13 @@ async function runStatus(opts: { json?: boolean }): Promise<void> {
 }
 
 export function registerRefdataCommands(program: Command): void {
-  const refdata = program.command('refdata').description('reference data for tickers, ISINs, ETFs and crypto symbols (docs/reference-data.md)');
+  const refdata = program.command('refdata').description('reference data for tickers, ISINs, ETFs and crypto symbols, and the brand knowledge set (docs/reference-data.md)');
   refdata
     .command('import')
     .description('import a reference file (streamed; idempotent); prints what was skipped and why')
-    .argument('<file>', 'the file (.gz is decompressed)')
-    .requiredOption('--format <name>', 'file format, e.g. sec-company-tickers-exchange, gleif-isin-lei, wikidata-json (docs/reference-data.md)')
-    .option('--source-date <YYYY-MM-DD>', "the file's date, recorded on every row (default: the file's modification date)")
+    .argument('<file>', 'the file (.gz is decompressed), or for --format nsi the unpacked name-suggestion-index package folder')
+    .requiredOption('--format <name>', 'file format, e.g. sec-company-tickers-exchange, gleif-isin-lei, wikidata-json, nsi (docs/reference-data.md)')
+    .option('--source-date <YYYY-MM-DD>', "the file's date, recorded on every row (default: the date the source states, else the file's modification date)")
     .option('--json', 'print one JSON object')
     .action(async (file: string, opts: ImportOpts) => {
       await runImport(file, opts);

@@ -29,12 +29,12 @@ export function printableDatabaseUrl(url: string): string {
 
 /**
  * Migrates, then loads the embedded reference set (tickers, ETFs, crypto; refdata/embedded-reference-data.ts) into
- * a store that never had a reference import: one indexed read on every later start, and the importer's code is
- * loaded only when the set is loaded.
+ * a store that never had a reference import, and the brand knowledge set into one that holds no known brand: two
+ * indexed reads on every later start, and the importer's code is loaded only when a set is loaded.
  */
 async function migrateAndSeed(database: Database, referenceData: ReferenceData): Promise<void> {
   await migrateToLatest(database, PRODUCT_MIGRATIONS);
-  if (await referenceData.hasReferenceImports()) return;
+  if ((await referenceData.hasReferenceImports()) && (await referenceData.hasKnownBrands())) return;
   const { loadEmbeddedReferenceData } = await import('../refdata/embedded-reference-data.js');
   await loadEmbeddedReferenceData(referenceData);
 }

@@ -45,3 +45,26 @@ export function countryCode(value: string | null | undefined): string | null {
   if (/^[A-Za-z]{2}$/.test(text)) return ({ UK: 'GB', EL: 'GR' } as Record<string, string>)[text.toUpperCase()] ?? text.toUpperCase();
   return names().get(text.toLowerCase()) ?? null;
 }
+
+/** Region codes that are no country: private use (AA, QM-QZ, XA-XZ but Kosovo's XK, ZZ) and groupings (EU, EZ, UN). */
+const NOT_A_COUNTRY = /^(?:AA|Q[M-Z]|X[A-JL-Z]|ZZ|EU|EZ|UN)$/;
+
+/**
+ * An ISO 3166 alpha-2 country code, upper-cased, or null when `code` is none (a private-use code, EU, UN). Withdrawn
+ * and exceptional codes are read as today's (`UK` → GB, `FX` → FR, `NH` → VU, through the runtime's locale aliases);
+ * `EL` (the EU's Greece) → GR.
+ */
+export function isoCountry(code: string): string | null {
+  const upper = code.trim().toUpperCase();
+  if (!/^[A-Z]{2}$/.test(upper)) return null;
+  const region = new Intl.Locale(`und-${upper === 'EL' ? 'GR' : upper}`).region ?? upper;
+  if (NOT_A_COUNTRY.test(region)) return null;
+  return displayNames().of(region) === region ? null : region;
+}
+
+let regionNames: Intl.DisplayNames | undefined;
+
+function displayNames(): Intl.DisplayNames {
+  regionNames ??= new Intl.DisplayNames(['en'], { type: 'region' });
+  return regionNames;
+}

@@ -1,8 +1,9 @@
 /**
- * The embedded reference set shipped in refdata/embedded/ (built by scripts/build-refdata.ts; sources and
- * licences in refdata/embedded/ATTRIBUTION.md): loaded into a store that has no reference import yet, so a fresh
- * install answers the well-known tickers, ETFs and crypto symbols with no import. Every later start costs one
- * indexed read (`hasReferenceImports`).
+ * The embedded reference set shipped in refdata/embedded/ (built by scripts/build-refdata.ts and, for the brand
+ * knowledge set, scripts/build-nsi.ts; sources and licences in refdata/embedded/ATTRIBUTION.md): loaded into a store
+ * that has no reference import yet, so a fresh install answers the well-known tickers, ETFs and crypto symbols with no
+ * import; the knowledge set into a store that holds no known brand yet (a new store, or one made before the set
+ * shipped). Every later start costs two indexed reads (`hasReferenceImports`, `hasKnownBrands`).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,15 +18,22 @@ const EMBEDDED = [
   { file: 'crypto.csv.gz', format: 'brandbase-crypto' },
 ] as const;
 
+/** The brand knowledge set (name-suggestion-index brands with their websites). */
+const BRANDS = { file: 'brands-nsi.csv.gz', format: 'brandbase-brands' } as const;
+
 export function embeddedFile(name: string): string {
   return fileURLToPath(new URL(`../../refdata/embedded/${name}`, import.meta.url));
 }
 
-/** Loads the embedded set when no reference data was ever imported; returns the reports (empty when skipped). */
+/**
+ * Loads the embedded set when no reference data was ever imported, and the knowledge set when no known brand is held;
+ * returns the reports (empty when both were skipped).
+ */
 export async function loadEmbeddedReferenceData(refdata: ReferenceData): Promise<ImportReportJson[]> {
-  if (await refdata.hasReferenceImports()) return [];
   const reports: ImportReportJson[] = [];
-  for (const { file, format } of EMBEDDED) {
+  const needsBrands = !(await refdata.hasKnownBrands());
+  const needsReference = !(await refdata.hasReferenceImports());
+  for (const { file, format } of [...(needsReference ? EMBEDDED : []), ...(needsBrands ? [BRANDS] : [])]) {
     const path = embeddedFile(file);
     // A build without the data folder (a stripped package) still starts; status shows nothing was loaded.
     if (!existsSync(path)) continue;

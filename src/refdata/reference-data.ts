@@ -72,10 +72,41 @@ export interface LeiDomain extends Provenance {
   domain: string;
 }
 
+/**
+ * A brand of the knowledge set (issue 34: name-suggestion-index brands with Wikidata's official websites; built by
+ * scripts/build-nsi.ts, imported with `--format nsi`; docs/reference-data.md "Brand knowledge set"). Unique by `id`.
+ */
+export interface KnownBrand extends Provenance {
+  /** The source's own id (NSI's `id`, e.g. `mcdonalds-658eea`). */
+  id: string;
+  /** As the source shows it (NSI's `displayName`). */
+  name: string;
+  /** Other names it goes by, normalized (domain/search-text.ts `normalizeName`), deduped, never the display name's, at most MAX_MATCH_NAMES. */
+  matchNames: string[];
+  /** Registrable domain of the brand's global website. */
+  domain: string;
+  /** ISO 3166 alpha-2 (upper case) → registrable domain of the brand's site for that country, when it differs from `domain`. */
+  countrySites: Record<string, string>;
+  /** Where it trades: ISO 3166 alpha-2 codes (upper case), `001` for worldwide, other UN M49 region codes (`150` Europe); empty when unknown. */
+  countries: string[];
+  /** OpenStreetMap tag of its kind, `key/value` (`amenity/fast_food`, `shop/supermarket`). */
+  category: string;
+  /** Wikidata item (`Q38076`). */
+  wikidata: string;
+}
+
+/** Match names kept per known brand. */
+export const MAX_MATCH_NAMES = 10;
+
+/** What `replaceKnownBrands` did: the upsert counts, and the rows of the replaced sources that the new set no longer has. */
+export interface ReplaceCounts extends UpsertCounts {
+  removed: number;
+}
+
 /** Rows for `insertIntoEmpty`, one table at a time. */
 export type EmptyTableRows = { table: 'listings'; rows: readonly Listing[] } | { table: 'etfs'; rows: readonly Etf[] } | { table: 'crypto'; rows: readonly CryptoAsset[] };
 
-export type ReferenceTable = 'listings' | 'etfs' | 'crypto' | 'isinLei' | 'leiDomains';
+export type ReferenceTable = 'listings' | 'etfs' | 'crypto' | 'isinLei' | 'leiDomains' | 'brands';
 
 /** What one upsert did. `unchanged` rows were already stored exactly as given (a re-import). */
 export interface UpsertCounts {
@@ -147,6 +178,17 @@ export interface ReferenceData {
    * merge. When the table already holds rows it falls back to the upsert.
    */
   insertIntoEmpty(batch: EmptyTableRows): Promise<UpsertCounts>;
+
+  /**
+   * The brand knowledge set is a snapshot per source: the rows' sources (`nsi`) are replaced as a whole by `rows`, in
+   * one transaction (new ids inserted, changed rows updated, rows the snapshot no longer has removed). Rows repeated
+   * by id: the last one counts. An empty `rows` changes nothing.
+   */
+  replaceKnownBrands(rows: readonly KnownBrand[]): Promise<ReplaceCounts>;
+  /** Known brands whose global website is `domain` (a registrable domain), by id. */
+  knownBrandsByDomain(domain: string): Promise<KnownBrand[]>;
+  /** True once the store holds any known brand (one indexed read: the embedded-set check on every start). */
+  hasKnownBrands(): Promise<boolean>;
 
   recordReferenceImport(record: ReferenceImportRecord): Promise<void>;
   /** Counts and dates per table and source. */

@@ -5,12 +5,25 @@
  */
 import { registrableDomain } from '../domain/identifiers.js';
 
-export function websiteDomain(website: string | null | undefined): string | null {
+/**
+ * A website as sources write it (`www.example.com`, `http://example.com/en`) as an http(s) URL, or null. Parsed with
+ * `new URL` in a try, not `URL.canParse`: on Node 20, once V8 has optimized it, `URL.canParse` answers false for
+ * hosts with Latin-1 letters (`https://minkøbmand.dk/`), which then dropped three brands of the knowledge set.
+ */
+export function parseWebsiteUrl(website: string | null | undefined): URL | null {
   const text = (website ?? '').trim();
   if (!text) return null;
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
-  if (!URL.canParse(withScheme)) return null;
-  const url = new URL(withScheme);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  return registrableDomain(url.hostname);
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    return null;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+}
+
+export function websiteDomain(website: string | null | undefined): string | null {
+  const url = parseWebsiteUrl(website);
+  return url === null ? null : registrableDomain(url.hostname);
 }

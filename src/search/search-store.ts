@@ -4,11 +4,17 @@
  * store/kysely-search-store.ts.
  */
 
-/** One indexed name (search-by-name, ADR 0033): a held brand's name or a reference-data company / crypto name. */
+/**
+ * One indexed name (search-by-name, ADR 0033): a held brand's name, a reference-data company / crypto name, or a
+ * brand of the knowledge set (name-suggestion-index, issue 34).
+ */
 export interface SearchNameRow {
   domain: string;
-  /** `ticker`: a primary listing's ticker or a crypto symbol, indexed in `norm` and matched only exactly. */
-  source: 'brand' | 'listing' | 'crypto' | 'ticker';
+  /**
+   * `ticker`: a primary listing's ticker or a crypto symbol, indexed in `norm` and matched only exactly. `nsi`: a
+   * name of a brand of the knowledge set (its display name, or another name it goes by in `norm`, shown under `name`).
+   */
+  source: 'brand' | 'listing' | 'crypto' | 'ticker' | 'nsi';
   /** As shown. */
   name: string;
   /** normalizeName(name) (domain/search-text.ts). */

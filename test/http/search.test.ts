@@ -53,6 +53,12 @@ describeEachBackend('brand search', (backend) => {
       for (const hit of hits) expect(Object.keys(hit).sort()).toEqual(['brandId', 'claimed', 'domain', 'icon', 'name', 'qualityScore']);
     });
 
+    it('finds a brand of the knowledge set before anyone crawled it, with the same fields (nothing held yet: nulls)', async () => {
+      const res = await search(`/v2/search/five%20guys?c=${cid}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()[0]).toEqual({ name: 'Five Guys', domain: 'fiveguys.com', claimed: false, icon: null, brandId: null, qualityScore: null });
+    });
+
     it('is typo tolerant ("goolge" finds Google), accent and case insensitive', async () => {
       expect((await search(`/v2/search/goolge?c=${cid}`)).json()[0]).toMatchObject({ name: 'Google', domain: 'google.com' });
       for (const q of ['nestle', 'NESTLÉ', 'Nestl%C3%A9', 'nestlé']) {

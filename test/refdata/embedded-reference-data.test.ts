@@ -1,25 +1,30 @@
 /**
- * A fresh store gets the embedded reference set when it is opened (migrate, first start), and answers the
- * well-known cases; opening it again does not load it twice. Real SQLite file through openBackends.
+ * A fresh store gets the embedded reference set and the brand knowledge set when it is opened (migrate, first
+ * start), and answers the well-known cases; a knowledge-set brand is found by name before anything was crawled;
+ * opening it again does not load it twice. Real SQLite file and PostgreSQL schema through openBackends.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { openBackends, type Backends } from '../../src/main/open-backends.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { BrandSearch } from '../../src/search/brand-search.js';
+import type { ReferenceDataTables } from '../../src/refdata/store/refdata-tables.js';
+import { describeEachBackend, openBackendDatabase, queryDatabase } from '../helpers/backends.js';
+import type { SharedDatabase } from '../helpers/shared-database.js';
 
-describe('embedded reference data', () => {
-  let dir: string;
+const FORMATS = ['brandbase-brands', 'brandbase-crypto', 'brandbase-etfs', 'brandbase-listings'];
+
+describeEachBackend('embedded reference data', (backend) => {
+  let database: SharedDatabase;
   let backends: Backends;
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'brandbase-refdata-'));
-    backends = await openBackends(loadConfig({ BRANDBASE_DATA_DIR: dir }));
+    database = await openBackendDatabase(backend);
+    backends = await openBackends(loadConfig(database.env));
   }, 120_000);
   afterAll(async () => {
-    await backends.close();
-    await rm(dir, { recursive: true, force: true });
+    await backends?.close();
+    await database?.cleanup();
   });
 
   it('loads thousands of listings, ETFs and crypto assets, with provenance', async () => {
@@ -28,9 +33,26 @@ describe('embedded reference data', () => {
     expect(rows('listings')).toBeGreaterThan(5000);
     expect(rows('etfs')).toBeGreaterThan(5000);
     expect(rows('crypto')).toBeGreaterThan(300);
-    expect(imports.map((i) => i.format).sort()).toEqual(['brandbase-crypto', 'brandbase-etfs', 'brandbase-listings']);
+    expect(imports.map((i) => i.format).sort()).toEqual(FORMATS);
     expect(sources.map((s) => s.source)).toContain('financedatabase');
   });
+
+  it('holds the brand knowledge set: name-suggestion-index brands with their websites, countries and categories', async () => {
+    const store = backends.stores.referenceData;
+    const { sources } = await store.referenceStatus();
+    expect(sources.find((s) => s.table === 'brands')).toMatchObject({ source: 'nsi', sourceDate: '2026-09-18' });
+    expect(sources.find((s) => s.table === 'brands')?.rows).toBeGreaterThan(12_000);
+    expect(await store.knownBrandsByDomain('starbucks.com')).toContainEqual(
+      expect.objectContaining({ name: 'Starbucks', wikidata: 'Q37158', countries: ['001'], category: 'amenity/cafe', countrySites: expect.objectContaining({ DE: 'starbucks.de', JP: 'starbucks.co.jp' }) }),
+    );
+    expect(await store.knownBrandsByDomain('fiveguys.com')).toMatchObject([{ name: 'Five Guys', category: 'amenity/fast_food' }]);
+  });
+
+  it('finds a knowledge-set brand by name before anyone crawled it (Five Guys is no listed company)', async () => {
+    const search = new BrandSearch(backends.stores.search, (key) => key, { timeoutMs: 60_000, referenceCheckMs: 60_000, logger: createLogger({ level: 'silent' }) });
+    expect((await search.search('five guys', 3))[0]).toEqual({ name: 'Five Guys', domain: 'fiveguys.com', claimed: false, icon: null, brandId: null, qualityScore: null });
+    expect((await search.search('Tim Hortons', 3))[0]).toMatchObject({ name: 'Tim Hortons', domain: 'timhortons.com', brandId: null });
+  }, 60_000);
 
   it('answers the well-known tickers on their home exchange', async () => {
     const store = backends.stores.referenceData;
@@ -54,9 +76,23 @@ describe('embedded reference data', () => {
   });
 
   it('is not loaded again when the store is opened again', async () => {
-    const again = await openBackends(loadConfig({ BRANDBASE_DATA_DIR: dir }));
+    const again = await openBackends(loadConfig(database.env));
     try {
-      expect((await again.stores.referenceData.referenceStatus()).imports).toHaveLength(3);
+      expect((await again.stores.referenceData.referenceStatus()).imports).toHaveLength(FORMATS.length);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('a store made before the knowledge set shipped (reference data, no known brand) gets the set when opened, only it', async () => {
+    await queryDatabase<void, ReferenceDataTables>(database, async (db) => {
+      await db.deleteFrom('ref_brands').execute();
+    });
+    const again = await openBackends(loadConfig(database.env));
+    try {
+      expect(await again.stores.referenceData.knownBrandsByDomain('fiveguys.com')).toHaveLength(1);
+      const formats = (await again.stores.referenceData.referenceStatus()).imports.map((i) => i.format).sort();
+      expect(formats).toEqual([...FORMATS.slice(0, 1), ...FORMATS]);
     } finally {
       await again.close();
     }

@@ -4,6 +4,9 @@
  */
 import type { Readable } from 'node:stream';
 
+/** The characters the reader acts on outside quotes; everything between them is copied as one slice. */
+const SPECIAL = /[",\r\n]/g;
+
 /** Yields each record's fields; `line` is the 1-based line number where the record starts. */
 export async function* csvRecords(input: Readable): AsyncGenerator<{ line: number; fields: string[] }> {
   let fields: string[] = [];
@@ -15,18 +18,35 @@ export async function* csvRecords(input: Readable): AsyncGenerator<{ line: numbe
   let pendingCr = false;
   input.setEncoding('utf8');
   for await (const chunk of input as AsyncIterable<string>) {
-    for (let i = 0; i < chunk.length; i++) {
-      const c = chunk[i] as string;
+    let i = 0;
+    while (i < chunk.length) {
       if (quoted) {
-        if (c === '"') {
+        // Up to the next quote in one slice (a field's text, newlines included).
+        const q = chunk.indexOf('"', i);
+        const end = q < 0 ? chunk.length : q;
+        for (let n = chunk.indexOf('\n', i); n >= 0 && n < end; n = chunk.indexOf('\n', n + 1)) line += 1;
+        field += chunk.slice(i, end);
+        i = end;
+        if (q >= 0) {
           quoted = false;
           afterQuote = true;
-        } else {
-          if (c === '\n') line += 1;
-          field += c;
+          i += 1;
         }
         continue;
       }
+      // Ordinary characters up to the next quote, comma or line break in one slice, not one string per character.
+      SPECIAL.lastIndex = i;
+      const found = SPECIAL.exec(chunk);
+      const end = found === null ? chunk.length : found.index;
+      if (end > i) {
+        pendingCr = false;
+        field += chunk.slice(i, end);
+        afterQuote = false;
+        i = end;
+        continue;
+      }
+      const c = chunk[i] as string;
+      i += 1;
       if (pendingCr && c !== '\n') pendingCr = false;
       if (c === '"') {
         // A quote re-opened right after a closing quote is an escaped quote ("").
@@ -37,7 +57,8 @@ export async function* csvRecords(input: Readable): AsyncGenerator<{ line: numbe
         fields.push(field);
         field = '';
         afterQuote = false;
-      } else if (c === '\n' || c === '\r') {
+      } else {
+        // A line break: \n, \r, or \r\n (one break).
         if (c === '\n' && pendingCr) {
           pendingCr = false;
           continue;
@@ -50,9 +71,6 @@ export async function* csvRecords(input: Readable): AsyncGenerator<{ line: numbe
         afterQuote = false;
         line += 1;
         start = line;
-      } else {
-        field += c;
-        afterQuote = false;
       }
     }
   }

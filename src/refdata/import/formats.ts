@@ -1,5 +1,5 @@
 /** Every `--format` the importer reads, by name (docs/reference-data.md describes each). */
-import { brandbaseCrypto, brandbaseEtfs, brandbaseListings } from './embedded-tables.js';
+import { brandbaseBrands, brandbaseCrypto, brandbaseEtfs, brandbaseListings } from './embedded-tables.js';
 import { financeDatabaseCryptos } from './financedatabase-cryptos.js';
 import { financeDatabaseEquities } from './financedatabase-equities.js';
 import { financeDatabaseEtfs } from './financedatabase-etfs.js';
@@ -8,6 +8,7 @@ import { freeTickerIdentifiers } from './free-ticker-identifiers.js';
 import { freeTickerListings } from './free-ticker-listings.js';
 import { gleifIsinLei } from './gleif-isin-lei.js';
 import { mrchartistDomains } from './mrchartist-domains.js';
+import { nsiPackage } from './nsi-package.js';
 import type { FormatParser } from './reference-record.js';
 import { secTickersExchange } from './sec-tickers-exchange.js';
 import { trustwalletChains } from './trustwallet-chains.js';
@@ -29,6 +30,8 @@ export const FORMATS: readonly FormatParser[] = [
   brandbaseListings,
   brandbaseEtfs,
   brandbaseCrypto,
+  nsiPackage,
+  brandbaseBrands,
 ];
 
 export function formatByName(name: string): FormatParser | undefined {

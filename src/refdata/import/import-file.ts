@@ -1,7 +1,8 @@
 /**
  * Imports one file: opens it as a stream (gunzipped when it ends in .gz), runs the format's parser, writes its
  * records through the ReferenceData port in batches (one transaction each), records the import, and returns the
- * report. Memory stays bounded: at most one batch per table is held.
+ * report. Memory stays bounded: at most one batch per table is held; the brand knowledge set, a snapshot replaced
+ * as a whole, is the exception (some 13,000 short rows, written once at the end).
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -60,6 +61,11 @@ async function flush(refdata: ReferenceData, batches: Batches, report: ImportRep
   if (batches.leiDomains.length) report.addStoreCounts(await refdata.upsertLeiDomains(batches.leiDomains.splice(0)));
 }
 
+/** The brand knowledge set is a snapshot of its source: written once, whole, when the file is read (never per batch). */
+async function flushBrands(refdata: ReferenceData, batches: Batches, report: ImportReport): Promise<void> {
+  if (batches.brands.length) report.addStoreCounts(await refdata.replaceKnownBrands(batches.brands.splice(0)));
+}
+
 async function flushIntoEmpty(refdata: ReferenceData, batches: Batches, report: ImportReport): Promise<void> {
   if (batches.listings.length) report.addStoreCounts(await refdata.insertIntoEmpty({ table: 'listings', rows: batches.listings.splice(0) }));
   if (batches.etfs.length) report.addStoreCounts(await refdata.insertIntoEmpty({ table: 'etfs', rows: batches.etfs.splice(0) }));
@@ -72,21 +78,22 @@ export async function importReferenceFile(refdata: ReferenceData, opts: ImportOp
   const parser = formatByName(opts.format);
   if (parser === undefined) throw new UnknownFormatError(opts.format);
   const info = await stat(opts.file);
-  const sourceDate = opts.sourceDate ?? info.mtime.toISOString().slice(0, 10);
+  const sourceDate = opts.sourceDate ?? (await parser.statedDate?.(opts.file)) ?? info.mtime.toISOString().slice(0, 10);
   const report = new ImportReport({ format: parser.name, source: parser.source, file: basename(opts.file), sourceDate });
-  const ctx = { open: () => openFile(opts.file, info.size, opts.onProgress), report, sourceDate, refdata };
+  const ctx = { open: () => openFile(opts.file, info.size, opts.onProgress), path: opts.file, report, sourceDate, refdata };
   // Into empty tables the whole file is one batch: collected, then written by insertIntoEmpty.
   const batchSize = opts.intoEmpty ? Number.POSITIVE_INFINITY : (opts.batchSize ?? 1000);
-  const batches: Batches = { listings: [], etfs: [], crypto: [], isinLei: [], leiDomains: [] };
+  const batches: Batches = { listings: [], etfs: [], crypto: [], isinLei: [], leiDomains: [], brands: [] };
   let pending = 0;
   for await (const record of parser.parse(ctx)) {
     (batches[record.table] as ReferenceRecord['row'][]).push(record.row);
-    if (++pending >= batchSize) {
+    if (record.table !== 'brands' && ++pending >= batchSize) {
       await flush(refdata, batches, report);
       pending = 0;
     }
   }
   await (opts.intoEmpty ? flushIntoEmpty(refdata, batches, report) : flush(refdata, batches, report));
+  await flushBrands(refdata, batches, report);
   const json = report.toJSON();
   await refdata.recordReferenceImport({ source: parser.source, format: parser.name, file: json.file, sourceDate, importedAt: new Date(), report: JSON.stringify(json) });
   return json;

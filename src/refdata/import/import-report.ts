@@ -3,7 +3,7 @@
  * few examples), and what the store did with the rest (inserted, updated, unchanged = already stored, as on a
  * re-import; contradictions between sources, with the value kept).
  */
-import type { Contradiction, UpsertCounts } from '../reference-data.js';
+import type { Contradiction, ReplaceCounts, UpsertCounts } from '../reference-data.js';
 
 const EXAMPLES = 5;
 
@@ -21,6 +21,8 @@ export interface ImportReportJson {
   inserted: number;
   updated: number;
   unchanged: number;
+  /** Rows a snapshot import (the brand knowledge set) took out because the new snapshot no longer has them. */
+  removed: number;
   /** Keyed by reason: rows not imported at all. */
   skipped: Record<string, Tally>;
   /** Keyed by reason: rows imported with a field dropped or fixed (an ADR's ISIN, a copied website, XJPX). */
@@ -39,7 +41,7 @@ export class ImportReport {
   rowsRead = 0;
   private readonly skips = new Map<string, Tally>();
   private readonly fixes = new Map<string, Tally>();
-  private readonly store: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0, contradictions: [] };
+  private readonly store: ReplaceCounts = { inserted: 0, updated: 0, unchanged: 0, removed: 0, contradictions: [] };
   private contradictionCount = 0;
 
   constructor(private readonly meta: { format: string; source: string; file: string; sourceDate: string }) {}
@@ -57,7 +59,8 @@ export class ImportReport {
     return [...this.skips.values()].reduce((n, t) => n + t.count, 0);
   }
 
-  addStoreCounts(counts: UpsertCounts): void {
+  addStoreCounts(counts: UpsertCounts | ReplaceCounts): void {
+    if ('removed' in counts) this.store.removed += counts.removed;
     this.store.inserted += counts.inserted;
     this.store.updated += counts.updated;
     this.store.unchanged += counts.unchanged;
@@ -72,6 +75,7 @@ export class ImportReport {
       inserted: this.store.inserted,
       updated: this.store.updated,
       unchanged: this.store.unchanged,
+      removed: this.store.removed,
       skipped: Object.fromEntries(this.skips),
       corrected: Object.fromEntries(this.fixes),
       contradictions: { count: this.contradictionCount, examples: this.store.contradictions },

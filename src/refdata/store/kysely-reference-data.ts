@@ -14,17 +14,19 @@ import type {
   EmptyTableRows,
   Etf,
   IsinLei,
+  KnownBrand,
   LeiDomain,
   Listing,
   ReferenceData,
   ReferenceImportRecord,
   ReferenceSourceStatus,
   ReferenceTable,
+  ReplaceCounts,
   UpsertCounts,
 } from '../reference-data.js';
 import { toSafeInteger } from '../../db/column-codec.js';
 import { mergeFields, type Fields, type MergeSpec } from './reference-merge.js';
-import type { ReferenceDataTables } from './refdata-tables.js';
+import type { RefBrandsTable, ReferenceDataTables } from './refdata-tables.js';
 import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
 type RefTableName = Exclude<keyof ReferenceDataTables, 'ref_imports'>;
@@ -118,7 +120,46 @@ const PORT_TABLE: Readonly<Record<RefTableName, ReferenceTable>> = {
   ref_crypto_assets: 'crypto',
   ref_isin_leis: 'isinLei',
   ref_lei_domains: 'leiDomains',
+  ref_brands: 'brands',
 };
+
+/** The columns of `ref_brands` in the order the bulk statements bind them. */
+const BRAND_COLUMNS = ['id', 'name', 'match_names', 'domain', 'country_sites', 'countries', 'category', 'wikidata', 'source', 'source_date'] as const;
+
+function brandColumns(b: KnownBrand): RefBrandsTable {
+  return {
+    id: b.id,
+    name: b.name,
+    match_names: JSON.stringify(b.matchNames),
+    domain: b.domain,
+    // Keys sorted: the same brand always writes the same text, so a re-import compares equal.
+    country_sites: JSON.stringify(Object.fromEntries(Object.entries(b.countrySites).sort(([a], [c]) => a.localeCompare(c)))),
+    countries: JSON.stringify(b.countries),
+    category: b.category,
+    wikidata: b.wikidata,
+    source: b.source,
+    source_date: b.sourceDate,
+  };
+}
+
+function toKnownBrand(r: RefBrandsTable): KnownBrand {
+  return {
+    id: r.id,
+    name: r.name,
+    matchNames: JSON.parse(r.match_names) as string[],
+    domain: r.domain,
+    countrySites: JSON.parse(r.country_sites) as Record<string, string>,
+    countries: JSON.parse(r.countries) as string[],
+    category: r.category,
+    wikidata: r.wikidata,
+    source: r.source,
+    sourceDate: r.source_date,
+  };
+}
+
+function sameBrandRow(a: RefBrandsTable, b: RefBrandsTable): boolean {
+  return BRAND_COLUMNS.every((c) => a[c] === b[c]);
+}
 
 type StoredRow = Fields & { source: string; source_date: string; field_sources: string };
 
@@ -392,6 +433,50 @@ export class KyselyReferenceData implements ReferenceData {
     for (const k of map.keys) update = update.where(k, '=', current[k] ?? null);
     await update.execute();
     counts.updated += 1;
+  }
+
+  // ---- the brand knowledge set ----
+
+  async replaceKnownBrands(rows: readonly KnownBrand[]): Promise<ReplaceCounts> {
+    const counts: ReplaceCounts = { inserted: 0, updated: 0, unchanged: 0, removed: 0, contradictions: [] };
+    const byId = new Map<string, RefBrandsTable>();
+    for (const row of rows) byId.set(row.id, brandColumns(row));
+    if (byId.size === 0) return counts;
+    const sources = new Set([...byId.values()].map((r) => r.source));
+    await this.quirks.writeTransaction(this.db, async (trx) => {
+      // The whole table is read once (a snapshot of some 15,000 short rows): cheaper than a read per batch.
+      const stored = await trx.selectFrom('ref_brands').selectAll().execute();
+      const storedById = new Map(stored.map((r) => [r.id, r]));
+      const writes: RefBrandsTable[] = [];
+      for (const row of byId.values()) {
+        const current = storedById.get(row.id);
+        if (current === undefined) counts.inserted += 1;
+        else if (sameBrandRow(current, row)) {
+          counts.unchanged += 1;
+          continue;
+        } else counts.updated += 1;
+        writes.push(row);
+      }
+      const gone = stored.filter((r) => sources.has(r.source) && !byId.has(r.id)).map((r) => r.id);
+      counts.removed = gone.length;
+      // Changed rows are deleted and written again with the new ones: multi-row inserts, not a statement per row.
+      const deletes = [...gone, ...writes.filter((r) => storedById.has(r.id)).map((r) => r.id)];
+      for (let i = 0; i < deletes.length; i += BATCH) await trx.deleteFrom('ref_brands').where('id', 'in', deletes.slice(i, i + BATCH)).execute();
+      for (let i = 0; i < writes.length; i += BULK_ROWS) {
+        const params = writes.slice(i, i + BULK_ROWS).flatMap((r) => BRAND_COLUMNS.map((c) => r[c]));
+        await trx.executeQuery(this.multiRowInsert('ref_brands', BRAND_COLUMNS, params));
+      }
+    });
+    return counts;
+  }
+
+  async knownBrandsByDomain(domain: string): Promise<KnownBrand[]> {
+    const rows = await this.db.selectFrom('ref_brands').selectAll().where('domain', '=', domain).orderBy('id').execute();
+    return rows.map(toKnownBrand);
+  }
+
+  async hasKnownBrands(): Promise<boolean> {
+    return (await this.db.selectFrom('ref_brands').select('id').limit(1).executeTakeFirst()) !== undefined;
   }
 
   // ---- imports and status ----

@@ -4,6 +4,10 @@
  * 0008_reference_data: listings, ETFs, crypto assets, ISIN→LEI and LEI→website, each keyed for the
  * exact lookups the identifier resolver makes (by normalized ticker, by ticker + MIC, by ISIN, by symbol), plus
  * the import log. Schema builder only, so it runs unchanged on SQLite and PostgreSQL.
+ *
+ * 0027_known_brands (issue 34): the brand knowledge set (`ref_brands`, one row per brand of name-suggestion-index
+ * with a usable website), keyed by the source's id and read by registrable domain; names, countries and country sites
+ * as JSON text. Schema builder only as well.
  */
 import type { CreateTableBuilder, Kysely } from 'kysely';
 import type { MigrationPart, ProductMigrations } from '../../db/migrations.js';
@@ -94,6 +98,26 @@ const referenceData: MigrationPart = {
   },
 };
 
+const knownBrands: MigrationPart = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('ref_brands')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('match_names', 'text', (c) => c.notNull())
+      .addColumn('domain', 'text', (c) => c.notNull())
+      .addColumn('country_sites', 'text', (c) => c.notNull())
+      .addColumn('countries', 'text', (c) => c.notNull())
+      .addColumn('category', 'text', (c) => c.notNull())
+      .addColumn('wikidata', 'text', (c) => c.notNull())
+      .addColumn('source', 'text', (c) => c.notNull())
+      .addColumn('source_date', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('ref_brands_domain_idx').on('ref_brands').column('domain').execute();
+  },
+};
+
 export const refdataMigrations: ProductMigrations = {
   '0008_reference_data': referenceData,
+  '0027_known_brands': knownBrands,
 };

@@ -1,5 +1,5 @@
 /**
- * The reference data's tables (issue 30; migration 0008, refdata-migrations.ts; port: ../reference-data.ts). Every row keeps its provenance: the source that
+ * The reference data's tables (issue 30; migrations 0008 and 0026, refdata-migrations.ts; port: ../reference-data.ts). Every row keeps its provenance: the source that
  * created it, that source's file date, and per field the source that gave the value (`field_sources`, JSON).
  * Booleans are integers 0/1 on both dialects.
  */
@@ -50,6 +50,24 @@ export interface RefLeiDomainsTable extends Provenance {
   domain: string;
 }
 
+/**
+ * The brand knowledge set (migration 0027). Not merged field by field like the tables above: a source's rows are
+ * replaced as a whole snapshot, so there are no per-field sources. `match_names` and `countries` are JSON arrays,
+ * `country_sites` a JSON object (alpha-2 → registrable domain).
+ */
+export interface RefBrandsTable {
+  id: string;
+  name: string;
+  match_names: string;
+  domain: string;
+  country_sites: string;
+  countries: string;
+  category: string;
+  wikidata: string;
+  source: string;
+  source_date: string;
+}
+
 export interface RefImportsTable {
   id: string;
   source: string;
@@ -67,5 +85,6 @@ export interface ReferenceDataTables {
   ref_crypto_assets: RefCryptoAssetsTable;
   ref_isin_leis: RefIsinLeisTable;
   ref_lei_domains: RefLeiDomainsTable;
+  ref_brands: RefBrandsTable;
   ref_imports: RefImportsTable;
 }

@@ -149,8 +149,11 @@ export async function reindexBrandStatus(trx: Kysely<SearchQueryTables>, brandId
 
 interface ReferenceName {
   domain: string;
-  /** `ticker:<ticker>` rows hold one ticker each (a domain can have several); read back as source `ticker`. */
-  source: 'listing' | 'crypto' | `ticker:${string}`;
+  /**
+   * `ticker:<ticker>` rows hold one ticker each (a domain can have several); read back as source `ticker`. `nsi` is a
+   * brand of the knowledge set, `nsi:<norm>` one of its other names (read back as `nsi`).
+   */
+  source: 'listing' | 'crypto' | 'nsi' | `ticker:${string}` | `nsi:${string}`;
   name: string;
   /** What is indexed; the normalized name unless given (a ticker row indexes the ticker, shows the name). */
   norm?: string;
@@ -168,7 +171,50 @@ function cryptoSizeRank(rank: number): number {
   return 5;
 }
 
-async function readReferenceNames(db: Kysely<SearchQueryTables>): Promise<ReferenceName[]> {
+/** `McDonald's (Україна)` → `McDonald's`: the knowledge set's display names carry a qualifier between brackets. */
+function knownBrandName(name: string): string {
+  return name.replace(/\s*[(（][^()（）]*[)）]\s*$/u, '').trim() || name;
+}
+
+/**
+ * A brand of the knowledge set onto the size classes, as crypto ranks are: nothing says how big it is, but one that
+ * trades worldwide or in ten countries or more is a chain of some size (class 5, micro: enough to break a tie between
+ * two equal names, such as Lidl's lidl.de and Lidl Bulgaria's lidl.bg for `lidl`; far below any sized listing).
+ */
+function knownBrandSizeRank(reach: number): number {
+  return reach >= 10 ? 5 : 9;
+}
+
+/**
+ * The brand knowledge set's names (issue 34): per domain one `nsi` row under the name of its main brand (a worldwide
+ * brand first, then the one in more countries: McDonald's, not McDonald's Ukraine on the same domain), and an
+ * `nsi:<norm>` row per other name of any brand of the domain (match names, other brands' display names), shown under
+ * that brand's name; an other name that is the main name of another domain is left to that domain (`lidl` is
+ * lidl.de's name, not one of Lidl Bulgaria's on lidl.bg).
+ */
+async function knownBrandNames(db: Kysely<SearchQueryTables>): Promise<ReferenceName[]> {
+  const read = await db.selectFrom('ref_brands').select(['id', 'domain', 'name', 'match_names', 'countries']).execute();
+  const rows = read.map((r) => ({ ...r, shown: knownBrandName(r.name), reach: r.countries.includes('"001"') ? 1000 : (JSON.parse(r.countries) as string[]).length }));
+  rows.sort((a, b) => b.reach - a.reach || a.shown.length - b.shown.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const main = new Map<string, ReferenceName>();
+  for (const row of rows) {
+    const norm = normalizeName(row.shown);
+    if (!main.has(row.domain) && norm !== '') main.set(row.domain, { domain: row.domain, source: 'nsi', name: row.shown, norm, rank: knownBrandSizeRank(row.reach) });
+  }
+  const mainNames = new Set([...main.values()].map((m) => m.norm));
+  const others = new Map<string, ReferenceName>();
+  for (const row of rows) {
+    for (const norm of [normalizeName(row.shown), ...(JSON.parse(row.match_names) as string[])]) {
+      const key = `${row.domain} ${norm}`;
+      if (norm === '' || norm === main.get(row.domain)?.norm || mainNames.has(norm) || others.has(key)) continue;
+      others.set(key, { domain: row.domain, source: `nsi:${norm}`, name: row.shown, norm, rank: main.get(row.domain)?.rank ?? 9 });
+    }
+  }
+  return [...main.values(), ...others.values()];
+}
+
+/** `knownBrands`: false in migration 0017's backfill, which runs before migration 0026 creates `ref_brands`. */
+async function readReferenceNames(db: Kysely<SearchQueryTables>, knownBrands: boolean): Promise<ReferenceName[]> {
   const byDomain = new Map<string, ReferenceName>();
   // Best listing per domain: the biggest size class, a primary listing first, then the shortest name.
   const listings = await db.selectFrom('ref_listings').select(['domain', 'name', 'ticker', 'rank', 'is_primary']).where('domain', 'is not', null).execute();
@@ -196,7 +242,7 @@ async function readReferenceNames(db: Kysely<SearchQueryTables>): Promise<Refere
     out.push(crypto);
     addTicker(crypto, row.symbol);
   }
-  out.push(...tickers.values());
+  out.push(...tickers.values(), ...(knownBrands ? await knownBrandNames(db) : []));
   return out.filter((r) => normalizeName(r.name) !== '');
 }
 
@@ -209,15 +255,21 @@ async function referenceVersion(db: Kysely<SearchQueryTables>): Promise<string> 
 }
 
 /**
- * Replaces the reference rows (`listing`, `crypto`) with the names the reference tables hold now, carrying the
- * held brands' fields onto them, in one transaction. Skipped (false) when no import happened since the last sync,
- * unless `force`. A few hundred milliseconds for the embedded set (about 12,000 domains).
+ * Replaces the reference rows (`listing`, `crypto`, `ticker:…`, `nsi`, `nsi:…`) with the names the reference tables
+ * hold now, carrying the held brands' fields onto them, in one transaction. Skipped (false) when no import happened
+ * since the last sync, unless `force`. About a second for the embedded set (some 48,000 rows for 25,000 domains; most
+ * of it the text index's own writes), once per store and import.
  */
-export async function syncReferenceNames(db: Kysely<SearchQueryTables>, write: <T>(fn: (trx: Kysely<SearchQueryTables>) => Promise<T>) => Promise<T>, force = false): Promise<boolean> {
+export async function syncReferenceNames(
+  db: Kysely<SearchQueryTables>,
+  write: <T>(fn: (trx: Kysely<SearchQueryTables>) => Promise<T>) => Promise<T>,
+  force = false,
+  knownBrands = true,
+): Promise<boolean> {
   const version = await referenceVersion(db);
   const state = await db.selectFrom('search_state').select('value').where('key', '=', 'reference').executeTakeFirst();
   if (!force && state?.value === version) return false;
-  const names = await readReferenceNames(db);
+  const names = await readReferenceNames(db, knownBrands);
   await write(async (trx) => {
     await trx.deleteFrom('search_names').where('source', '!=', 'brand').execute();
     const rows = names.map((r) => ({ domain: r.domain, source: r.source, name: r.name, norm: r.norm ?? normalizeName(r.name), label: domainLabel(r.domain), size_rank: r.rank, claimed: 0 }));
@@ -252,7 +304,9 @@ export async function backfillSearchNames(db: Kysely<unknown>): Promise<void> {
     for (const row of rows) await indexBrandForSearch(typed, JSON.parse(row.record) as Brand, row.status);
     after = rows[rows.length - 1]?.id ?? after;
   }
-  await syncReferenceNames(typed, (fn) => fn(typed), true);
+  // The reference tables as they were at 0017 (the knowledge set's table comes with 0026, and its load changes the
+  // import log, so the next sync reads it).
+  await syncReferenceNames(typed, (fn) => fn(typed), true, false);
 }
 
 // ---- candidates ----
@@ -264,7 +318,7 @@ type RawRow = Pick<SearchQueryTables['search_names'], 'domain' | 'source' | 'nam
 function toRow(row: RawRow): SearchNameRow {
   return {
     domain: row.domain,
-    source: row.source.startsWith('ticker:') ? 'ticker' : (row.source as SearchNameRow['source']),
+    source: row.source.startsWith('ticker:') ? 'ticker' : row.source.startsWith('nsi:') ? 'nsi' : (row.source as SearchNameRow['source']),
     name: row.name,
     norm: row.norm,
     label: row.label,

@@ -8,7 +8,10 @@ import type { Millis } from '../../db/column-codec.js';
 export interface SearchNamesTable {
   id: Generated<number>;
   domain: string;
-  /** `brand` (a held brand's name), `listing` (a listed company), `crypto` (a crypto asset), `ticker` (its ticker or symbol in `norm`). */
+  /**
+   * `brand` (a held brand's name), `listing` (a listed company), `crypto` (a crypto asset), `ticker:<t>` (its ticker or
+   * symbol in `norm`), `nsi` (a brand of the knowledge set), `nsi:<norm>` (another name of it in `norm`).
+   */
   source: string;
   name: string;
   norm: string;
@@ -39,7 +42,8 @@ export interface SearchTables {
  * brands' refresh counters, a ranking input), and the reference data's listings, crypto assets and import log (the
  * names synced into the index). A product's store/ folder is private to it (.dependency-cruiser.cjs), so these are
  * declared here from the owners' table types (brands: brands/store/brand-tables.ts `BrandsTable`,
- * `BrandPopularityTable`; reference data: refdata/store/refdata-tables.ts); the owners' migrations create them.
+ * `BrandPopularityTable`; reference data: refdata/store/refdata-tables.ts, the knowledge set's `ref_brands` included);
+ * the owners' migrations create them.
  * The queries that read them stay in search-rows.ts, the one place that joins them with the index.
  */
 export interface SearchReadTables {
@@ -47,6 +51,7 @@ export interface SearchReadTables {
   brand_popularity: { brand_id: string; lookups: number };
   ref_listings: { domain: string | null; name: string; ticker: string; rank: number; is_primary: number };
   ref_crypto_assets: { domain: string | null; name: string; symbol: string; rank: number };
+  ref_brands: { id: string; domain: string; name: string; match_names: string; countries: string };
   ref_imports: { id: string; imported_at: Millis };
 }
 
