@@ -10,13 +10,12 @@ import type { MerchantCorrection } from '../transactions/corrections/merchant-co
 import type { MerchantCorrections } from '../transactions/corrections/merchant-corrections.js';
 import { print, table } from './cli-output.js';
 import { wholeNumber } from './whole-number.js';
+import { CliError, guarded } from './guarded-command.js';
 
 interface ScopeOption {
   org?: string;
   json?: boolean;
 }
-
-class CliError extends Error {}
 
 /** The scope a command acts on (the operator's aliases, or `--org`'s corrections) and the service, for one command. */
 async function withCorrections<T>(orgId: string | undefined, run: (corrections: MerchantCorrections, scope: string, actor: string) => Promise<T>): Promise<T> {
@@ -29,20 +28,6 @@ async function withCorrections<T>(orgId: string | undefined, run: (corrections: 
     if (orgId !== undefined && !(await admin.accounts.getOrganization(orgId))) throw new CliError(`unknown organization ${orgId}`);
     return run(admin.merchantCorrections, orgId ?? OPERATOR_SCOPE, CLI_ACTOR);
   });
-}
-
-/** A refusal (ApiError, unknown organization) is one line on stderr and exit code 2, never a stack trace. */
-async function guarded(action: () => Promise<void>): Promise<void> {
-  try {
-    await action();
-  } catch (error) {
-    if (error instanceof CliError || (error instanceof Error && error.name === 'ApiError')) {
-      console.error(`brandbase: ${error.message}`);
-      process.exitCode = 2;
-      return;
-    }
-    throw error;
-  }
 }
 
 async function json(c: MerchantCorrection): Promise<Record<string, unknown>> {

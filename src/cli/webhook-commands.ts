@@ -10,6 +10,7 @@ import type { Webhook } from '../domain/webhooks.js';
 import type { DeliveryView, SubscriptionChange, WebhookManagement } from '../webhooks/management/webhook-management.js';
 import { print, table } from './cli-output.js';
 import { wholeNumber } from './whole-number.js';
+import { CliError, guarded } from './guarded-command.js';
 
 interface OrgOption {
   org: string;
@@ -24,22 +25,6 @@ async function withWebhooks<T>(orgId: string, run: (management: WebhookManagemen
     if (!org) throw new CliError(`unknown organization ${orgId}`);
     return run(await admin.webhooks(), org);
   });
-}
-
-class CliError extends Error {}
-
-/** A refusal (ApiError, unknown organization) is one line on stderr and exit code 2, never a stack trace. */
-async function guarded(action: () => Promise<void>): Promise<void> {
-  try {
-    await action();
-  } catch (error) {
-    if (error instanceof CliError || (error instanceof Error && error.name === 'ApiError')) {
-      console.error(`brandbase: ${error.message}`);
-      process.exitCode = 2;
-      return;
-    }
-    throw error;
-  }
 }
 
 export function webhookJson(w: Webhook): Record<string, unknown> {
