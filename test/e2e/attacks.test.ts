@@ -4,8 +4,9 @@
  * its webhook delivery arrives while the attacker's deliveries hang; the server's peak resident memory (VmHWM) stays
  * within the bound docs/security.md states for the API process.
  *
- * Times are reported by `npm run bench -- --attacks` (the victim's latency against its own baseline in the same run),
- * not asserted here: a test holds no wall-clock budget on a busy machine.
+ * Times are not asserted (a test holds no wall-clock budget on a busy machine): the file prints the victim's median
+ * lookup and HEAD times at rest and during each attack, and `npm run bench -- --attacks` measures /healthz, /assets/
+ * and a webhook delivery against a baseline in the same run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
@@ -69,29 +70,48 @@ async function seed(env: Record<string, string>): Promise<Seeded> {
   }
 }
 
-/** The victim's own requests, one after another until stopped: a held brand's lookup and HEAD, each answered 200. */
-function watchVictim(baseUrl: string, key: string): { stop(): Promise<{ answered: number; refused: string[] }> } {
+interface VictimSeen {
+  answered: number;
+  refused: string[];
+  /** Median answer time of the lookup (GET) and of the HEAD, in ms: reported beside the baseline, never asserted. */
+  getMs: number;
+  headMs: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round((sorted[Math.floor(sorted.length / 2)] ?? 0) * 10) / 10;
+}
+
+/**
+ * The victim's own requests, one after another until stopped (at least `rounds` rounds): a held brand's lookup and
+ * HEAD, each answered 200.
+ */
+function watchVictim(baseUrl: string, key: string, rounds = 1): { stop(): Promise<VictimSeen> } {
   let running = true;
   let answered = 0;
   const refused: string[] = [];
+  const times: Record<string, number[]> = { GET: [], HEAD: [] };
   const headers = { authorization: `Bearer ${key}` };
   const loop = (async () => {
-    do {
+    for (let round = 0; running || round < rounds; round++) {
       for (const method of ['GET', 'HEAD']) {
+        const started = performance.now();
         const res = await fetch(`${baseUrl}/v2/brands/${VICTIM_DOMAIN}`, { method, headers, signal: AbortSignal.timeout(60_000) }).catch((error: unknown) => ({ status: String(error), arrayBuffer: async () => undefined }));
         await res.arrayBuffer();
+        times[method]?.push(performance.now() - started);
         if (res.status === 200) answered++;
         else refused.push(`${method} ${res.status}`);
       }
       // A client's pace, not a load test: the attack is what should weigh on the server.
       await new Promise((resolve) => setTimeout(resolve, 20));
-    } while (running);
+    }
   })();
   return {
     async stop() {
       running = false;
       await loop;
-      return { answered, refused };
+      return { answered, refused, getMs: median(times.GET ?? []), headMs: median(times.HEAD ?? []) };
     },
   };
 }
@@ -102,7 +122,7 @@ describeEachBackend('issue 33 attacks on a real server', (backend) => {
   let seeded: Seeded;
   let hanging: WebhookReceiver;
   let answering: WebhookReceiver;
-  const figures: Record<string, { serverPeakMb: number; healthzAnswers: number; victimAnswers: number }> = {};
+  const figures: Record<string, { serverPeakMb: number; healthzAnswers: number; victimAnswers: number; victimGetMs: number; victimHeadMs: number }> = {};
 
   beforeAll(async () => {
     db = await openBackendDatabase(backend);
@@ -123,6 +143,9 @@ describeEachBackend('issue 33 attacks on a real server', (backend) => {
     };
     seeded = await seed(env);
     server = await startServer(env);
+    // The victim's answer times with no attack, for the figures printed after the file (not asserted).
+    const baseline = await watchVictim(server.baseUrl, seeded.victimKey, 40).stop();
+    figures['(baseline, no attack)'] = { serverPeakMb: 0, healthzAnswers: 0, victimAnswers: baseline.answered, victimGetMs: baseline.getMs, victimHeadMs: baseline.headMs };
   });
 
   afterAll(async () => {
@@ -147,12 +170,12 @@ describeEachBackend('issue 33 attacks on a real server', (backend) => {
     const victim = watchVictim(server.baseUrl, seeded.victimKey);
     const result = await attack();
     const [probe, seen] = [await health.stop(), await victim.stop()];
-    figures[name] = { serverPeakMb: probe.serverPeakMb, healthzAnswers: probe.answers, victimAnswers: seen.answered };
+    figures[name] = { serverPeakMb: probe.serverPeakMb, healthzAnswers: probe.answers, victimAnswers: seen.answered, victimGetMs: seen.getMs, victimHeadMs: seen.headMs };
     expectVictimServed(probe, seen);
     return result;
   }
 
-  function expectVictimServed(probe: ProbeResult, seen: { answered: number; refused: string[] }): void {
+  function expectVictimServed(probe: ProbeResult, seen: VictimSeen): void {
     expect(server.child.exitCode, server.output().slice(-4000)).toBeNull();
     expect(probe.failures).toBe(0);
     expect(probe.answers).toBeGreaterThan(0);

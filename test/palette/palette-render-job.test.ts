@@ -28,6 +28,7 @@ import { startTestStack, type TestStack } from '../helpers/test-stack.js';
 import { eventually } from '../helpers/until.js';
 import { tempSqlite, type TempDatabase } from '../store/temp-database.js';
 import { CHROMIUM_PATH, needsChromium } from '../helpers/optional.js';
+import { UNBOUNDED_BUDGETS_ENV } from '../helpers/unbounded-budget.js';
 
 const chromium = CHROMIUM_PATH;
 
@@ -43,7 +44,8 @@ afterAll(async () => {
 
 /** The service as `serve` wires it, crawling in its own thread (the render path is the same with crawl workers). */
 function stackWith(env: Record<string, string>): Promise<TestStack> {
-  return startTestStack({ BRANDBASE_CRAWL_HOSTS: JSON.stringify(sites.hostMap), BRANDBASE_CRAWL_ISOLATION: 'off', ...env });
+  // Crawls that must succeed get no time budget: a busy machine would otherwise fail them (issue 32).
+  return startTestStack({ ...UNBOUNDED_BUDGETS_ENV, BRANDBASE_CRAWL_HOSTS: JSON.stringify(sites.hostMap), BRANDBASE_CRAWL_ISOLATION: 'off', ...env });
 }
 
 async function indexed(stack: TestStack, domain: string): Promise<StoredBrand> {
