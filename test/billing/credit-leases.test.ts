@@ -111,13 +111,16 @@ function creditLeaseSuite(name: string, open: () => Promise<Fixture>): void {
     it('a live holder renews its lease past the timeout, and gives back what it does not use when it closes', async () => {
       const org = await newOrg(100);
       const limits: SourceLimits = { quota: 100, overage: 0 };
-      const [holder] = await meters(1, { leaseMs: 1200, block: 10, endZoneBlocks: 2 });
+      // A renewal that comes after the lease expired is refused (the credits may be another's by then), so the lease
+      // is long enough for a loaded 2-core machine to stall the holder's process without losing it (1.2 s was not).
+      const leaseMs = 4000;
+      const [holder] = await meters(1, { leaseMs, block: 10, endZoneBlocks: 2 });
       // A request in flight (reserved, not settled) keeps the lease in use.
       expect(await holder!.hold(org, 1, limits, false)).toMatchObject({ quota: 1 });
       // Renewed past the timeout, awaited rather than slept for: the block is still leased at a time three lease
       // lengths past the expiry of the lease first taken, which only the live holder's renewals can make true.
       const first = await fixture.db.db.selectFrom('credit_leases').select('expires_at').where('org_id', '=', org).executeTakeFirstOrThrow();
-      const pastFirstExpiry = new Date(Number(first.expires_at) + 3 * 1200);
+      const pastFirstExpiry = new Date(Number(first.expires_at) + 3 * leaseMs);
       await eventually(() => store.leasedCredits(org, billingPeriod(new Date()).key, pastFirstExpiry), (credits) => credits.quota === 10);
       expect((await leased(org)).quota).toBe(10);
       // A long lease: its idle credits are not given back (every quarter of it) while the test looks at them.
