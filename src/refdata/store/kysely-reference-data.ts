@@ -27,6 +27,7 @@ import type {
 import { toSafeInteger } from '../../db/column-codec.js';
 import { mergeFields, type Fields, type MergeSpec } from './reference-merge.js';
 import type { RefBrandsTable, ReferenceDataTables } from './refdata-tables.js';
+import { BRAND_COLUMNS, brandColumns, sameBrandRow, toKnownBrand } from './known-brand-rows.js';
 import type { DialectQuirks } from '../../db/dialect-quirks.js';
 
 type RefTableName = Exclude<keyof ReferenceDataTables, 'ref_imports'>;
@@ -122,44 +123,6 @@ const PORT_TABLE: Readonly<Record<RefTableName, ReferenceTable>> = {
   ref_lei_domains: 'leiDomains',
   ref_brands: 'brands',
 };
-
-/** The columns of `ref_brands` in the order the bulk statements bind them. */
-const BRAND_COLUMNS = ['id', 'name', 'match_names', 'domain', 'country_sites', 'countries', 'category', 'wikidata', 'source', 'source_date'] as const;
-
-function brandColumns(b: KnownBrand): RefBrandsTable {
-  return {
-    id: b.id,
-    name: b.name,
-    match_names: JSON.stringify(b.matchNames),
-    domain: b.domain,
-    // Keys sorted: the same brand always writes the same text, so a re-import compares equal.
-    country_sites: JSON.stringify(Object.fromEntries(Object.entries(b.countrySites).sort(([a], [c]) => a.localeCompare(c)))),
-    countries: JSON.stringify(b.countries),
-    category: b.category,
-    wikidata: b.wikidata,
-    source: b.source,
-    source_date: b.sourceDate,
-  };
-}
-
-function toKnownBrand(r: RefBrandsTable): KnownBrand {
-  return {
-    id: r.id,
-    name: r.name,
-    matchNames: JSON.parse(r.match_names) as string[],
-    domain: r.domain,
-    countrySites: JSON.parse(r.country_sites) as Record<string, string>,
-    countries: JSON.parse(r.countries) as string[],
-    category: r.category,
-    wikidata: r.wikidata,
-    source: r.source,
-    sourceDate: r.source_date,
-  };
-}
-
-function sameBrandRow(a: RefBrandsTable, b: RefBrandsTable): boolean {
-  return BRAND_COLUMNS.every((c) => a[c] === b[c]);
-}
 
 type StoredRow = Fields & { source: string; source_date: string; field_sources: string };
 
